@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# softiwarp: build the module against a kernel, and drive the project's
+# checks. `make help` lists the targets.
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+TOOLS := $(CURDIR)/tools
+
+.PHONY: all modules install clean help kernel compat lint kunit e2e check demo
+
+all: modules
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+install: modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	depmod -a $(if $(KERNELRELEASE),$(KERNELRELEASE),$(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null))
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
+	rm -rf build
+
+kernel:
+	$(TOOLS)/build-kernel.sh
+
+compat:
+	$(TOOLS)/compat.sh
+
+lint:
+	$(TOOLS)/lint.sh
+
+kunit:
+	$(TOOLS)/kunit.sh
+
+e2e:
+	$(TOOLS)/e2e.sh
+
+check:
+	$(TOOLS)/check.sh
+
+demo:
+	$(TOOLS)/demo.sh
+
+help:
+	@echo "make [KDIR=...]     build softiwarp.ko against KDIR (default: running kernel)"
+	@echo "make install        install it into /lib/modules and run depmod"
+	@echo "make check          lint + compat + kunit + e2e; ends with 'N passed, N failed'"
+	@echo "make demo           boot the test VM and show softiwarp at work"
+	@echo "make kernel         build (or reuse) the cached test kernel"
+	@echo "make compat         W=1 builds against Debian 6.1 and 6.12 headers"
+	@echo "make lint           checkpatch --strict, kernel-doc -Wall, sparse"
+	@echo "make kunit          KUnit suites in the VM"
+	@echo "make e2e            end-to-end tests in the VM"
+	@echo "KFLAVOUR=debug      test kernel with KASAN, lockdep, KMEMLEAK"

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: KUnit suite softiwarp_mpa_crc
+ *
+ * The CRC32c engine against the iSCSI vectors of RFC 3720 appendix B.4 and
+ * against the CRC of RFC 5044 Figure 5, fed linearly, from pages and from
+ * skbs in pieces, which must all give the same four wire octets.
+ */
+#include <kunit/test.h>
+#include <linux/random.h>
+
+#include "mpa/mpa.h"
+
+struct crc_vector {
+	const char *name;
+	u8 data[48];
+	unsigned int len;
+	u8 crc[MPA_CRC_SIZE];	/* wire order */
+};
+
+static void crc_vector_fill(struct crc_vector *v, int kind)
+{
+	static const u8 iscsi_read[48] = {
+		0x01, 0xc0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0x14, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x00,
+		0x00, 0x00, 0x00, 0x14, 0x00, 0x00, 0x00, 0x18,
+		0x28, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	};
+	static const u8 fig5[48] = {
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x2a, 0x41, 0x43,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0x00, 0x01,	/* MSN 1, then MO 0 and 24 zeros */
+	};
+	unsigned int i;
+
+	memset(v->data, 0, sizeof(v->data));
+	v->len = 32;
+	switch (kind) {
+	case 0:
+		v->name = "32 zeros";
+		memcpy(v->crc, "\xaa\x36\x91\x8a", 4);
+		break;
+	case 1:
+		v->name = "32 ones";
+		memset(v->data, 0xff, 32);
+		memcpy(v->crc, "\x43\xab\xa8\x62", 4);
+		break;
+	case 2:
+		v->name = "32 incrementing";
+		for (i = 0; i < 32; i++)
+			v->data[i] = i;
+		memcpy(v->crc, "\x4e\x79\xdd\x46", 4);
+		break;
+	case 3:
+		v->name = "32 decrementing";
+		for (i = 0; i < 32; i++)
+			v->data[i] = 31 - i;
+		memcpy(v->crc, "\x5c\xdb\x3f\x11", 4);
+		break;
+	case 4:
+		v->name = "iSCSI read PDU";
+		memcpy(v->data, iscsi_read, 48);
+		v->len = 48;
+		memcpy(v->crc, "\x56\x3a\x96\xd9", 4);
+		break;
+	default:
+		v->name = "RFC 5044 Figure 5";
+		memcpy(v->data, fig5, 48);
+		v->len = 48;
+		memcpy(v->crc, "\x52\x23\x99\x83", 4);
+		break;
+	}
+}
+
+static const int crc_kinds[] = { 0, 1, 2, 3, 4, 5 };
+
+static void crc_kind_desc(const int *kind, char *desc)
+{
+	struct crc_vector v;
+
+	crc_vector_fill(&v, *kind);
+	strscpy(desc, v.name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(crc_vectors, crc_kinds, crc_kind_desc);
+
+static void mpa_crc_matches_vector_linear(struct kunit *test)
+{
+	struct crc_vector v;
+	struct mpa_crc crc;
+	__le32 got;
+
+	crc_vector_fill(&v, *(const int *)test->param_value);
+	mpa_crc_begin(&crc);
+	mpa_crc_update(&crc, v.data, v.len);
+	got = mpa_crc_final(&crc);
+	KUNIT_EXPECT_MEMEQ(test, &got, v.crc, MPA_CRC_SIZE);
+}
+
+static void mpa_crc_matches_vector_bytewise(struct kunit *test)
+{
+	struct crc_vector v;
+	struct mpa_crc crc;
+	unsigned int i;
+	__le32 got;
+
+	crc_vector_fill(&v, *(const int *)test->param_value);
+	mpa_crc_begin(&crc);
+	for (i = 0; i < v.len; i++)
+		mpa_crc_update(&crc, &v.data[i], 1);
+	got = mpa_crc_final(&crc);
+	KUNIT_EXPECT_MEMEQ(test, &got, v.crc, MPA_CRC_SIZE);
+}
+
+/* A page range that crosses a page boundary gives the linear result. */
+static void mpa_crc_page_range_equals_linear(struct kunit *test)
+{
+	const unsigned int len = 3000, off = PAGE_SIZE - 1000;
+	struct page *pages;
+	struct mpa_crc a, b;
+	__le32 lin, pg;
+	u8 *buf;
+
+	pages = alloc_pages(GFP_KERNEL, 1);
+	KUNIT_ASSERT_NOT_NULL(test, pages);
+	buf = page_address(pages);
+	prandom_bytes_state(&(struct rnd_state){ 1, 2, 3, 4 }, buf + off, len);
+
+	mpa_crc_begin(&a);
+	mpa_crc_update(&a, buf + off, len);
+	lin = mpa_crc_final(&a);
+	mpa_crc_begin(&b);
+	mpa_crc_update_page(&b, pages, off, len);
+	pg = mpa_crc_final(&b);
+	__free_pages(pages, 1);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(pg), le32_to_cpu(lin));
+}
+
+/* An skb with a linear head and a page frag gives the linear result. */
+static void mpa_crc_skb_with_frag_equals_linear(struct kunit *test)
+{
+	struct crc_vector v;
+	struct sk_buff *skb;
+	struct mpa_crc crc;
+	struct page *page;
+	__le32 got;
+
+	crc_vector_fill(&v, 5);
+	skb = alloc_skb(64, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	page = alloc_page(GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	skb_put_data(skb, v.data, 20);
+	memcpy(page_address(page) + 100, v.data + 20, v.len - 20);
+	skb_add_rx_frag(skb, 0, page, 100, v.len - 20, PAGE_SIZE);
+
+	mpa_crc_begin(&crc);
+	mpa_crc_update_skb(&crc, skb, 0, 7);
+	mpa_crc_update_skb(&crc, skb, 7, v.len - 7);
+	got = mpa_crc_final(&crc);
+	kfree_skb(skb);
+	KUNIT_EXPECT_MEMEQ(test, &got, v.crc, MPA_CRC_SIZE);
+}
+
+static struct kunit_case mpa_crc_cases[] = {
+	KUNIT_CASE_PARAM(mpa_crc_matches_vector_linear, crc_vectors_gen_params),
+	KUNIT_CASE_PARAM(mpa_crc_matches_vector_bytewise, crc_vectors_gen_params),
+	KUNIT_CASE(mpa_crc_page_range_equals_linear),
+	KUNIT_CASE(mpa_crc_skb_with_frag_equals_linear),
+	{}
+};
+
+static struct kunit_suite mpa_crc_suite = {
+	.name = "softiwarp_mpa_crc",
+	.test_cases = mpa_crc_cases,
+};
+
+kunit_test_suites(&mpa_crc_suite);

@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install, only when missing, the Debian packages that the softiwarp build,
+# lint, test kernel and VM harness need. Safe to run repeatedly; it does
+# nothing (and needs no root) when everything is already installed.
+#
+# Usage: tools/install-deps.sh [--compat]
+#   --compat   also the Debian kernel header packages for 6.1 and 6.12
+set -euo pipefail
+
+pkgs=(
+	# test kernel: source and build dependencies
+	linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev
+	cpio kmod xz-utils rsync python3
+	# lint
+	sparse
+	# VM harness
+	qemu-system-x86 busybox-static
+	# RDMA user space and network tools used inside the guest
+	rdma-core ibverbs-utils rdmacm-utils perftest iproute2 tcpdump
+	tshark iperf3 gnuplot-nox
+)
+if [ "${1:-}" = "--compat" ]; then
+	pkgs=(linux-headers-amd64 linux-headers-6.12-amd64)
+fi
+
+missing=()
+for p in "${pkgs[@]}"; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q 'install ok installed'; then
+		missing+=("$p")
+	fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps: missing packages: ${missing[*]}" >&2
+	echo "install-deps: run as root: sudo $0 $*" >&2
+	exit 1
+fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+# tshark asks whether non-root users may capture; answer once, non-interactively
+echo "wireshark-common wireshark-common/install-setuid boolean false" |
+	debconf-set-selections
+stamp=/var/lib/apt/periodic/update-success-stamp
+if [ ! -d /var/lib/apt/lists ] || [ -z "$(ls -A /var/lib/apt/lists 2>/dev/null | grep -v -e lock -e partial)" ] ||
+   ! apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null 2>&1; then
+	apt-get update -qq
+	apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+: "$stamp"

@@ -1,0 +1,25 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build softiwarp.ko (and softiwarp_kunit.ko when the target has KUnit)
+# out of the source tree, in build/<name>/, so that builds for different
+# kernels never share object files.
+#
+# Usage: tools/kmod-build.sh NAME KDIR [extra make arguments...]
+# Prints the compiler output; exits non-zero when the build fails.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+name=$1 kdir=$2
+shift 2
+out="$top/build/$name"
+mkdir -p "$out"
+# Sources only; keep object files from earlier builds for incremental make.
+rsync -a --delete --prune-empty-dirs \
+	--filter='P *.o' --filter='P *.ko' --filter='P .*.cmd' \
+	--filter='P *.mod' --filter='P *.mod.c' --filter='P modules.order' \
+	--filter='P Module.symvers' --filter='P *.a' \
+	--include='*/' --include='Kbuild' --include='*.c' --include='*.h' \
+	--exclude='build/' --exclude='tools/' --exclude='Documentation/' \
+	--exclude='*' "$top/" "$out/"
+make -C "$kdir" M="$out" "$@" modules
