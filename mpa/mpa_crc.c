@@ -119,7 +119,8 @@ EXPORT_SYMBOL_IF_KUNIT(mpa_crc_update_page);
  * @off: offset of the first byte in @skb
  * @len: how many bytes; @off + @len must not exceed @skb->len
  *
- * Context: any context (skb_seq_read() maps frags atomically).
+ * Context: any context (skb_seq_read() maps frags atomically). The
+ * caller guarantees the range lies inside @skb.
  * Return: nothing.
  */
 void mpa_crc_update_skb(struct mpa_crc *crc, struct sk_buff *skb,
@@ -132,10 +133,16 @@ void mpa_crc_update_skb(struct mpa_crc *crc, struct sk_buff *skb,
 	if (!len)
 		return;
 	skb_prepare_seq_read(skb, off, off + len, &st);
-	while ((n = skb_seq_read(consumed, &data, &st)) != 0) {
+	while (consumed < len) {
+		/* A block may run past the upper offset: clamp it. */
+		n = skb_seq_read(consumed, &data, &st);
+		if (WARN_ON_ONCE(!n))
+			return;
+		n = min(n, len - consumed);
 		mpa_crc_update(crc, data, n);
 		consumed += n;
 	}
+	skb_abort_seq_read(&st);
 }
 EXPORT_SYMBOL_IF_KUNIT(mpa_crc_update_skb);
 
