@@ -36,6 +36,7 @@ struct mpa_marker {
 	__be16 reserved;
 	__be16 fpduptr;
 };
+
 static_assert(sizeof(struct mpa_marker) == MPA_MARKER_SIZE);
 
 #define MPA_FPDUPTR_MASK	GENMASK(15, 2)
@@ -64,6 +65,7 @@ struct mpa_rr_hdr {
 	__be16 bits;
 	__be16 pd_len;
 };
+
 static_assert(sizeof(struct mpa_rr_hdr) == 20);
 
 /* RFC 6581 enhanced connection data: first 4 octets of the private data */
@@ -82,6 +84,7 @@ struct mpa_v2_data {
 	__be16 ird;
 	__be16 ord;
 };
+
 static_assert(sizeof(struct mpa_v2_data) == 4);
 
 #endif /* SOFTIWARP_MPA_PROTO_H */

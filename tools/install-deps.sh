@@ -44,10 +44,8 @@ export DEBIAN_FRONTEND=noninteractive
 # tshark asks whether non-root users may capture; answer once, non-interactively
 echo "wireshark-common wireshark-common/install-setuid boolean false" |
 	debconf-set-selections
-stamp=/var/lib/apt/periodic/update-success-stamp
-if [ ! -d /var/lib/apt/lists ] || [ -z "$(ls -A /var/lib/apt/lists 2>/dev/null | grep -v -e lock -e partial)" ] ||
-   ! apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null 2>&1; then
+# Try with the package lists at hand; refresh them once if that fails.
+if ! apt-get install -y -q --no-install-recommends "${missing[@]}"; then
 	apt-get update -qq
 	apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
-: "$stamp"

@@ -1,0 +1,36 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: lint + compat + kunit + e2e. Every stage runs even when an
+# earlier one failed; each check counts once in the summary, every KUnit
+# case counts on its own. Ends with the line "N passed, N failed".
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+SWP_TALLY=$(mktemp)
+export SWP_TALLY
+trap 'rm -f "$SWP_TALLY"' EXIT
+start=$(date +%s)
+
+"$top/tools/install-deps.sh" || tally fail check:install-deps
+for stage in lint compat kunit e2e; do
+	echo "=== make $stage"
+	t0=$(date +%s)
+	"$top/tools/$stage.sh" || tally fail "check:$stage"
+	echo "=== make $stage: $(( $(date +%s) - t0 ))s"
+done
+
+pass=$(grep -c '^pass ' "$SWP_TALLY")
+fail=$(grep -c '^fail ' "$SWP_TALLY")
+skip=$(grep -c '^skip ' "$SWP_TALLY")
+if [ "$fail" -gt 0 ]; then
+	echo "failed:"
+	grep '^fail ' "$SWP_TALLY" | sed 's/^fail /  /'
+fi
+echo "make check took $(( $(date +%s) - start ))s"
+if [ "$skip" -gt 0 ]; then
+	echo "$pass passed, $fail failed, $skip skipped"
+else
+	echo "$pass passed, $fail failed"
+fi
+[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make lint: checkpatch --strict, kernel-doc -Wall and sparse (C=2) over the
+# module's sources, using the scripts of the test kernel's source tree.
+# Zero findings allowed; tools/checkpatch.ignore lists the checks that make
+# no sense out of tree, each with its reason.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+prepare_test_kernel || { tally fail lint:build-kernel; exit 1; }
+cd "$top" || exit 1
+mapfile -t files < <(git ls-files -co --exclude-standard -- '*.c' '*.h' |
+		     grep -v '^build/' | sort)
+if [ ${#files[@]} -eq 0 ]; then
+	tally fail lint:no-sources
+	exit 1
+fi
+ignore=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' tools/checkpatch.ignore |
+	 tr -d ' \t' | paste -sd, -)
+fail=0
+
+out=$("$KSRC/scripts/checkpatch.pl" --no-tree --strict --terse --show-types \
+	--ignore "$ignore" -f "${files[@]}" 2>&1 | grep -E 'ERROR|WARNING|CHECK')
+if [ -n "$out" ]; then
+	echo "$out"
+	tally fail lint:checkpatch
+	fail=1
+else
+	tally pass lint:checkpatch
+fi
+
+out=$(perl "$KSRC/scripts/kernel-doc" -none -Wall "${files[@]}" 2>&1)
+if [ -n "$out" ]; then
+	echo "$out"
+	tally fail lint:kernel-doc
+	fail=1
+else
+	tally pass lint:kernel-doc
+fi
+
+# sparse checks every file (C=2) in a build directory of its own.
+out=$("$top/tools/kmod-build.sh" sparse "$KSRC" C=2 -s 2>&1 |
+      grep -E 'warning:|error:')
+if [ -n "$out" ] || [ ! -f "$top/build/sparse/softiwarp.ko" ]; then
+	echo "$out"
+	tally fail lint:sparse
+	fail=1
+else
+	tally pass lint:sparse
+fi
+exit $fail
