@@ -6,12 +6,17 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 TOOLS := $(CURDIR)/tools
 
-.PHONY: all modules install clean help kernel compat lint kunit e2e check demo
+.PHONY: all modules kdir-exists install clean help kernel compat lint kunit e2e check demo
 
 all: modules
 
-modules:
+modules: kdir-exists
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+kdir-exists:
+	@test -d $(KDIR) || { echo "no kernel build tree at $(KDIR):" \
+		"install the headers of your kernel (Debian: linux-headers-$$(uname -r))" \
+		"or pass KDIR=/path/to/kernel/build"; exit 1; }
 
 install: modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
