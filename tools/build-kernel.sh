@@ -49,6 +49,10 @@ if [ "${1:-}" = "--print-dir" ]; then
 	exit 0
 fi
 
+if [ -f "$dir/complete" ]; then
+	echo "build-kernel: reusing cached kernel $dir"
+	exit 0
+fi
 mkdir -p "$cache"
 exec 9>"$cache/.build.lock"
 flock 9

@@ -4,8 +4,9 @@
 # make kunit: build the test kernel (cached) and the modules, boot the VM,
 # load softiwarp_kunit there, and parse its KTAP output strictly with the
 # test kernel's own kunit.py. Fails when a case fails, when the guest
-# crashes or times out, when the kernel log shows a WARN/BUG/Oops, and
-# when no case ran. Prints per-suite counts.
+# crashes or times out, when the kernel log shows a WARN/BUG/Oops (or, on
+# the debug kernel, KASAN, lockdep and kmemleak reports), and when no case
+# ran. Prints per-suite counts.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -28,16 +29,23 @@ fi
 python3 "$KSRC/tools/testing/kunit/kunit.py" parse --json="$res/kunit.json" \
 	"$res/kunit.dmesg" > "$res/kunit.parse" 2>&1
 prc=$?
-grep -E '^\[|Testing complete|crashed|FAILED' "$res/kunit.parse" | grep -vE '\[PASSED\]' | tail -n 40
+grep -E 'Testing complete|crashed|FAILED|EXPECTATION|ASSERTION|Expected|^\[[0-9:]+\]  ' \
+	"$res/kunit.parse" | tail -n 60
 python3 "$top/tools/kunit-summary.py" "$res/kunit.json"
 src=$?
 fail=0
-if grep -qE 'WARNING:|BUG:|Oops|general protection|KASAN|UBSAN|leak' \
+if grep -qE 'WARNING:|BUG:|Oops|general protection|KASAN|UBSAN|leak|possible circular|lockdep' \
 		"$res/kunit.dmesg" "$res/unload.dmesg"; then
 	echo "kunit: kernel log shows a warning or bug:" >&2
-	grep -E 'WARNING:|BUG:|Oops|general protection|KASAN|UBSAN|leak' \
+	grep -E 'WARNING:|BUG:|Oops|general protection|KASAN|UBSAN|leak|possible circular|lockdep' \
 		"$res/kunit.dmesg" "$res/unload.dmesg" | head >&2
 	tally fail kunit:kernel-log-clean
+	fail=1
+fi
+if [ -s "$res/kmemleak" ]; then
+	echo "kunit: kmemleak reports leaks:" >&2
+	head -n 40 "$res/kmemleak" >&2
+	tally fail kunit:kmemleak-clean
 	fail=1
 fi
 [ "$prc" -eq 0 ] && [ "$src" -eq 0 ] && [ "$fail" -eq 0 ]

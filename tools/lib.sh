@@ -24,5 +24,5 @@ prepare_test_kernel() {
 }
 
 build_test_modules() {
-	"$top/tools/kmod-build.sh" test "$KSRC" W=1 -s
+	"$top/tools/kmod-build.sh" "${KFLAVOUR:-test}" "$KSRC" W=1 -s
 }

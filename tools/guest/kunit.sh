@@ -3,7 +3,11 @@
 #
 # Guest side of `make kunit`: load softiwarp and its KUnit module the way a
 # user would (modprobe), keep the kernel log of the run for the host to
-# parse, unload both, and save the log of the unload as well.
+# parse, unload both, and save the log of the unload as well. On a kernel
+# with kmemleak (KFLAVOUR=debug) the leak report after unloading is saved
+# too.
+leaks=/sys/kernel/debug/kmemleak
+[ -e $leaks ] && echo clear > $leaks
 dmesg -C
 modprobe softiwarp || exit 10
 modprobe softiwarp_kunit || exit 11
@@ -11,5 +15,11 @@ dmesg > "$RESULTS/kunit.dmesg"
 dmesg -C
 rmmod softiwarp_kunit || exit 12
 rmmod softiwarp || exit 13
+if [ -e $leaks ]; then
+	echo scan > $leaks
+	sleep 1
+	echo scan > $leaks
+	cat $leaks > "$RESULTS/kmemleak"
+fi
 dmesg > "$RESULTS/unload.dmesg"
 exit 0
