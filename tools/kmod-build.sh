@@ -15,7 +15,9 @@ shift 2
 out="$top/build/$name"
 mkdir -p "$out"
 # Sources only; keep object files from earlier builds for incremental make.
-rsync -a --delete --prune-empty-dirs \
+# No -t: a copied file gets a new mtime, so make rebuilds whatever changed,
+# even when the source went back to an older timestamp.
+rsync -rlp --checksum --delete --prune-empty-dirs \
 	--filter='P *.o' --filter='P *.ko' --filter='P .*.cmd' \
 	--filter='P *.mod' --filter='P *.mod.c' --filter='P modules.order' \
 	--filter='P Module.symvers' --filter='P *.a' \
