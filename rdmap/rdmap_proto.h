@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * DOC: RDMAP wire format (RFC 5040)
+ *
+ * Only what travels on the wire: the RDMAP Control Field (the RsvdULP
+ * octet of the DDP Control Field), the message opcodes and the queues
+ * they use, the RDMA Read Request header, and the Terminate header with
+ * its layer, error type and error code values. All fields are big endian.
+ *
+ * The Terminate header is the Terminate Control word, then, when the
+ * M or D flag is set, the 16-bit DDP Segment Length, then, when D is set,
+ * a copy of the DDP header of the offending segment (14 or 18 octets, as
+ * its T bit says), then, when R is set, a copy of the RDMA Read Request
+ * header of the offending message. The DDP header follows the segment
+ * length directly: the same octets as the ULPDU_Length and DDP header of
+ * the offending FPDU, which is also how the in-tree siw driver and the
+ * tshark dissector lay it out.
+ */
+#ifndef SOFTIWARP_RDMAP_PROTO_H
+#define SOFTIWARP_RDMAP_PROTO_H
+
+#include <linux/bits.h>
+#include <linux/build_bug.h>
+#include <linux/types.h>
+
+#include "ddp/ddp_proto.h"
+
+/*
+ * RDMAP Control Field (RFC 5040 section 4.1): the low octet of the DDP
+ * Control Field, masks given on the whole 16-bit word.
+ */
+#define RDMAP_CTRL_RV		GENMASK(7, 6)	/* RDMAP version */
+#define RDMAP_CTRL_RSVD		GENMASK(5, 4)	/* zero on send, ignored */
+#define RDMAP_CTRL_OPCODE	GENMASK(3, 0)
+
+#define RDMAP_VERSION		1	/* RFC 5040 */
+#define RDMAP_VERSION_RDMAC	0	/* RDMA Consortium peers (MPA Rev 0) */
+
+/**
+ * enum rdmap_opcode - RDMA message opcodes (RFC 5040 section 4.2)
+ * @RDMAP_WRITE: RDMA Write, tagged
+ * @RDMAP_READ_REQ: RDMA Read Request, untagged, queue 1
+ * @RDMAP_READ_RESP: RDMA Read Response, tagged
+ * @RDMAP_SEND: Send, untagged, queue 0
+ * @RDMAP_SEND_INVAL: Send with Invalidate, untagged, queue 0
+ * @RDMAP_SEND_SE: Send with Solicited Event, untagged, queue 0
+ * @RDMAP_SEND_SE_INVAL: Send with Solicited Event and Invalidate,
+ *	untagged, queue 0
+ * @RDMAP_TERMINATE: Terminate, untagged, queue 2
+ *
+ * 0x8 to 0xf are reserved.
+ */
+enum rdmap_opcode {
+	RDMAP_WRITE = 0x0,
+	RDMAP_READ_REQ = 0x1,
+	RDMAP_READ_RESP = 0x2,
+	RDMAP_SEND = 0x3,
+	RDMAP_SEND_INVAL = 0x4,
+	RDMAP_SEND_SE = 0x5,
+	RDMAP_SEND_SE_INVAL = 0x6,
+	RDMAP_TERMINATE = 0x7,
+};
+
+/**
+ * enum rdmap_qn - the untagged queues RDMAP uses (RFC 5040 section 4.2)
+ * @RDMAP_QN_SEND: the Send variants
+ * @RDMAP_QN_READ_REQ: RDMA Read Requests
+ * @RDMAP_QN_TERMINATE: Terminate
+ * @RDMAP_QN_COUNT: number of queues; higher QNs are invalid
+ */
+enum rdmap_qn {
+	RDMAP_QN_SEND = 0,
+	RDMAP_QN_READ_REQ = 1,
+	RDMAP_QN_TERMINATE = 2,
+	RDMAP_QN_COUNT = 3,
+};
+
+#define RDMAP_READ_REQ_SIZE	28
+
+/**
+ * struct rdmap_read_req - RDMA Read Request header (RFC 5040)
+ * @sink_stag: Data Sink STag, where the Read Response is placed
+ * @sink_to: Data Sink Tagged Offset
+ * @size: RDMA Read Message Size in octets
+ * @src_stag: Data Source STag, what the responder reads
+ * @src_to: Data Source Tagged Offset
+ *
+ * The payload of the single segment of an RDMA Read Request, behind its
+ * untagged DDP header.
+ */
+struct rdmap_read_req {
+	__be32 sink_stag;
+	__be64 sink_to;
+	__be32 size;
+	__be32 src_stag;
+	__be64 src_to;
+} __packed;
+
+static_assert(sizeof(struct rdmap_read_req) == RDMAP_READ_REQ_SIZE);
+
+/* Terminate Control word (RFC 5040, Terminate Header): Layer on top */
+#define RDMAP_TERM_LAYER	GENMASK(31, 28)
+#define RDMAP_TERM_ETYPE	GENMASK(27, 24)
+#define RDMAP_TERM_CODE		GENMASK(23, 16)
+#define RDMAP_TERM_M		BIT(15)	/* DDP Segment Length valid */
+#define RDMAP_TERM_D		BIT(14)	/* DDP header included */
+#define RDMAP_TERM_R		BIT(13)	/* RDMA Read Request header included */
+#define RDMAP_TERM_RSVD		GENMASK(12, 0)
+
+#define RDMAP_TERM_CTRL_SIZE	4
+#define RDMAP_TERM_SEGLEN_SIZE	2
+#define RDMAP_TERM_MAX_SIZE	(RDMAP_TERM_CTRL_SIZE + \
+				 RDMAP_TERM_SEGLEN_SIZE + \
+				 DDP_UNTAGGED_HDR_SIZE + RDMAP_READ_REQ_SIZE)
+
+/**
+ * struct rdmap_term_hdr - the largest Terminate header
+ * @ctrl: Terminate Control: layer, error type, error code, M, D, R
+ * @ddp_seg_len: length of the offending DDP segment (header and payload,
+ *	the MPA ULPDU_Length); present when M or D is set, valid when M is
+ * @ddp: DDP header of the offending segment, present when D is set:
+ *	14 octets when its T bit is set, 18 otherwise
+ * @ddp.tagged: the tagged form
+ * @ddp.untagged: the untagged form
+ * @rreq: RDMA Read Request header of the offending message, present
+ *	when R is set (behind an untagged DDP header only)
+ *
+ * The layout with all three flags set. A Terminate with fewer flags is a
+ * prefix of it, except that a tagged DDP header is 4 octets shorter.
+ */
+struct rdmap_term_hdr {
+	__be32 ctrl;
+	__be16 ddp_seg_len;
+	union {
+		struct ddp_tagged_hdr tagged;
+		struct ddp_untagged_hdr untagged;
+	} ddp;
+	struct rdmap_read_req rreq;
+} __packed;
+
+static_assert(sizeof(struct rdmap_term_hdr) == RDMAP_TERM_MAX_SIZE);
+
+/**
+ * enum rdmap_term_layer - the layer that detected the error
+ * @TERM_LAYER_RDMAP: RDMAP (RFC 5040)
+ * @TERM_LAYER_DDP: DDP (RFC 5041)
+ * @TERM_LAYER_LLP: the lower layer protocol, MPA (RFC 5044, RFC 6581)
+ */
+enum rdmap_term_layer {
+	TERM_LAYER_RDMAP = 0,
+	TERM_LAYER_DDP = 1,
+	TERM_LAYER_LLP = 2,
+};
+
+/**
+ * enum rdmap_term_etype - error types, per layer (RFC 5040 Terminate)
+ * @TERM_ETYPE_RDMAP_CATASTROPHIC: RDMAP local catastrophic error
+ * @TERM_ETYPE_RDMAP_PROTECTION: RDMAP remote protection error
+ * @TERM_ETYPE_RDMAP_OPERATION: RDMAP remote operation error
+ * @TERM_ETYPE_DDP_CATASTROPHIC: DDP local catastrophic error
+ * @TERM_ETYPE_DDP_TAGGED: DDP tagged buffer error
+ * @TERM_ETYPE_DDP_UNTAGGED: DDP untagged buffer error
+ * @TERM_ETYPE_LLP: the only LLP error type; the codes are enum mpa_error
+ */
+enum rdmap_term_etype {
+	TERM_ETYPE_RDMAP_CATASTROPHIC = 0,
+	TERM_ETYPE_RDMAP_PROTECTION = 1,
+	TERM_ETYPE_RDMAP_OPERATION = 2,
+	TERM_ETYPE_DDP_CATASTROPHIC = 0,
+	TERM_ETYPE_DDP_TAGGED = 1,
+	TERM_ETYPE_DDP_UNTAGGED = 2,
+	TERM_ETYPE_LLP = 0,
+};
+
+/**
+ * enum rdmap_term_code - error codes, per layer and type
+ * @TERM_RDMAP_CATASTROPHIC: local catastrophic (RDMAP, type 0)
+ * @TERM_RDMAP_INVALID_STAG: invalid STag
+ * @TERM_RDMAP_BASE_BOUNDS: base or bounds violation
+ * @TERM_RDMAP_ACCESS: access rights violation
+ * @TERM_RDMAP_STAG_NOT_ASSOC: STag not associated with the RDMAP stream
+ * @TERM_RDMAP_TO_WRAP: Tagged Offset wrap
+ * @TERM_RDMAP_VERSION: invalid RDMAP version
+ * @TERM_RDMAP_OPCODE: unexpected opcode
+ * @TERM_RDMAP_CATASTROPHIC_STREAM: catastrophic error localised to the
+ *	stream
+ * @TERM_RDMAP_CATASTROPHIC_GLOBAL: catastrophic error, global
+ * @TERM_RDMAP_CANNOT_INVALIDATE: STag cannot be invalidated
+ * @TERM_RDMAP_UNSPECIFIED: unspecified error
+ * @TERM_DDP_CATASTROPHIC: local catastrophic (DDP, type 0)
+ * @TERM_DDP_T_INVALID_STAG: tagged: invalid STag
+ * @TERM_DDP_T_BASE_BOUNDS: tagged: base or bounds violation
+ * @TERM_DDP_T_STAG_NOT_ASSOC: tagged: STag not associated with the stream
+ * @TERM_DDP_T_TO_WRAP: tagged: Tagged Offset wrap
+ * @TERM_DDP_T_VERSION: tagged: invalid DDP version
+ * @TERM_DDP_U_INVALID_QN: untagged: invalid QN
+ * @TERM_DDP_U_MSN_NO_BUF: untagged: invalid MSN, no buffer available
+ * @TERM_DDP_U_MSN_RANGE: untagged: invalid MSN, MSN range not valid
+ * @TERM_DDP_U_INVALID_MO: untagged: invalid MO
+ * @TERM_DDP_U_TOO_LONG: untagged: DDP message too long for the buffer
+ * @TERM_DDP_U_VERSION: untagged: invalid DDP version
+ */
+enum rdmap_term_code {
+	TERM_RDMAP_CATASTROPHIC = 0x00,
+	TERM_RDMAP_INVALID_STAG = 0x00,
+	TERM_RDMAP_BASE_BOUNDS = 0x01,
+	TERM_RDMAP_ACCESS = 0x02,
+	TERM_RDMAP_STAG_NOT_ASSOC = 0x03,
+	TERM_RDMAP_TO_WRAP = 0x04,
+	TERM_RDMAP_VERSION = 0x05,
+	TERM_RDMAP_OPCODE = 0x06,
+	TERM_RDMAP_CATASTROPHIC_STREAM = 0x07,
+	TERM_RDMAP_CATASTROPHIC_GLOBAL = 0x08,
+	TERM_RDMAP_CANNOT_INVALIDATE = 0x09,
+	TERM_RDMAP_UNSPECIFIED = 0xff,
+	TERM_DDP_CATASTROPHIC = 0x00,
+	TERM_DDP_T_INVALID_STAG = 0x00,
+	TERM_DDP_T_BASE_BOUNDS = 0x01,
+	TERM_DDP_T_STAG_NOT_ASSOC = 0x02,
+	TERM_DDP_T_TO_WRAP = 0x03,
+	TERM_DDP_T_VERSION = 0x04,
+	TERM_DDP_U_INVALID_QN = 0x01,
+	TERM_DDP_U_MSN_NO_BUF = 0x02,
+	TERM_DDP_U_MSN_RANGE = 0x03,
+	TERM_DDP_U_INVALID_MO = 0x04,
+	TERM_DDP_U_TOO_LONG = 0x05,
+	TERM_DDP_U_VERSION = 0x06,
+};
+
+#endif /* SOFTIWARP_RDMAP_PROTO_H */
