@@ -20,7 +20,7 @@ kdir-exists:
 
 install: modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
-	depmod -a $(if $(KERNELRELEASE),$(KERNELRELEASE),$(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null))
+	depmod -a $$(modinfo -F vermagic $(CURDIR)/softiwarp.ko | cut -d" " -f1)
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true

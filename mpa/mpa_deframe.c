@@ -1,2 +1,355 @@
 // SPDX-License-Identifier: GPL-2.0
-/* placeholder: being written */
+/*
+ * DOC: MPA receive deframing (RFC 5044 sections 4, 6 and 8)
+ *
+ * An incremental parser over the in-order TCP byte stream, fed the pieces
+ * tcp_read_sock() hands its actor (skb, offset, length), split anywhere.
+ * Its state is the stream position and the field being read: ULPDU_Length,
+ * ULPDU, or pad and CRC. Whether an octet belongs to a Marker follows from
+ * the stream position alone (the four octets from every multiple of 512),
+ * so Markers are stripped whatever field they interrupt.
+ *
+ * Header, Marker and trailer octets are copied into the state (at most
+ * seven at a time); the ULPDU is never copied: each run of it between two
+ * Markers or piece ends goes up as one skb range, and the CRC is computed
+ * over that range straight from the skb.
+ *
+ * The CRC is only known once the FPDU is complete, so the layer above may
+ * have placed ULPDU octets of an FPDU that turns out bad; the end callback
+ * tells it, and from then on the parser delivers nothing (section 8).
+ * A wrong FPDUPTR is reported at the end of its FPDU too, and only when the
+ * CRC is good (section 8, code 3): a corrupted Marker is a CRC error.
+ */
+#include <linux/minmax.h>
+#include <linux/string.h>
+
+#include "mpa/mpa_frame.h"
+
+/**
+ * mpa_rx_init() - set up the receive side for Full Operation
+ * @rx: state to set up
+ * @cfg: stream position and settings of this direction
+ * @max_ulpdu: largest ULPDU_Length accepted (at most 65535 is meaningful)
+ * @ops: the layer above; @ops->data and @ops->end are required
+ * @ctx: argument for @ops
+ *
+ * Context: any context; @rx is not yet in use.
+ * Return: 0, or -EINVAL for missing callbacks or a position inside a
+ * Marker.
+ */
+int mpa_rx_init(struct mpa_rx *rx, const struct mpa_fo_cfg *cfg,
+		unsigned int max_ulpdu, const struct mpa_rx_ops *ops,
+		void *ctx)
+{
+	if (!ops || !ops->data || !ops->end)
+		return -EINVAL;
+	if (cfg->markers && mpa_pos_in_marker(cfg->pos))
+		return -EINVAL;
+	memset(rx, 0, sizeof(*rx));
+	rx->ops = ops;
+	rx->ctx = ctx;
+	rx->pos = cfg->pos;
+	rx->max_ulpdu = min(max_ulpdu, U16_MAX);
+	rx->markers = cfg->markers;
+	rx->crc_on = cfg->crc;
+	rx->state = MPA_RX_HDR;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(mpa_rx_init);
+
+/* What a callback returned: anything but 0 stops the parser for good. */
+static void mpa_rx_ulp(struct mpa_rx *rx, int ret)
+{
+	if (ret) {
+		rx->ulp_err = ret;
+		rx->state = MPA_RX_STOPPED;
+	}
+}
+
+/* The first octet of an FPDU (leading Marker or header) is next. */
+static void mpa_rx_fpdu_begin(struct mpa_rx *rx)
+{
+	if (rx->crc_running)
+		return;
+	if (rx->crc_on)
+		mpa_crc_begin(&rx->crc);
+	rx->crc_running = true;
+}
+
+/* Copy @len framing octets out of @skb, adding them to the CRC if @crc. */
+static void mpa_rx_take(struct mpa_rx *rx, struct sk_buff *skb,
+			unsigned int off, void *dst, unsigned int len, bool crc)
+{
+	/* Cannot fail: mpa_rx_feed() checked the range. */
+	if (WARN_ON_ONCE(skb_copy_bits(skb, off, dst, len)))
+		memset(dst, 0, len);
+	if (crc && rx->crc_on)
+		mpa_crc_update(&rx->crc, dst, len);
+}
+
+static void mpa_rx_marker_done(struct mpa_rx *rx)
+{
+	u32 at = rx->pos - MPA_MARKER_SIZE;
+	u16 want = rx->marker_lead ? 0 : (u16)(at - rx->hdr_pos);
+	u16 got = be16_to_cpu(rx->marker.fpduptr);
+
+	/* The two low bits are ignored on receive (section 4.2). */
+	if ((want ^ got) & MPA_FPDUPTR_MASK)
+		rx->marker_bad = true;
+}
+
+static unsigned int mpa_rx_marker(struct mpa_rx *rx, struct sk_buff *skb,
+				  unsigned int off, unsigned int len)
+{
+	unsigned int k = rx->pos % MPA_MARKER_INTERVAL;
+	unsigned int n = min(len, MPA_MARKER_SIZE - k);
+	bool covered;
+
+	if (!k) {
+		/* Before any header octet: between FPDUs, of the next one */
+		rx->marker_lead = rx->state == MPA_RX_HDR && !rx->got;
+		if (rx->marker_lead)
+			mpa_rx_fpdu_begin(rx);
+	}
+	/* Covered by the CRC unless CRC octets came before it. */
+	covered = rx->state != MPA_RX_TRAILER || rx->got <= rx->pad;
+	mpa_rx_take(rx, skb, off, (u8 *)&rx->marker + k, n, covered);
+	rx->pos += n;
+	if (k + n == MPA_MARKER_SIZE)
+		mpa_rx_marker_done(rx);
+	return n;
+}
+
+static void mpa_rx_hdr_done(struct mpa_rx *rx)
+{
+	unsigned int ulpdu_len = be16_to_cpu(rx->hdr);
+
+	rx->ulpdu_len = ulpdu_len;
+	rx->pad = mpa_pad_len(ulpdu_len);
+	rx->got = 0;
+	if (ulpdu_len > rx->max_ulpdu) {
+		/* Cannot delimit the FPDU: its start is lost (code 3). */
+		rx->err = MPA_ERR_MARKER;
+		rx->state = MPA_RX_STOPPED;
+		rx->ops->end(rx->ctx, ulpdu_len, rx->err);
+		return;
+	}
+	rx->state = ulpdu_len ? MPA_RX_DATA : MPA_RX_TRAILER;
+	if (rx->ops->begin)
+		mpa_rx_ulp(rx, rx->ops->begin(rx->ctx, ulpdu_len));
+}
+
+static unsigned int mpa_rx_hdr(struct mpa_rx *rx, struct sk_buff *skb,
+			       unsigned int off, unsigned int len)
+{
+	unsigned int n = min(len, MPA_HDR_SIZE - rx->got);
+
+	if (!rx->got) {
+		rx->hdr_pos = rx->pos;
+		mpa_rx_fpdu_begin(rx);
+	}
+	mpa_rx_take(rx, skb, off, (u8 *)&rx->hdr + rx->got, n, true);
+	rx->pos += n;
+	rx->got += n;
+	if (rx->got == MPA_HDR_SIZE)
+		mpa_rx_hdr_done(rx);
+	return n;
+}
+
+/*
+ * CRC over a ULPDU range: linear part and page frags directly, which is
+ * cheaper per range than skb_seq_read(); a frag_list goes the slow way.
+ */
+static void mpa_rx_crc_range(struct mpa_rx *rx, struct sk_buff *skb,
+			     unsigned int off, unsigned int len)
+{
+	const struct skb_shared_info *sh = skb_shinfo(skb);
+	unsigned int head = skb_headlen(skb), i, n, at;
+
+	if (off < head) {
+		n = min(len, head - off);
+		mpa_crc_update(&rx->crc, skb->data + off, n);
+		off += n;
+		len -= n;
+	}
+	at = off - head;
+	for (i = 0; len && i < sh->nr_frags; i++) {
+		const skb_frag_t *frag = &sh->frags[i];
+
+		if (at >= skb_frag_size(frag)) {
+			at -= skb_frag_size(frag);
+			continue;
+		}
+		n = min(len, skb_frag_size(frag) - at);
+		mpa_crc_update_page(&rx->crc, skb_frag_page(frag),
+				    skb_frag_off(frag) + at, n);
+		off += n;
+		len -= n;
+		at = 0;
+	}
+	if (len)
+		mpa_crc_update_skb(&rx->crc, skb, off, len);
+}
+
+static unsigned int mpa_rx_data(struct mpa_rx *rx, struct sk_buff *skb,
+				unsigned int off, unsigned int len)
+{
+	unsigned int n = min(len, rx->ulpdu_len - rx->got);
+	unsigned int at = rx->got;
+
+	if (rx->crc_on)
+		mpa_rx_crc_range(rx, skb, off, n);
+	rx->pos += n;
+	rx->got += n;
+	if (rx->got == rx->ulpdu_len) {
+		rx->state = MPA_RX_TRAILER;
+		rx->got = 0;
+	}
+	mpa_rx_ulp(rx, rx->ops->data(rx->ctx, skb, off, n, at));
+	return n;
+}
+
+static void mpa_rx_fpdu_done(struct mpa_rx *rx)
+{
+	enum mpa_error err = MPA_ERR_NONE;
+	__le32 crc;
+	int ret;
+
+	if (rx->crc_on) {
+		crc = mpa_crc_final(&rx->crc);
+		if (memcmp(&crc, rx->trailer + rx->pad, MPA_CRC_SIZE))
+			err = MPA_ERR_CRC;
+	}
+	if (!err && rx->marker_bad)
+		err = MPA_ERR_MARKER;
+	rx->crc_running = false;
+	rx->marker_bad = false;
+	rx->got = 0;
+	rx->state = MPA_RX_HDR;
+	if (err) {
+		rx->err = err;
+		rx->state = MPA_RX_STOPPED;
+	}
+	ret = rx->ops->end(rx->ctx, rx->ulpdu_len, err);
+	if (!err)
+		mpa_rx_ulp(rx, ret);
+}
+
+static unsigned int mpa_rx_trailer(struct mpa_rx *rx, struct sk_buff *skb,
+				   unsigned int off, unsigned int len)
+{
+	unsigned int need = rx->pad + MPA_CRC_SIZE - rx->got;
+	unsigned int n = min(len, need);
+	unsigned int pad = rx->got < rx->pad ? min(n, rx->pad - rx->got) : 0;
+	u8 *dst = rx->trailer + rx->got;
+
+	mpa_rx_take(rx, skb, off, dst, n, false);
+	if (pad && rx->crc_on)
+		mpa_crc_update(&rx->crc, dst, pad);
+	rx->pos += n;
+	rx->got += n;
+	if (n == need)
+		mpa_rx_fpdu_done(rx);
+	return n;
+}
+
+/* Consume at least one octet of the @len at @off, at most up to a Marker. */
+static unsigned int mpa_rx_step(struct mpa_rx *rx, struct sk_buff *skb,
+				unsigned int off, unsigned int len)
+{
+	if (rx->markers) {
+		u32 k = rx->pos % MPA_MARKER_INTERVAL;
+
+		if (k < MPA_MARKER_SIZE)
+			return mpa_rx_marker(rx, skb, off, len);
+		len = min(len, MPA_MARKER_INTERVAL - k);
+	}
+	switch (rx->state) {
+	case MPA_RX_HDR:
+		return mpa_rx_hdr(rx, skb, off, len);
+	case MPA_RX_DATA:
+		return mpa_rx_data(rx, skb, off, len);
+	default:
+		return mpa_rx_trailer(rx, skb, off, len);
+	}
+}
+
+/**
+ * mpa_rx_feed() - parse the next octets of the stream
+ * @rx: receive state
+ * @skb: buffer holding them; only read
+ * @off: offset of the first one in @skb
+ * @len: how many; @off + @len must not exceed @skb->len
+ *
+ * Runs the callbacks of @rx for what the octets complete. Stops early when
+ * an FPDU is bad (the sticky error, see mpa_rx_error()) or a callback
+ * returns non-zero; from then on it consumes nothing.
+ *
+ * Context: the socket's reader; see &struct mpa_rx. Does not sleep.
+ * Return: octets consumed, all of @len unless the parser stopped; or
+ * -EINVAL when the range lies outside @skb.
+ */
+int mpa_rx_feed(struct mpa_rx *rx, struct sk_buff *skb, unsigned int off,
+		unsigned int len)
+{
+	unsigned int done = 0;
+
+	if (off > skb->len || len > skb->len - off)
+		return -EINVAL;
+	len = min_t(unsigned int, len, INT_MAX);
+	while (done < len && rx->state != MPA_RX_STOPPED)
+		done += mpa_rx_step(rx, skb, off + done, len - done);
+	return done;
+}
+EXPORT_SYMBOL_IF_KUNIT(mpa_rx_feed);
+
+/**
+ * mpa_rx_tcp_actor() - tcp_read_sock() actor that feeds an mpa_rx
+ * @desc: read descriptor; @desc->arg.data is the struct mpa_rx
+ * @skb: buffer from the socket's receive queue
+ * @off: offset of the first unread octet in @skb
+ * @len: unread octets
+ *
+ * Clears @desc->count once the parser stops, so tcp_read_sock() returns.
+ *
+ * Context: under the socket lock, as tcp_read_sock() requires.
+ * Return: octets consumed (0 once the parser has stopped).
+ */
+int mpa_rx_tcp_actor(read_descriptor_t *desc, struct sk_buff *skb,
+		     unsigned int off, size_t len)
+{
+	struct mpa_rx *rx = desc->arg.data;
+	int ret;
+
+	ret = mpa_rx_feed(rx, skb, off, min_t(size_t, len, INT_MAX));
+	if (ret < 0 || rx->state == MPA_RX_STOPPED)
+		desc->count = 0;
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(mpa_rx_tcp_actor);
+
+/**
+ * mpa_rx_error() - the error that stopped the half connection
+ * @rx: receive state
+ *
+ * Context: the socket's reader; see &struct mpa_rx.
+ * Return: MPA_ERR_NONE, MPA_ERR_CRC or MPA_ERR_MARKER.
+ */
+enum mpa_error mpa_rx_error(const struct mpa_rx *rx)
+{
+	return rx->err;
+}
+EXPORT_SYMBOL_IF_KUNIT(mpa_rx_error);
+
+/**
+ * mpa_rx_stopped() - whether the parser consumes nothing any more
+ * @rx: receive state
+ *
+ * Context: the socket's reader; see &struct mpa_rx.
+ * Return: true after an error or once a callback stopped it.
+ */
+bool mpa_rx_stopped(const struct mpa_rx *rx)
+{
+	return rx->state == MPA_RX_STOPPED;
+}
+EXPORT_SYMBOL_IF_KUNIT(mpa_rx_stopped);

@@ -1,2 +1,313 @@
 // SPDX-License-Identifier: GPL-2.0
-/* placeholder: being written */
+/*
+ * DOC: MPA transmit framing (RFC 5044 sections 4.1 to 4.5)
+ *
+ * An FPDU is laid out in wire order as pieces: runs of framing octets
+ * (ULPDU_Length, Markers, pad, CRC), kept in the struct mpa_fpdu, and runs
+ * of payload, kept as offsets into the ULPDU. Adjacent framing octets form
+ * one piece, so a Marker right before the header, or between pad and CRC,
+ * costs no extra piece. The payload is never touched except to compute the
+ * CRC, so a sender can pass the pieces to the socket as they are.
+ *
+ * Markers start at every stream position that is a multiple of 512. One
+ * that falls right before the ULPDU_Length field lies between FPDUs: its
+ * FPDUPTR is 0 and it belongs to (and is covered by the CRC of) the FPDU
+ * that follows. Every other Marker points back to the ULPDU_Length field
+ * of its FPDU. In a conforming stream every position is a multiple of 4
+ * (all FPDUs and Markers are); the layout does not rely on it, but clears
+ * the two low FPDUPTR bits as section 4.2 requires.
+ *
+ * The CRC covers every octet of the FPDU before its CRC field, Markers
+ * included. A Marker inside the CRC field (possible only in a stream that
+ * is not 4-aligned) is not covered.
+ */
+#include <linux/bvec.h>
+#include <linux/minmax.h>
+#include <linux/string.h>
+
+#include "mpa/mpa_frame.h"
+
+/**
+ * mpa_mulpdu() - largest ULPDU that fits one TCP segment
+ * @emss: TCP's effective maximum segment size
+ * @markers: Markers are sent in this direction
+ *
+ * RFC 5044 section 4.5: EMSS - (6 + 4 * ceil(EMSS / 512) + EMSS mod 4)
+ * with Markers, EMSS - (6 + EMSS mod 4) without, never below 128 nor
+ * above 64768.
+ *
+ * Context: any context.
+ * Return: MULPDU in octets.
+ */
+unsigned int mpa_mulpdu(unsigned int emss, bool markers)
+{
+	u64 overhead = MPA_HDR_SIZE + MPA_CRC_SIZE + emss % 4;
+
+	if (markers)
+		overhead += (u64)MPA_MARKER_SIZE *
+			(emss / MPA_MARKER_INTERVAL +
+			 !!(emss % MPA_MARKER_INTERVAL));
+	if (emss < overhead + MPA_MULPDU_MIN)
+		return MPA_MULPDU_MIN;
+	return min_t(u64, emss - overhead, MPA_MULPDU_MAX);
+}
+EXPORT_SYMBOL_IF_KUNIT(mpa_mulpdu);
+
+/**
+ * mpa_tx_init() - set up the transmit side for Full Operation
+ * @tx: state to set up
+ * @cfg: stream position and settings of this direction
+ *
+ * Context: any context; @tx is not yet in use.
+ * Return: 0, or -EINVAL when @cfg->pos lies inside a Marker.
+ */
+int mpa_tx_init(struct mpa_tx *tx, const struct mpa_fo_cfg *cfg)
+{
+	if (cfg->markers && mpa_pos_in_marker(cfg->pos))
+		return -EINVAL;
+	tx->pos = cfg->pos;
+	tx->markers = cfg->markers;
+	tx->crc = cfg->crc;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(mpa_tx_init);
+
+/* Layout in progress: the FPDU and the stream position reached. */
+struct mpa_lay {
+	struct mpa_fpdu *f;
+	u32 pos;
+	bool markers;
+	bool overflow;
+};
+
+/* Append a piece, or extend the last one when the run continues. */
+static void mpa_lay_piece(struct mpa_lay *l, enum mpa_piece_type type,
+			  u32 off, unsigned int len)
+{
+	struct mpa_fpdu *f = l->f;
+	struct mpa_piece *p;
+
+	if (f->nr_pieces) {
+		p = &f->piece[f->nr_pieces - 1];
+		if (p->type == type && p->off + p->len == off) {
+			p->len += len;
+			return;
+		}
+	}
+	if (WARN_ON_ONCE(f->nr_pieces == MPA_FPDU_MAX_PIECES)) {
+		l->overflow = true;
+		return;
+	}
+	p = &f->piece[f->nr_pieces++];
+	p->type = type;
+	p->off = off;
+	p->len = len;
+}
+
+static void mpa_lay_framing(struct mpa_lay *l, const void *src,
+			    unsigned int len)
+{
+	struct mpa_fpdu *f = l->f;
+
+	if (WARN_ON_ONCE(len > MPA_FPDU_MAX_FRAMING - f->nr_bytes)) {
+		l->overflow = true;
+		return;
+	}
+	memcpy(f->bytes + f->nr_bytes, src, len);
+	mpa_lay_piece(l, MPA_PIECE_FRAMING, f->nr_bytes, len);
+	f->nr_bytes += len;
+}
+
+/*
+ * Called before the next FPDU octet: insert the Marker the stream position
+ * asks for, if any. Return how many FPDU octets may follow before the next
+ * Marker.
+ */
+static unsigned int mpa_lay_room(struct mpa_lay *l)
+{
+	struct mpa_marker m = {};
+	u32 k = l->pos % MPA_MARKER_INTERVAL;
+
+	if (!l->markers)
+		return UINT_MAX;
+	if (!k) {
+		/* A Marker before the header lies between FPDUs: FPDUPTR 0. */
+		if (l->pos != l->f->start)
+			m.fpduptr = cpu_to_be16((l->pos - l->f->hdr_pos) &
+						MPA_FPDUPTR_MASK);
+		mpa_lay_framing(l, &m, sizeof(m));
+		l->pos += MPA_MARKER_SIZE;
+		k = MPA_MARKER_SIZE;
+	}
+	return MPA_MARKER_INTERVAL - k;
+}
+
+static void mpa_lay_bytes(struct mpa_lay *l, const u8 *src, unsigned int len)
+{
+	while (len) {
+		unsigned int n = min(len, mpa_lay_room(l));
+
+		mpa_lay_framing(l, src, n);
+		l->pos += n;
+		src += n;
+		len -= n;
+	}
+}
+
+static void mpa_lay_payload(struct mpa_lay *l, unsigned int len)
+{
+	unsigned int off = 0;
+
+	while (off < len) {
+		unsigned int n = min(len - off, mpa_lay_room(l));
+
+		mpa_lay_piece(l, MPA_PIECE_PAYLOAD, off, n);
+		l->pos += n;
+		off += n;
+	}
+}
+
+/**
+ * mpa_fpdu_layout() - lay out an FPDU at the current stream position
+ * @tx: transmit state; not changed (see mpa_tx_commit())
+ * @f: the FPDU to fill in
+ * @ulpdu_len: payload octets, 1 to MPA_MULPDU_MAX
+ *
+ * Fills in the header, the Markers with their FPDUPTR, the zero pad and
+ * a zero CRC field, and the list of pieces. Call mpa_fpdu_set_crc() next.
+ *
+ * Context: any context.
+ * Return: 0, -EMSGSIZE for a ULPDU length out of range, or -EINVAL when
+ * the stream position lies inside a Marker.
+ */
+int mpa_fpdu_layout(const struct mpa_tx *tx, struct mpa_fpdu *f,
+		    unsigned int ulpdu_len)
+{
+	static const u8 zeros[MPA_MAX_PAD + MPA_CRC_SIZE];
+	struct mpa_lay l = { .f = f, .pos = tx->pos, .markers = tx->markers };
+	__be16 hdr = cpu_to_be16(ulpdu_len);
+	unsigned int i;
+
+	if (!ulpdu_len || ulpdu_len > MPA_MULPDU_MAX)
+		return -EMSGSIZE;
+	if (tx->markers && mpa_pos_in_marker(tx->pos))
+		return -EINVAL;
+	f->start = tx->pos;
+	f->hdr_pos = tx->pos;
+	if (tx->markers && !(tx->pos % MPA_MARKER_INTERVAL))
+		f->hdr_pos += MPA_MARKER_SIZE;
+	f->ulpdu_len = ulpdu_len;
+	f->crc = tx->crc;
+	f->nr_pieces = 0;
+	f->nr_bytes = 0;
+
+	mpa_lay_bytes(&l, (const u8 *)&hdr, MPA_HDR_SIZE);
+	mpa_lay_payload(&l, ulpdu_len);
+	mpa_lay_bytes(&l, zeros, mpa_pad_len(ulpdu_len));
+	/* One CRC octet at a time: a Marker may split the field. */
+	for (i = 0; i < MPA_CRC_SIZE; i++) {
+		mpa_lay_bytes(&l, zeros, 1);
+		f->crc_pos[i] = f->nr_bytes - 1;
+	}
+	f->len = l.pos - f->start;
+	return l.overflow ? -EOVERFLOW : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(mpa_fpdu_layout);
+
+/* Where the CRC computation stands in an ITER_KVEC or ITER_BVEC payload. */
+struct mpa_seg_cursor {
+	const struct iov_iter *it;
+	unsigned long seg;
+	size_t off;
+};
+
+static void mpa_seg_crc(struct mpa_seg_cursor *c, struct mpa_crc *crc,
+			size_t len)
+{
+	const struct iov_iter *it = c->it;
+
+	while (len && c->seg < it->nr_segs) {
+		bool kvec = iov_iter_is_kvec(it);
+		size_t seg_len = kvec ? it->kvec[c->seg].iov_len :
+					it->bvec[c->seg].bv_len;
+		size_t n = min(len, seg_len - min(c->off, seg_len));
+
+		if (!n) {
+			c->seg++;
+			c->off = 0;
+			continue;
+		}
+		if (kvec)
+			mpa_crc_update(crc, it->kvec[c->seg].iov_base + c->off, n);
+		else
+			mpa_crc_update_page(crc, it->bvec[c->seg].bv_page,
+					    it->bvec[c->seg].bv_offset + c->off,
+					    n);
+		c->off += n;
+		len -= n;
+	}
+}
+
+/**
+ * mpa_fpdu_set_crc() - compute the CRC field of a laid out FPDU
+ * @f: FPDU laid out by mpa_fpdu_layout()
+ * @payload: the ULPDU from its first octet, an ITER_KVEC or ITER_BVEC
+ *	iterator holding at least @f->ulpdu_len octets; not advanced
+ *
+ * Computes the CRC32c over header, Markers, payload and pad in wire order
+ * and stores it in the CRC octets of @f. Does nothing when CRCs are off
+ * (the field stays zero).
+ *
+ * Context: any context; maps payload pages with kmap_local_page().
+ * Return: 0, or -EINVAL when @payload is of another type or too short.
+ */
+int mpa_fpdu_set_crc(struct mpa_fpdu *f, const struct iov_iter *payload)
+{
+	struct mpa_seg_cursor cur = { .it = payload };
+	unsigned int cut = f->crc_pos[0];
+	struct mpa_crc crc;
+	__le32 wire;
+	unsigned int i;
+
+	if (!f->crc)
+		return 0;
+	if ((!iov_iter_is_kvec(payload) && !iov_iter_is_bvec(payload)) ||
+	    iov_iter_count(payload) < f->ulpdu_len)
+		return -EINVAL;
+	cur.off = payload->iov_offset;
+	mpa_crc_begin(&crc);
+	for (i = 0; i < f->nr_pieces; i++) {
+		const struct mpa_piece *p = &f->piece[i];
+
+		if (p->type == MPA_PIECE_PAYLOAD)
+			mpa_seg_crc(&cur, &crc, p->len);
+		else if (p->off < cut)
+			mpa_crc_update(&crc, f->bytes + p->off,
+				       min_t(unsigned int, p->len, cut - p->off));
+	}
+	wire = mpa_crc_final(&crc);
+	for (i = 0; i < MPA_CRC_SIZE; i++)
+		f->bytes[f->crc_pos[i]] = ((u8 *)&wire)[i];
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(mpa_fpdu_set_crc);
+
+/**
+ * mpa_tx_commit() - account for an FPDU the socket has taken
+ * @tx: transmit state
+ * @f: the FPDU, laid out at @tx's current position
+ *
+ * Call once every octet of @f is queued on the socket, before laying out
+ * the next FPDU.
+ *
+ * Context: any context.
+ * Return: 0, or -EINVAL when @f was not laid out at the current position.
+ */
+int mpa_tx_commit(struct mpa_tx *tx, const struct mpa_fpdu *f)
+{
+	if (f->start != tx->pos)
+		return -EINVAL;
+	tx->pos += f->len;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(mpa_tx_commit);
