@@ -97,7 +97,8 @@ EXPORT_SYMBOL_IF_KUNIT(mpa_crc_update);
 void mpa_crc_update_page(struct mpa_crc *crc, struct page *page,
 			 unsigned int off, unsigned int len)
 {
-	page += off / PAGE_SIZE;
+	/* nth_page(): struct pages need not be contiguous in the memmap */
+	page = nth_page(page, off / PAGE_SIZE);
 	off %= PAGE_SIZE;
 	while (len) {
 		unsigned int n = min_t(unsigned int, len, PAGE_SIZE - off);
@@ -107,7 +108,7 @@ void mpa_crc_update_page(struct mpa_crc *crc, struct page *page,
 		kunmap_local(va);
 		len -= n;
 		off = 0;
-		page++;
+		page = nth_page(page, 1);
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(mpa_crc_update_page);
