@@ -12,5 +12,28 @@
 
 #include <linux/version.h>
 #include <kunit/visibility.h>
+#include <rdma/ib_verbs.h>
+
+/*
+ * create_cq: since 6.11 the core passes the whole attribute bundle; the
+ * driver's udata is inside it. swi_cq_udata() gives the udata either way.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+#include <rdma/uverbs_ioctl.h>
+
+#define SWI_CREATE_CQ_ARG	struct uverbs_attr_bundle
+
+static inline struct ib_udata *swi_cq_udata(SWI_CREATE_CQ_ARG *arg)
+{
+	return arg ? &arg->driver_udata : NULL;
+}
+#else
+#define SWI_CREATE_CQ_ARG	struct ib_udata
+
+static inline struct ib_udata *swi_cq_udata(SWI_CREATE_CQ_ARG *arg)
+{
+	return arg;
+}
+#endif
 
 #endif /* SOFTIWARP_COMPAT_H */
