@@ -1,2 +1,1060 @@
 // SPDX-License-Identifier: GPL-2.0
-/* placeholder: being written */
+/*
+ * DOC: KUnit suite softiwarp_mem
+ *
+ * The STag table: indexes distinct, cyclic and never 0; lookups with the
+ * right key, a wrong key, an unknown index; protection domains; the
+ * access rights matrix for remote and local use; local bounds at the
+ * exact end and one octet past; local and remote invalidation with the
+ * RFC 5040 refusals; fast-register (key change, refused on a valid MR or
+ * with bad arguments); page walks over a region starting mid-page, with
+ * chunks larger than a page and through the DMA MR; a lookup reference
+ * keeping an object alive while its deregistration waits; the data path
+ * calls with bottom halves and with interrupts disabled; and the lookup
+ * result fed to ddp_rx_check() and rdmap_read_req_check(), giving the
+ * Terminate codes of the RFC tables (written as numbers).
+ *
+ * Every case gets a fresh table (suite init) and real pages: three
+ * order-0 pages and two order-1 pages.
+ */
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/gfp.h>
+#include <linux/limits.h>
+#include <linux/mm.h>
+#include <linux/workqueue.h>
+
+#include "ddp/ddp.h"
+#include "rdmap/mem.h"
+#include "rdmap/terminate.h"
+
+#define LW	IB_ACCESS_LOCAL_WRITE
+#define RW	IB_ACCESS_REMOTE_WRITE
+#define RR	IB_ACCESS_REMOTE_READ
+#define RA	IB_ACCESS_REMOTE_ATOMIC
+
+/* The MR of most cases: three pages, starting 0x100 into the first one */
+#define MR_OFF		0x100U
+#define MR_IOVA		(0x7f0000000000ULL + MR_OFF)
+#define MR_LEN		(3 * PAGE_SIZE - MR_OFF - 0x80)
+#define MR_KEY		0xa5
+#define FR_IOVA		0x40000000ULL
+
+static char pd_a_obj, pd_b_obj;
+#define PD_A	((const void *)&pd_a_obj)
+#define PD_B	((const void *)&pd_b_obj)
+
+struct mem_test {
+	struct rdmap_mem_table t;
+	struct page *small[3];	/* order 0 */
+	struct page *big[2];	/* order 1 */
+};
+
+static int mem_test_init(struct kunit *test)
+{
+	struct mem_test *mt = kunit_kzalloc(test, sizeof(*mt), GFP_KERNEL);
+	int i;
+
+	if (!mt)
+		return -ENOMEM;
+	rdmap_mem_table_init(&mt->t);
+	test->priv = mt;
+	for (i = 0; i < ARRAY_SIZE(mt->small); i++) {
+		mt->small[i] = alloc_page(GFP_KERNEL);
+		if (!mt->small[i])
+			return -ENOMEM;
+	}
+	for (i = 0; i < ARRAY_SIZE(mt->big); i++) {
+		mt->big[i] = alloc_pages(GFP_KERNEL, 1);
+		if (!mt->big[i])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void mem_test_exit(struct kunit *test)
+{
+	struct mem_test *mt = test->priv;
+	struct rdmap_mem *mem;
+	unsigned long index;
+	int i;
+
+	xa_for_each(&mt->t.xa, index, mem)
+		rdmap_mem_dereg(&mt->t, mem);
+	rdmap_mem_table_destroy(&mt->t);
+	for (i = 0; i < ARRAY_SIZE(mt->small); i++)
+		if (mt->small[i])
+			__free_page(mt->small[i]);
+	for (i = 0; i < ARRAY_SIZE(mt->big); i++)
+		if (mt->big[i])
+			__free_pages(mt->big[i], 1);
+}
+
+static struct rdmap_mem *reg_mr(struct kunit *test, int access)
+{
+	struct mem_test *mt = test->priv;
+	struct rdmap_mem_attr a = {
+		.type = RDMAP_MEM_MR, .pd = PD_A, .key = MR_KEY,
+		.access = access, .iova = MR_IOVA, .len = MR_LEN,
+		.pages = { .pages = mt->small, .npages = 3,
+			   .page_shift = PAGE_SHIFT, .offset = MR_OFF },
+	};
+	struct rdmap_mem *mem = rdmap_mem_register(&mt->t, &a, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mem);
+	return mem;
+}
+
+/* A fast-register MR with key 0x11, given the three small pages */
+static struct rdmap_mem *reg_frmr(struct kunit *test)
+{
+	struct mem_test *mt = test->priv;
+	struct rdmap_mem_attr a = {
+		.type = RDMAP_MEM_FRMR, .pd = PD_A, .key = 0x11,
+	};
+	struct rdmap_mem_pages p = {
+		.pages = mt->small, .npages = 3, .page_shift = PAGE_SHIFT,
+	};
+	struct rdmap_mem *mem = rdmap_mem_register(&mt->t, &a, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mem);
+	KUNIT_ASSERT_EQ(test, rdmap_mem_set_pages(mem, &p), 0);
+	return mem;
+}
+
+static struct rdmap_mem *reg_dma(struct kunit *test, int access)
+{
+	struct mem_test *mt = test->priv;
+	struct rdmap_mem_attr a = {
+		.type = RDMAP_MEM_DMA, .pd = PD_A, .access = access,
+	};
+	struct rdmap_mem *mem = rdmap_mem_register(&mt->t, &a, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mem);
+	return mem;
+}
+
+/* Lookup and remote check of @stag for @pd, as the receive path does */
+static struct ddp_stag_check check_stag(struct kunit *test, u32 stag,
+					const void *pd)
+{
+	struct mem_test *mt = test->priv;
+	struct rdmap_mem *mem = rdmap_mem_lookup(&mt->t, stag);
+	struct ddp_stag_check chk;
+
+	rdmap_mem_remote_check(mem, stag, pd, &chk);
+	rdmap_mem_put(mem);
+	return chk;
+}
+
+static enum ib_wc_status check_lkey(struct kunit *test, u32 lkey,
+				    const void *pd, int access, u64 addr,
+				    u64 len)
+{
+	struct mem_test *mt = test->priv;
+	struct rdmap_mem *mem = rdmap_mem_lookup(&mt->t, lkey);
+	enum ib_wc_status st;
+
+	st = rdmap_mem_local_check(mem, lkey, pd, access, addr, len);
+	rdmap_mem_put(mem);
+	return st;
+}
+
+/* Walk callback recording the pieces */
+
+struct piece {
+	struct page *page;
+	unsigned int off;
+	unsigned int len;
+};
+
+struct collector {
+	struct piece p[8];
+	unsigned int n;
+	unsigned int calls;
+	unsigned int fail_at;	/* nonzero: refuse this call (1-based) */
+};
+
+static int collect_piece(void *ctx, struct page *page, unsigned int off,
+			 unsigned int len)
+{
+	struct collector *c = ctx;
+
+	if (++c->calls == c->fail_at)
+		return -EIO;
+	if (c->n == ARRAY_SIZE(c->p))
+		return -E2BIG;
+	c->p[c->n++] = (struct piece){ page, off, len };
+	return 0;
+}
+
+/* Allocation */
+
+#define NR_ALLOC	64
+
+static void mem_register_gives_distinct_nonzero_indexes(struct kunit *test)
+{
+	struct mem_test *mt = test->priv;
+	u32 idx[NR_ALLOC];
+	int i, j;
+
+	for (i = 0; i < NR_ALLOC; i++) {
+		struct rdmap_mem *mem = reg_mr(test, LW);
+		u32 stag = rdmap_mem_stag(mem);
+		struct rdmap_mem *found = rdmap_mem_lookup(&mt->t, stag);
+
+		KUNIT_EXPECT_PTR_EQ(test, found, mem);
+		rdmap_mem_put(found);
+		KUNIT_EXPECT_EQ(test, rdmap_stag_key(stag), MR_KEY);
+		idx[i] = rdmap_stag_index(stag);
+		KUNIT_EXPECT_NE(test, idx[i], 0);
+		KUNIT_EXPECT_LE(test, idx[i], RDMAP_STAG_INDEX_MAX);
+		for (j = 0; j < i; j++)
+			KUNIT_EXPECT_NE_MSG(test, idx[i], idx[j],
+					    "objects %d and %d", j, i);
+	}
+}
+
+static void mem_register_wraps_cyclically_skipping_0(struct kunit *test)
+{
+	struct mem_test *mt = test->priv;
+	struct rdmap_mem *first, *last, *wrapped;
+
+	first = reg_mr(test, LW);
+	KUNIT_EXPECT_EQ(test, rdmap_stag_index(rdmap_mem_stag(first)), 1);
+	mt->t.next = RDMAP_STAG_INDEX_MAX;
+	last = reg_mr(test, LW);
+	KUNIT_EXPECT_EQ(test, rdmap_stag_index(rdmap_mem_stag(last)),
+			RDMAP_STAG_INDEX_MAX);
+	/* past the top: not 0, not the busy 1 */
+	wrapped = reg_mr(test, LW);
+	KUNIT_EXPECT_EQ(test, rdmap_stag_index(rdmap_mem_stag(wrapped)), 2);
+}
+
+static struct page *dummy_pages[3];
+
+#define GOOD_PAGES(off) \
+	{ .pages = dummy_pages, .npages = 3, .page_shift = PAGE_SHIFT, \
+	  .offset = (off) }
+
+struct attr_case {
+	const char *desc;
+	struct rdmap_mem_attr a;
+	int ret;
+};
+
+static const struct attr_case attr_cases[] = {
+	{ "MR exactly filling its pages",
+	  { RDMAP_MEM_MR, PD_A, 1, LW | RW, 0x1000, 3 * PAGE_SIZE,
+	    GOOD_PAGES(0) }, 0 },
+	{ "MR of zero length", { RDMAP_MEM_MR, PD_A, 1, LW, 0x1000, 0,
+	  GOOD_PAGES(0) }, 0 },
+	{ "MR ending exactly at 2^64",
+	  { RDMAP_MEM_MR, PD_A, 1, LW, U64_MAX - 0xfff, 0x1000,
+	    GOOD_PAGES(0) }, 0 },
+	{ "FRMR without pages", { RDMAP_MEM_FRMR, PD_A, 1 }, 0 },
+	{ "DMA MR", { RDMAP_MEM_DMA, PD_A, 1, LW }, 0 },
+	{ "MR one octet larger than its pages",
+	  { RDMAP_MEM_MR, PD_A, 1, LW, 0x1000, 3 * PAGE_SIZE + 1,
+	    GOOD_PAGES(0) }, -EINVAL },
+	{ "MR whose offset pushes it past its pages",
+	  { RDMAP_MEM_MR, PD_A, 1, LW, 0x1000, 3 * PAGE_SIZE - 0xff,
+	    GOOD_PAGES(0x100) }, -EINVAL },
+	{ "MR one octet past 2^64",
+	  { RDMAP_MEM_MR, PD_A, 1, LW, U64_MAX - 0xffe, 0x1000,
+	    GOOD_PAGES(0) }, -EINVAL },
+	{ "MR with remote write but no local write",
+	  { RDMAP_MEM_MR, PD_A, 1, RW, 0x1000, 16, GOOD_PAGES(0) },
+	  -EINVAL },
+	{ "MR with remote atomic but no local write",
+	  { RDMAP_MEM_MR, PD_A, 1, RA | RR, 0x1000, 16, GOOD_PAGES(0) },
+	  -EINVAL },
+	{ "MR without a page array",
+	  { RDMAP_MEM_MR, PD_A, 1, LW, 0x1000, 16,
+	    { .npages = 3, .page_shift = PAGE_SHIFT } }, -EINVAL },
+	{ "MR with chunks smaller than a page",
+	  { RDMAP_MEM_MR, PD_A, 1, LW, 0x1000, 16,
+	    { .pages = dummy_pages, .npages = 3,
+	      .page_shift = PAGE_SHIFT - 1 } }, -EINVAL },
+	{ "MR whose offset lies outside its first chunk",
+	  { RDMAP_MEM_MR, PD_A, 1, LW, 0x1000, 16, GOOD_PAGES(PAGE_SIZE) },
+	  -EINVAL },
+	{ "unknown type", { 7, PD_A, 1, LW }, -EINVAL },
+};
+
+KUNIT_ARRAY_PARAM_DESC(attr_cases, attr_cases, desc);
+
+static void mem_register_checks_attributes(struct kunit *test)
+{
+	const struct attr_case *c = test->param_value;
+	struct mem_test *mt = test->priv;
+	struct rdmap_mem *mem = rdmap_mem_register(&mt->t, &c->a, GFP_KERNEL);
+
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(mem), c->ret);
+	if (c->ret)
+		KUNIT_EXPECT_TRUE(test, xa_empty(&mt->t.xa));
+}
+
+/* Lookup and checks */
+
+struct key_case {
+	const char *desc;
+	u8 key_xor;
+	u32 index;	/* 0: the MR's own index, else this one */
+	u8 state;
+};
+
+static const struct key_case key_cases[] = {
+	{ "right key", 0, 0, DDP_STAG_VALID },
+	{ "key with its lowest bit flipped", 0x01, 0, DDP_STAG_INVALID },
+	{ "key with its highest bit flipped", 0x80, 0, DDP_STAG_INVALID },
+	{ "unregistered index", 0, 0x1234, DDP_STAG_INVALID },
+	{ "index 0", 0, RDMAP_STAG_INDEX_MAX + 1, DDP_STAG_INVALID },
+};
+
+KUNIT_ARRAY_PARAM_DESC(key_cases, key_cases, desc);
+
+static void mem_lookup_checks_key(struct kunit *test)
+{
+	const struct key_case *c = test->param_value;
+	struct rdmap_mem *mem = reg_mr(test, LW | RW | RR);
+	u32 stag = rdmap_mem_stag(mem) ^ c->key_xor;
+	struct ddp_stag_check chk;
+
+	if (c->index)	/* 2^24 wraps to index 0 */
+		stag = rdmap_stag_make(c->index & RDMAP_STAG_INDEX_MAX,
+				       MR_KEY);
+	chk = check_stag(test, stag, PD_A);
+	KUNIT_EXPECT_EQ(test, chk.state, c->state);
+	KUNIT_EXPECT_EQ(test, check_lkey(test, stag, PD_A, 0, MR_IOVA, 1),
+			c->state == DDP_STAG_VALID ? IB_WC_SUCCESS :
+						     IB_WC_LOC_PROT_ERR);
+	if (c->state != DDP_STAG_VALID)
+		return;
+	KUNIT_EXPECT_EQ(test, chk.base, MR_IOVA);
+	KUNIT_EXPECT_EQ(test, chk.len, MR_LEN);
+}
+
+static void mem_lookup_of_unknown_index_fails(struct kunit *test)
+{
+	struct mem_test *mt = test->priv;
+
+	KUNIT_EXPECT_EQ(test, PTR_ERR(rdmap_mem_lookup(&mt->t, 0x4200)),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(rdmap_mem_lookup(&mt->t, 0x00a5)),
+			-ENOENT);
+}
+
+static void mem_check_other_pd_not_associated(struct kunit *test)
+{
+	struct rdmap_mem *mem = reg_mr(test, LW | RW | RR);
+	u32 stag = rdmap_mem_stag(mem);
+	struct ddp_stag_check chk = check_stag(test, stag, PD_B);
+
+	KUNIT_EXPECT_EQ(test, chk.state, DDP_STAG_NOT_ASSOC);
+	KUNIT_EXPECT_EQ(test, check_stag(test, stag, PD_A).state,
+			DDP_STAG_VALID);
+	KUNIT_EXPECT_EQ(test, check_lkey(test, stag, PD_B, 0, MR_IOVA, 1),
+			IB_WC_LOC_PROT_ERR);
+	KUNIT_EXPECT_EQ(test, check_lkey(test, stag, PD_A, 0, MR_IOVA, 1),
+			IB_WC_SUCCESS);
+}
+
+struct access_case {
+	const char *desc;
+	int access;
+	u8 ddp;		/* DDP_ACCESS_* granted to the peer */
+	bool local_write;
+};
+
+static const struct access_case access_cases[] = {
+	{ "no rights (local read only)", 0, 0, false },
+	{ "local write", LW, 0, true },
+	{ "remote read", RR, DDP_ACCESS_REMOTE_READ, false },
+	{ "remote read and local write", RR | LW, DDP_ACCESS_REMOTE_READ,
+	  true },
+	{ "remote write and local write", RW | LW, DDP_ACCESS_REMOTE_WRITE,
+	  true },
+	{ "remote read, remote write and local write", RR | RW | LW,
+	  DDP_ACCESS_REMOTE_READ | DDP_ACCESS_REMOTE_WRITE, true },
+	{ "remote atomic and local write", RA | LW, 0, true },
+};
+
+KUNIT_ARRAY_PARAM_DESC(access_cases, access_cases, desc);
+
+static void mem_check_grants_registered_access(struct kunit *test)
+{
+	const struct access_case *c = test->param_value;
+	struct rdmap_mem *mem = reg_mr(test, c->access);
+	u32 stag = rdmap_mem_stag(mem);
+	struct ddp_stag_check chk = check_stag(test, stag, PD_A);
+
+	KUNIT_ASSERT_EQ(test, chk.state, DDP_STAG_VALID);
+	KUNIT_EXPECT_EQ(test, chk.access, c->ddp);
+	KUNIT_EXPECT_EQ(test, check_lkey(test, stag, PD_A, 0, MR_IOVA, 8),
+			IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, check_lkey(test, stag, PD_A, LW, MR_IOVA, 8),
+			c->local_write ? IB_WC_SUCCESS : IB_WC_LOC_PROT_ERR);
+}
+
+struct bounds_case {
+	const char *desc;
+	u64 start;	/* from MR_IOVA, modulo 2^64 */
+	u64 len;
+	enum ib_wc_status st;
+};
+
+static const struct bounds_case bounds_cases[] = {
+	{ "whole region", 0, MR_LEN, IB_WC_SUCCESS },
+	{ "last octet", MR_LEN - 1, 1, IB_WC_SUCCESS },
+	{ "one octet past the end", MR_LEN - 1, 2, IB_WC_LOC_PROT_ERR },
+	{ "starting at the end", MR_LEN, 1, IB_WC_LOC_PROT_ERR },
+	{ "one octet before the start", -1ULL, 2, IB_WC_LOC_PROT_ERR },
+	{ "zero length outside the region", 0x100000, 0, IB_WC_SUCCESS },
+	{ "wrapping past 2^64", U64_MAX - MR_IOVA, 2, IB_WC_LOC_PROT_ERR },
+};
+
+KUNIT_ARRAY_PARAM_DESC(bounds_cases, bounds_cases, desc);
+
+static void mem_local_check_bounds(struct kunit *test)
+{
+	const struct bounds_case *c = test->param_value;
+	struct rdmap_mem *mem = reg_mr(test, LW);
+
+	KUNIT_EXPECT_EQ(test, check_lkey(test, rdmap_mem_stag(mem), PD_A, LW,
+					 MR_IOVA + c->start, c->len), c->st);
+}
+
+/* Invalidation */
+
+static void mem_invalidate_then_lookup_invalid(struct kunit *test)
+{
+	struct mem_test *mt = test->priv;
+	struct rdmap_mem *mem = reg_mr(test, LW | RW);
+	u32 stag = rdmap_mem_stag(mem);
+
+	KUNIT_ASSERT_EQ(test, check_stag(test, stag, PD_A).state,
+			DDP_STAG_VALID);
+	KUNIT_EXPECT_EQ(test, rdmap_mem_invalidate_local(&mt->t, stag, PD_A),
+			0);
+	KUNIT_EXPECT_EQ(test, check_stag(test, stag, PD_A).state,
+			DDP_STAG_INVALID);
+	KUNIT_EXPECT_EQ(test, check_lkey(test, stag, PD_A, 0, MR_IOVA, 1),
+			IB_WC_LOC_PROT_ERR);
+	/* invalidating an invalid STag is no error */
+	KUNIT_EXPECT_EQ(test, rdmap_mem_invalidate_local(&mt->t, stag, PD_A),
+			0);
+	/* an MR is not fast-registered back to life */
+	KUNIT_EXPECT_EQ(test, rdmap_mem_fast_reg(mem, PD_A, stag, LW, MR_IOVA,
+						 16), -EINVAL);
+}
+
+static void mem_invalidate_local_refusals(struct kunit *test)
+{
+	struct mem_test *mt = test->priv;
+	struct rdmap_mem *mr = reg_mr(test, LW);
+	struct rdmap_mem *dma = reg_dma(test, LW);
+	u32 stag = rdmap_mem_stag(mr);
+
+	KUNIT_EXPECT_EQ(test, rdmap_mem_invalidate_local(&mt->t, stag ^ 1,
+							 PD_A), -ENOENT);
+	KUNIT_EXPECT_EQ(test, rdmap_mem_invalidate_local(&mt->t, stag, PD_B),
+			-EACCES);
+	KUNIT_EXPECT_EQ(test, rdmap_mem_invalidate_local(&mt->t,
+							 rdmap_mem_stag(dma),
+							 PD_A), -EPERM);
+	KUNIT_EXPECT_EQ(test, rdmap_mem_invalidate_local(&mt->t, 0x777700,
+							 PD_A), -ENOENT);
+	KUNIT_EXPECT_EQ(test, check_stag(test, stag, PD_A).state,
+			DDP_STAG_VALID);
+	KUNIT_EXPECT_EQ(test, check_stag(test, rdmap_mem_stag(dma),
+					 PD_A).state, DDP_STAG_VALID);
+}
+
+enum { SEND_INV_OK, SEND_INV_PROT, SEND_INV_OP };
+
+struct rinv_case {
+	const char *desc;
+	u8 type;
+	bool other_pd;
+	u8 key_xor;
+	bool unknown;
+	u8 verdict;	/* SEND_INV_* */
+};
+
+static const struct rinv_case rinv_cases[] = {
+	{ "valid FRMR of the stream's PD", RDMAP_MEM_FRMR, false, 0, false,
+	  SEND_INV_OK },
+	{ "MR of the stream's PD", RDMAP_MEM_MR, false, 0, false,
+	  SEND_INV_OK },
+	{ "DMA MR: type not invalidatable", RDMAP_MEM_DMA, false, 0, false,
+	  SEND_INV_PROT },
+	{ "FRMR of another PD", RDMAP_MEM_FRMR, true, 0, false,
+	  SEND_INV_PROT },
+	{ "MR of another PD", RDMAP_MEM_MR, true, 0, false, SEND_INV_PROT },
+	{ "FRMR with another key", RDMAP_MEM_FRMR, false, 0x40, false,
+	  SEND_INV_OP },
+	{ "unregistered index", RDMAP_MEM_MR, false, 0, true, SEND_INV_OP },
+};
+
+KUNIT_ARRAY_PARAM_DESC(rinv_cases, rinv_cases, desc);
+
+static struct rdmap_mem *reg_valid(struct kunit *test, u8 type)
+{
+	struct rdmap_mem *mem;
+
+	if (type == RDMAP_MEM_MR)
+		return reg_mr(test, LW | RW);
+	if (type == RDMAP_MEM_DMA)
+		return reg_dma(test, LW | RW);
+	mem = reg_frmr(test);
+	KUNIT_ASSERT_EQ(test, rdmap_mem_fast_reg(mem, PD_A,
+						 rdmap_mem_stag(mem), LW | RW,
+						 FR_IOVA, PAGE_SIZE), 0);
+	return mem;
+}
+
+static void mem_invalidate_remote_follows_rfc5040(struct kunit *test)
+{
+	const struct rinv_case *c = test->param_value;
+	struct mem_test *mt = test->priv;
+	struct rdmap_term_cause cause = { 0xaa, 0xaa, 0xaa };
+	struct rdmap_mem *mem = reg_valid(test, c->type);
+	u32 stag = rdmap_mem_stag(mem);
+	u32 sent = c->unknown ? 0x333300 : stag ^ c->key_xor;
+	int ret;
+
+	ret = rdmap_mem_invalidate_remote(&mt->t, sent,
+					  c->other_pd ? PD_B : PD_A, &cause);
+	if (c->verdict == SEND_INV_OK) {
+		KUNIT_EXPECT_EQ(test, ret, 0);
+		KUNIT_EXPECT_EQ(test, cause.layer, 0xaa);
+		KUNIT_EXPECT_EQ(test, check_stag(test, stag, PD_A).state,
+				DDP_STAG_INVALID);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, ret, -EPROTO);
+	KUNIT_EXPECT_EQ(test, cause.layer, 0);
+	KUNIT_EXPECT_EQ(test, cause.etype,
+			c->verdict == SEND_INV_PROT ? 1 : 2);
+	KUNIT_EXPECT_EQ(test, cause.code, 0x09);
+	/* a refused invalidation leaves the STag alone */
+	KUNIT_EXPECT_EQ(test, check_stag(test, stag, PD_A).state,
+			DDP_STAG_VALID);
+}
+
+/* Fast-register */
+
+static void mem_fast_reg_changes_key(struct kunit *test)
+{
+	struct mem_test *mt = test->priv;
+	struct rdmap_term_cause cause;
+	struct rdmap_mem *mem = reg_frmr(test);
+	u32 old = rdmap_mem_stag(mem);
+	u32 stag = rdmap_stag_make(rdmap_stag_index(old), 0x22);
+	struct ddp_stag_check chk;
+
+	KUNIT_ASSERT_EQ(test, rdmap_stag_key(old), 0x11);
+	/* a fast-register MR starts invalid */
+	KUNIT_EXPECT_EQ(test, check_stag(test, old, PD_A).state,
+			DDP_STAG_INVALID);
+	KUNIT_ASSERT_EQ(test, rdmap_mem_fast_reg(mem, PD_A, stag, LW | RW,
+						 FR_IOVA, 2 * PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, rdmap_mem_stag(mem), stag);
+	KUNIT_EXPECT_EQ(test, check_stag(test, old, PD_A).state,
+			DDP_STAG_INVALID);
+	chk = check_stag(test, stag, PD_A);
+	KUNIT_EXPECT_EQ(test, chk.state, DDP_STAG_VALID);
+	KUNIT_EXPECT_EQ(test, chk.access, DDP_ACCESS_REMOTE_WRITE);
+	KUNIT_EXPECT_EQ(test, chk.base, FR_IOVA);
+	KUNIT_EXPECT_EQ(test, chk.len, 2 * PAGE_SIZE);
+
+	/* invalidated by the peer, then registered again with a third key */
+	KUNIT_ASSERT_EQ(test, rdmap_mem_invalidate_remote(&mt->t, stag, PD_A,
+							  &cause), 0);
+	KUNIT_EXPECT_EQ(test, check_stag(test, stag, PD_A).state,
+			DDP_STAG_INVALID);
+	stag = rdmap_stag_make(rdmap_stag_index(old), 0x33);
+	KUNIT_EXPECT_EQ(test, rdmap_mem_fast_reg(mem, PD_A, stag, LW | RR,
+						 FR_IOVA + 8, 8), 0);
+	chk = check_stag(test, stag, PD_A);
+	KUNIT_EXPECT_EQ(test, chk.state, DDP_STAG_VALID);
+	KUNIT_EXPECT_EQ(test, chk.access, DDP_ACCESS_REMOTE_READ);
+	KUNIT_EXPECT_EQ(test, chk.base, FR_IOVA + 8);
+}
+
+struct fr_case {
+	const char *desc;
+	u8 type;
+	bool valid_first;
+	bool other_pd;
+	u32 index_delta;
+	int access;
+	u64 iova;
+	u64 len;
+	int ret;
+};
+
+static const struct fr_case fr_cases[] = {
+	{ "invalid FRMR, region filling its pages", RDMAP_MEM_FRMR, false,
+	  false, 0, LW | RW, FR_IOVA, 3 * PAGE_SIZE, 0 },
+	{ "FRMR that is valid already", RDMAP_MEM_FRMR, true, false, 0,
+	  LW | RW, FR_IOVA, PAGE_SIZE, -EBUSY },
+	{ "registered MR", RDMAP_MEM_MR, false, false, 0, LW | RW, FR_IOVA,
+	  PAGE_SIZE, -EINVAL },
+	{ "DMA MR", RDMAP_MEM_DMA, false, false, 0, LW, FR_IOVA, PAGE_SIZE,
+	  -EINVAL },
+	{ "FRMR of another PD", RDMAP_MEM_FRMR, false, true, 0, LW,
+	  FR_IOVA, PAGE_SIZE, -EACCES },
+	{ "new STag with another index", RDMAP_MEM_FRMR, false, false, 1, LW,
+	  FR_IOVA, PAGE_SIZE, -EINVAL },
+	{ "region one octet larger than the pages", RDMAP_MEM_FRMR, false,
+	  false, 0, LW, FR_IOVA, 3 * PAGE_SIZE + 1, -EINVAL },
+	{ "region one octet past 2^64", RDMAP_MEM_FRMR, false, false, 0, LW,
+	  U64_MAX - 0xffe, 0x1000, -EINVAL },
+	{ "remote write without local write", RDMAP_MEM_FRMR, false, false,
+	  0, RW, FR_IOVA, PAGE_SIZE, -EINVAL },
+};
+
+KUNIT_ARRAY_PARAM_DESC(fr_cases, fr_cases, desc);
+
+static void mem_fast_reg_checks_request(struct kunit *test)
+{
+	const struct fr_case *c = test->param_value;
+	struct rdmap_mem *mem;
+	u32 stag, next;
+
+	if (c->type == RDMAP_MEM_FRMR && !c->valid_first)
+		mem = reg_frmr(test);
+	else
+		mem = reg_valid(test, c->type);
+	stag = rdmap_mem_stag(mem);
+	next = rdmap_stag_make(rdmap_stag_index(stag) + c->index_delta, 0x5a);
+	KUNIT_EXPECT_EQ(test, rdmap_mem_fast_reg(mem, c->other_pd ? PD_B : PD_A,
+						 next, c->access, c->iova,
+						 c->len), c->ret);
+	KUNIT_EXPECT_EQ(test, rdmap_mem_stag(mem), c->ret ? stag : next);
+	KUNIT_EXPECT_EQ(test, check_stag(test, stag, PD_A).state,
+			c->ret && (c->valid_first || c->type != RDMAP_MEM_FRMR) ?
+			DDP_STAG_VALID : DDP_STAG_INVALID);
+}
+
+static void mem_set_pages_only_while_invalid(struct kunit *test)
+{
+	struct mem_test *mt = test->priv;
+	struct rdmap_mem *mem = reg_valid(test, RDMAP_MEM_FRMR);
+	struct rdmap_mem_pages one = {
+		.pages = mt->small, .npages = 1, .page_shift = PAGE_SHIFT,
+	};
+	u32 stag = rdmap_mem_stag(mem);
+	struct collector col = {};
+
+	KUNIT_EXPECT_EQ(test, rdmap_mem_set_pages(mem, &one), -EBUSY);
+	KUNIT_ASSERT_EQ(test, rdmap_mem_invalidate_local(&mt->t, stag, PD_A),
+			0);
+	KUNIT_EXPECT_EQ(test, rdmap_mem_set_pages(mem, &one), 0);
+	/* an old reference now walks an empty region */
+	KUNIT_EXPECT_EQ(test, rdmap_mem_walk(mem, FR_IOVA, 1, collect_piece,
+					     &col), -ERANGE);
+	KUNIT_EXPECT_EQ(test, col.calls, 0);
+	KUNIT_EXPECT_EQ(test, rdmap_mem_fast_reg(mem, PD_A, stag, LW, FR_IOVA,
+						 PAGE_SIZE + 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rdmap_mem_fast_reg(mem, PD_A, stag, LW, FR_IOVA,
+						 PAGE_SIZE), 0);
+}
+
+/* Page walks */
+
+struct walk_piece {
+	u8 page;	/* index into mem_test.small */
+	u16 off;
+	u16 len;
+};
+
+struct walk_case {
+	const char *desc;
+	u64 start;	/* from MR_IOVA, modulo 2^64 */
+	u64 len;
+	int ret;
+	unsigned int n;
+	struct walk_piece p[3];
+};
+
+static const struct walk_case walk_cases[] = {
+	{ "whole region: mid-page start, two page crossings", 0, MR_LEN, 0,
+	  3, { { 0, MR_OFF, PAGE_SIZE - MR_OFF }, { 1, 0, PAGE_SIZE },
+	       { 2, 0, PAGE_SIZE - 0x80 } } },
+	{ "8 octets across the first page boundary",
+	  PAGE_SIZE - MR_OFF - 4, 8, 0, 2,
+	  { { 0, PAGE_SIZE - 4, 4 }, { 1, 0, 4 } } },
+	{ "first octet", 0, 1, 0, 1, { { 0, MR_OFF, 1 } } },
+	{ "16 octets ending exactly at the region's end", MR_LEN - 16, 16, 0,
+	  1, { { 2, PAGE_SIZE - 0x80 - 16, 16 } } },
+	{ "17 octets: one past the region's end", MR_LEN - 16, 17, -ERANGE },
+	{ "starting at the region's end", MR_LEN, 1, -ERANGE },
+	{ "starting one octet before the region", -1ULL, 2, -ERANGE },
+	{ "empty range at the region's end", MR_LEN, 0, 0 },
+	{ "wrapping past 2^64", U64_MAX - MR_IOVA - 3, 8, -ERANGE },
+};
+
+KUNIT_ARRAY_PARAM_DESC(walk_cases, walk_cases, desc);
+
+static void mem_walk_gives_page_pieces(struct kunit *test)
+{
+	const struct walk_case *c = test->param_value;
+	struct mem_test *mt = test->priv;
+	struct rdmap_mem *mem = reg_mr(test, LW);
+	struct collector col = {};
+	unsigned int i;
+
+	KUNIT_EXPECT_EQ(test, rdmap_mem_walk(mem, MR_IOVA + c->start, c->len,
+					     collect_piece, &col), c->ret);
+	KUNIT_ASSERT_EQ(test, col.n, c->n);
+	for (i = 0; i < c->n; i++) {
+		KUNIT_EXPECT_PTR_EQ_MSG(test, col.p[i].page,
+					mt->small[c->p[i].page], "piece %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, col.p[i].off, c->p[i].off,
+				    "piece %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, col.p[i].len, c->p[i].len,
+				    "piece %u", i);
+	}
+}
+
+/* Chunks of two pages (a umem with 8 KiB pages): pieces are still pages */
+static void mem_walk_splits_large_chunks(struct kunit *test)
+{
+	struct mem_test *mt = test->priv;
+	struct rdmap_mem_attr a = {
+		.type = RDMAP_MEM_MR, .pd = PD_A, .access = LW, .iova = 0x1040,
+		.len = 3 * PAGE_SIZE - 0x40,
+		.pages = { .pages = mt->big, .npages = 2,
+			   .page_shift = PAGE_SHIFT + 1,
+			   .offset = PAGE_SIZE + 0x40 },
+	};
+	struct rdmap_mem *mem = rdmap_mem_register(&mt->t, &a, GFP_KERNEL);
+	struct collector col = {};
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mem);
+	KUNIT_EXPECT_EQ(test, rdmap_mem_walk(mem, a.iova, a.len, collect_piece,
+					     &col), 0);
+	KUNIT_ASSERT_EQ(test, col.n, 3);
+	KUNIT_EXPECT_PTR_EQ(test, col.p[0].page, nth_page(mt->big[0], 1));
+	KUNIT_EXPECT_EQ(test, col.p[0].off, 0x40);
+	KUNIT_EXPECT_EQ(test, col.p[0].len, PAGE_SIZE - 0x40);
+	KUNIT_EXPECT_PTR_EQ(test, col.p[1].page, mt->big[1]);
+	KUNIT_EXPECT_EQ(test, col.p[1].off, 0);
+	KUNIT_EXPECT_EQ(test, col.p[1].len, PAGE_SIZE);
+	KUNIT_EXPECT_PTR_EQ(test, col.p[2].page, nth_page(mt->big[1], 1));
+	KUNIT_EXPECT_EQ(test, col.p[2].len, PAGE_SIZE);
+}
+
+static void mem_walk_dma_mr_uses_direct_map(struct kunit *test)
+{
+	struct mem_test *mt = test->priv;
+	struct rdmap_mem *mem = reg_dma(test, LW);
+	u64 va = (uintptr_t)page_address(mt->big[0]) + PAGE_SIZE - 8;
+	struct collector col = {};
+	struct ddp_stag_check chk;
+
+	KUNIT_EXPECT_EQ(test, rdmap_mem_walk(mem, va, 24, collect_piece, &col),
+			0);
+	KUNIT_ASSERT_EQ(test, col.n, 2);
+	KUNIT_EXPECT_PTR_EQ(test, col.p[0].page, mt->big[0]);
+	KUNIT_EXPECT_EQ(test, col.p[0].off, PAGE_SIZE - 8);
+	KUNIT_EXPECT_EQ(test, col.p[0].len, 8);
+	KUNIT_EXPECT_PTR_EQ(test, col.p[1].page, nth_page(mt->big[0], 1));
+	KUNIT_EXPECT_EQ(test, col.p[1].off, 0);
+	KUNIT_EXPECT_EQ(test, col.p[1].len, 16);
+	KUNIT_EXPECT_EQ(test, check_lkey(test, rdmap_mem_stag(mem), PD_A, LW,
+					 va, 24), IB_WC_SUCCESS);
+	chk = check_stag(test, rdmap_mem_stag(mem), PD_A);
+	KUNIT_EXPECT_EQ(test, chk.base, 0);
+	KUNIT_EXPECT_EQ(test, chk.len, U64_MAX);
+}
+
+static void mem_walk_stops_at_callback_error(struct kunit *test)
+{
+	struct rdmap_mem *mem = reg_mr(test, LW);
+	struct collector col = { .fail_at = 2 };
+
+	KUNIT_EXPECT_EQ(test, rdmap_mem_walk(mem, MR_IOVA, MR_LEN,
+					     collect_piece, &col), -EIO);
+	KUNIT_EXPECT_EQ(test, col.calls, 2);
+	KUNIT_EXPECT_EQ(test, col.n, 1);
+}
+
+/* Lifetime */
+
+struct dereg_work {
+	struct work_struct work;
+	struct rdmap_mem_table *t;
+	struct rdmap_mem *mem;
+	struct completion done;
+};
+
+static void dereg_fn(struct work_struct *work)
+{
+	struct dereg_work *dw = container_of(work, struct dereg_work, work);
+
+	rdmap_mem_dereg(dw->t, dw->mem);
+	complete(&dw->done);
+}
+
+/* Poll until new lookups of @stag fail (up to 2 s) */
+static bool stag_unlisted(struct rdmap_mem_table *t, u32 stag)
+{
+	struct rdmap_mem *mem;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		mem = rdmap_mem_lookup(t, stag);
+		if (IS_ERR(mem))
+			return true;
+		rdmap_mem_put(mem);
+		msleep(20);
+	}
+	return false;
+}
+
+static void mem_lookup_reference_delays_dereg(struct kunit *test)
+{
+	struct mem_test *mt = test->priv;
+	struct rdmap_mem *mem = reg_mr(test, LW | RW);
+	u32 stag = rdmap_mem_stag(mem);
+	struct rdmap_mem *ref = rdmap_mem_lookup(&mt->t, stag);
+	struct dereg_work *dw = kunit_kzalloc(test, sizeof(*dw), GFP_KERNEL);
+	struct collector col = {};
+	struct ddp_stag_check chk;
+
+	KUNIT_ASSERT_PTR_EQ(test, ref, mem);
+	if (!dw)
+		rdmap_mem_put(ref);
+	KUNIT_ASSERT_NOT_NULL(test, dw);
+	dw->t = &mt->t;
+	dw->mem = mem;
+	init_completion(&dw->done);
+	INIT_WORK(&dw->work, dereg_fn);
+	queue_work(system_unbound_wq, &dw->work);
+
+	KUNIT_EXPECT_TRUE(test, stag_unlisted(&mt->t, stag));
+	/* Done already would mean freed under our reference: stop here */
+	KUNIT_ASSERT_EQ(test, wait_for_completion_timeout(&dw->done,
+							  HZ / 5), 0);
+	/* what the reference still sees: invalid, but its pages intact */
+	rdmap_mem_remote_check(ref, stag, PD_A, &chk);
+	KUNIT_EXPECT_EQ(test, chk.state, DDP_STAG_INVALID);
+	KUNIT_EXPECT_EQ(test, rdmap_mem_walk(ref, MR_IOVA, 1, collect_piece,
+					     &col), 0);
+	KUNIT_EXPECT_PTR_EQ(test, col.p[0].page, mt->small[0]);
+	rdmap_mem_put(ref);
+	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&dw->done, 10 * HZ),
+			0);
+	flush_work(&dw->work);
+}
+
+/*
+ * The receive path runs in softirq context, post_send may run with
+ * interrupts off: lookup, checks, walk, invalidation and put must not
+ * sleep there (the debug kernel's atomic-sleep and lockdep checks watch).
+ * Results are only recorded there and judged afterwards, since a failing
+ * expectation allocates.
+ */
+struct atomic_results {
+	u8 state;
+	enum ib_wc_status local;
+	int walk;
+	int inval;
+};
+
+static void data_path_calls(struct rdmap_mem_table *t, u32 stag,
+			    struct atomic_results *r)
+{
+	struct rdmap_mem *mem = rdmap_mem_lookup(t, stag);
+	struct rdmap_term_cause cause;
+	struct collector col = {};
+	struct ddp_stag_check chk;
+
+	rdmap_mem_remote_check(mem, stag, PD_A, &chk);
+	r->state = chk.state;
+	r->local = rdmap_mem_local_check(mem, stag, PD_A, LW, MR_IOVA, 8);
+	r->walk = rdmap_mem_walk(mem, MR_IOVA, 8, collect_piece, &col);
+	r->inval = rdmap_mem_invalidate_remote(t, stag, PD_A, &cause);
+	rdmap_mem_put(mem);
+}
+
+static void expect_data_path_ok(struct kunit *test, u32 stag,
+				const struct atomic_results *r)
+{
+	KUNIT_EXPECT_EQ(test, r->state, DDP_STAG_VALID);
+	KUNIT_EXPECT_EQ(test, r->local, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, r->walk, 0);
+	KUNIT_EXPECT_EQ(test, r->inval, 0);
+	KUNIT_EXPECT_EQ(test, check_stag(test, stag, PD_A).state,
+			DDP_STAG_INVALID);
+}
+
+static void mem_data_path_runs_in_atomic_context(struct kunit *test)
+{
+	struct mem_test *mt = test->priv;
+	u32 bh = rdmap_mem_stag(reg_mr(test, LW | RW));
+	u32 irq = rdmap_mem_stag(reg_mr(test, LW | RW));
+	struct atomic_results rb, ri;
+	unsigned long flags;
+
+	local_bh_disable();
+	data_path_calls(&mt->t, bh, &rb);
+	local_bh_enable();
+	local_irq_save(flags);
+	data_path_calls(&mt->t, irq, &ri);
+	local_irq_restore(flags);
+	expect_data_path_ok(test, bh, &rb);
+	expect_data_path_ok(test, irq, &ri);
+}
+
+/* End to end: lookup result into the DDP and RDMAP checks */
+
+enum { E2E_OK, E2E_WRONG_KEY, E2E_UNKNOWN, E2E_INVALIDATED, E2E_OTHER_PD };
+
+#define REFUSE(l, e, c)	.ret = -EPROTO, .cause = { (l), (e), (c) }
+
+struct e2e_case {
+	const char *desc;
+	int access;
+	u8 setup;	/* E2E_* */
+	u8 op;		/* RDMAP_WRITE or RDMAP_READ_REQ */
+	u64 start;	/* from MR_IOVA, modulo 2^64 */
+	u32 len;
+	int ret;
+	struct rdmap_term_cause cause;
+};
+
+static const struct e2e_case e2e_cases[] = {
+	{ "Write inside an MR with remote write", LW | RW, E2E_OK,
+	  RDMAP_WRITE, 0x10, 64 },
+	{ "Write ending exactly at the MR's end", LW | RW, E2E_OK,
+	  RDMAP_WRITE, MR_LEN - 64, 64 },
+	{ "Write one octet past the MR's end", LW | RW, E2E_OK, RDMAP_WRITE,
+	  MR_LEN - 63, 64, REFUSE(1, 1, 0x01) },
+	{ "Write starting before the MR", LW | RW, E2E_OK, RDMAP_WRITE,
+	  -8ULL, 64, REFUSE(1, 1, 0x01) },
+	{ "Write with the wrong key", LW | RW, E2E_WRONG_KEY, RDMAP_WRITE, 0,
+	  64, REFUSE(1, 1, 0x00) },
+	{ "Write to an unregistered index", LW | RW, E2E_UNKNOWN,
+	  RDMAP_WRITE, 0, 64, REFUSE(1, 1, 0x00) },
+	{ "Write to an invalidated MR", LW | RW, E2E_INVALIDATED,
+	  RDMAP_WRITE, 0, 64, REFUSE(1, 1, 0x00) },
+	{ "Write to an MR of another PD", LW | RW, E2E_OTHER_PD, RDMAP_WRITE,
+	  0, 64, REFUSE(1, 1, 0x02) },
+	{ "Write to an MR with remote read only", RR, E2E_OK, RDMAP_WRITE, 0,
+	  64, REFUSE(0, 1, 0x02) },
+	{ "zero-length Write to an invalidated MR", LW | RW, E2E_INVALIDATED,
+	  RDMAP_WRITE, 0, 0 },
+	{ "Read Request of the whole MR", RR, E2E_OK, RDMAP_READ_REQ, 0,
+	  MR_LEN },
+	{ "Read Request from an MR with remote write only", LW | RW, E2E_OK,
+	  RDMAP_READ_REQ, 0, 64, REFUSE(0, 1, 0x02) },
+	{ "Read Request from an MR of another PD", RR, E2E_OTHER_PD,
+	  RDMAP_READ_REQ, 0, 64, REFUSE(0, 1, 0x03) },
+	{ "Read Request with the wrong key", RR, E2E_WRONG_KEY,
+	  RDMAP_READ_REQ, 0, 64, REFUSE(0, 1, 0x00) },
+	{ "Read Request one octet past the MR's end", RR, E2E_OK,
+	  RDMAP_READ_REQ, 1, MR_LEN, REFUSE(0, 1, 0x01) },
+};
+
+KUNIT_ARRAY_PARAM_DESC(e2e_cases, e2e_cases, desc);
+
+static u32 e2e_stag(struct kunit *test, const struct e2e_case *c,
+		    struct rdmap_mem *mem)
+{
+	struct mem_test *mt = test->priv;
+	u32 stag = rdmap_mem_stag(mem);
+
+	if (c->setup == E2E_WRONG_KEY)
+		return stag ^ 0x0f;
+	if (c->setup == E2E_UNKNOWN)
+		return stag + rdmap_stag_make(100, 0);
+	if (c->setup == E2E_INVALIDATED)
+		KUNIT_EXPECT_EQ(test, rdmap_mem_invalidate_local(&mt->t, stag,
+								 PD_A), 0);
+	return stag;
+}
+
+static int e2e_verdict(const struct e2e_case *c, u32 stag,
+		       const struct ddp_stag_check *chk,
+		       struct rdmap_term_cause *cause)
+{
+	struct ddp_hdr_info h = {
+		.tagged = 1, .last = 1, .dv = 1, .rv = 1,
+		.opcode = RDMAP_WRITE, .stag = stag, .to = MR_IOVA + c->start,
+	};
+	struct rdmap_read_req_info r = {
+		.sink_stag = 0x100, .sink_to = 0, .size = c->len,
+		.src_stag = stag, .src_to = MR_IOVA + c->start,
+	};
+	struct ddp_rx_state rx = {};
+
+	if (c->op == RDMAP_READ_REQ)
+		return rdmap_read_req_check(&r, chk, cause);
+	return ddp_rx_check(&h, c->len, &rx, chk, cause);
+}
+
+static void mem_check_feeds_ddp_validation(struct kunit *test)
+{
+	const struct e2e_case *c = test->param_value;
+	struct mem_test *mt = test->priv;
+	struct rdmap_term_cause cause = { 0xaa, 0xaa, 0xaa };
+	u32 stag = e2e_stag(test, c, reg_mr(test, c->access));
+	const void *pd = c->setup == E2E_OTHER_PD ? PD_B : PD_A;
+	struct rdmap_mem *mem = rdmap_mem_lookup(&mt->t, stag);
+	struct ddp_stag_check chk;
+
+	rdmap_mem_remote_check(mem, stag, pd, &chk);
+	KUNIT_EXPECT_EQ(test, e2e_verdict(c, stag, &chk, &cause), c->ret);
+	rdmap_mem_put(mem);
+	if (!c->ret) {
+		KUNIT_EXPECT_EQ(test, cause.layer, 0xaa);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, cause.layer, c->cause.layer);
+	KUNIT_EXPECT_EQ(test, cause.etype, c->cause.etype);
+	KUNIT_EXPECT_EQ(test, cause.code, c->cause.code);
+}
+
+static struct kunit_case mem_cases[] = {
+	KUNIT_CASE(mem_register_gives_distinct_nonzero_indexes),
+	KUNIT_CASE(mem_register_wraps_cyclically_skipping_0),
+	KUNIT_CASE_PARAM(mem_register_checks_attributes,
+			 attr_cases_gen_params),
+	KUNIT_CASE_PARAM(mem_lookup_checks_key, key_cases_gen_params),
+	KUNIT_CASE(mem_lookup_of_unknown_index_fails),
+	KUNIT_CASE(mem_check_other_pd_not_associated),
+	KUNIT_CASE_PARAM(mem_check_grants_registered_access,
+			 access_cases_gen_params),
+	KUNIT_CASE_PARAM(mem_local_check_bounds, bounds_cases_gen_params),
+	KUNIT_CASE(mem_invalidate_then_lookup_invalid),
+	KUNIT_CASE(mem_invalidate_local_refusals),
+	KUNIT_CASE_PARAM(mem_invalidate_remote_follows_rfc5040,
+			 rinv_cases_gen_params),
+	KUNIT_CASE(mem_fast_reg_changes_key),
+	KUNIT_CASE_PARAM(mem_fast_reg_checks_request, fr_cases_gen_params),
+	KUNIT_CASE(mem_set_pages_only_while_invalid),
+	KUNIT_CASE_PARAM(mem_walk_gives_page_pieces, walk_cases_gen_params),
+	KUNIT_CASE(mem_walk_splits_large_chunks),
+	KUNIT_CASE(mem_walk_dma_mr_uses_direct_map),
+	KUNIT_CASE(mem_walk_stops_at_callback_error),
+	KUNIT_CASE(mem_lookup_reference_delays_dereg),
+	KUNIT_CASE(mem_data_path_runs_in_atomic_context),
+	KUNIT_CASE_PARAM(mem_check_feeds_ddp_validation,
+			 e2e_cases_gen_params),
+	{}
+};
+
+static struct kunit_suite mem_suite = {
+	.name = "softiwarp_mem",
+	.init = mem_test_init,
+	.exit = mem_test_exit,
+	.test_cases = mem_cases,
+};
+
+kunit_test_suites(&mem_suite);

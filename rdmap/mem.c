@@ -1,2 +1,629 @@
 // SPDX-License-Identifier: GPL-2.0
-/* placeholder: being written */
+/*
+ * DOC: STag table, memory object lifetime and access checks
+ *
+ * Locking and lifetime:
+ *
+ * - The table's xarray serialises insertions and removals with its own
+ *   spinlock; both happen in process context only (registration,
+ *   deregistration), so that lock is never taken in softirq context.
+ *   Lookups take no lock: xa_load() under rcu_read_lock(), then
+ *   kref_get_unless_zero(), so they may run in any context.
+ * - A registered object holds one reference for the table. Every
+ *   successful lookup adds one, dropped by rdmap_mem_put() from any
+ *   context. rdmap_mem_dereg() marks the object invalid, removes it from
+ *   the table (no new lookup finds it), drops the table's reference and
+ *   sleeps until the last reference is gone; the memory is then freed
+ *   after an RCU grace period, because a lookup that loaded the pointer
+ *   just before the removal may still call kref_get_unless_zero() on it.
+ *   After rdmap_mem_dereg() returns no data path user can reach the
+ *   backing pages: the caller may unpin and free them.
+ * - The per-object spinlock protects what fast-register, set_pages and
+ *   invalidation change: the valid flag, the key, the access rights, the
+ *   iova, the length and the page description. It is taken with
+ *   interrupts saved, so every function here except registration and
+ *   deregistration may be called in any context. Checks and walks read a
+ *   consistent snapshot under it; a walk then works on its snapshot, so
+ *   an invalidation racing with a placement in progress lets that
+ *   placement finish into the (still pinned) pages, as on hardware.
+ * - The type, the PD, the index and the remote invalidation policy never
+ *   change after registration.
+ */
+#include <linux/bits.h>
+#include <linux/err.h>
+#include <linux/lockdep.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+
+#include "rdmap/mem.h"
+#include "rdmap/terminate.h"
+
+/* What a walk needs, copied under the object's lock */
+struct rdmap_mem_view {
+	u64 iova;
+	u64 len;
+	struct rdmap_mem_pages pages;
+};
+
+/* [base, base + len) does not extend past 2^64 */
+static bool rmem_range_fits(u64 base, u64 len)
+{
+	return !len || len - 1 <= U64_MAX - base;
+}
+
+/* [addr, addr + len) lies within [base, base + size); empty always does */
+static bool rmem_in_bounds(u64 base, u64 size, u64 addr, u64 len)
+{
+	if (!len)
+		return true;
+	return rmem_range_fits(addr, len) && addr >= base &&
+	       addr - base <= size && len <= size - (addr - base);
+}
+
+/* The page description can hold @len octets from its offset on */
+static bool rmem_pages_ok(const struct rdmap_mem_pages *p, u64 len)
+{
+	u64 room;
+
+	if (!p->pages || p->page_shift < PAGE_SHIFT || p->page_shift >= 32 ||
+	    p->offset >= BIT_ULL(p->page_shift))
+		return false;
+	room = (u64)p->npages << p->page_shift;
+	return room >= p->offset && len <= room - p->offset;
+}
+
+/* IB rule: remote write or atomic access needs local write access */
+static bool rmem_rights_ok(int access)
+{
+	return !(access & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)) ||
+	       (access & IB_ACCESS_LOCAL_WRITE);
+}
+
+static bool rmem_attr_ok(const struct rdmap_mem_attr *a)
+{
+	if (!rmem_rights_ok(a->access))
+		return false;
+	switch (a->type) {
+	case RDMAP_MEM_MR:
+		return rmem_range_fits(a->iova, a->len) &&
+		       rmem_pages_ok(&a->pages, a->len);
+	case RDMAP_MEM_FRMR:
+	case RDMAP_MEM_DMA:
+		return true;
+	}
+	return false;
+}
+
+static void rmem_init(struct rdmap_mem *mem, const struct rdmap_mem_attr *a)
+{
+	kref_init(&mem->ref);
+	init_completion(&mem->released);
+	spin_lock_init(&mem->lock);
+	mem->type = a->type;
+	mem->pd = a->pd;
+	mem->key = a->key;
+	mem->access = a->access;
+	mem->remote_inval = a->type != RDMAP_MEM_DMA;
+	if (a->type == RDMAP_MEM_MR) {
+		mem->valid = true;
+		mem->iova = a->iova;
+		mem->len = a->len;
+		mem->pages = a->pages;
+	} else if (a->type == RDMAP_MEM_DMA) {
+		mem->valid = true;
+		mem->len = U64_MAX;
+	}
+}
+
+static void rmem_release(struct kref *ref)
+{
+	complete(&container_of(ref, struct rdmap_mem, ref)->released);
+}
+
+/*
+ * Reserve an index first and store the object there afterwards, so that
+ * no lookup sees the object before its index is known.
+ */
+static int rmem_publish(struct rdmap_mem_table *t, struct rdmap_mem *mem,
+			gfp_t gfp)
+{
+	void *old;
+	int err;
+
+	err = xa_alloc_cyclic(&t->xa, &mem->index, NULL,
+			      XA_LIMIT(1, RDMAP_STAG_INDEX_MAX), &t->next, gfp);
+	if (err < 0)
+		return err == -EBUSY ? -ENOSPC : err;
+	old = xa_store(&t->xa, mem->index, mem, gfp);
+	if (xa_is_err(old)) {
+		xa_erase(&t->xa, mem->index);
+		return xa_err(old);
+	}
+	return 0;
+}
+
+/**
+ * rdmap_mem_table_init() - set up an empty STag table
+ * @t: the table
+ *
+ * Context: any context.
+ * Return: nothing.
+ */
+void rdmap_mem_table_init(struct rdmap_mem_table *t)
+{
+	xa_init_flags(&t->xa, XA_FLAGS_ALLOC1);
+	t->next = 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_table_init);
+
+/**
+ * rdmap_mem_table_destroy() - tear down an STag table
+ * @t: the table, whose objects must all be deregistered
+ *
+ * Context: process context.
+ * Return: nothing.
+ */
+void rdmap_mem_table_destroy(struct rdmap_mem_table *t)
+{
+	WARN_ON(!xa_empty(&t->xa));
+	xa_destroy(&t->xa);
+}
+EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_table_destroy);
+
+/**
+ * rdmap_mem_register() - create a memory object and give it an STag
+ * @t: the device's table
+ * @attr: what to create; the page array it points to stays the caller's
+ * @gfp: allocation flags
+ *
+ * An MR is valid at once with @attr's region, access and pages; a
+ * fast-register MR is invalid until rdmap_mem_fast_reg(); the DMA MR is
+ * valid and covers [0, 2^64 - 1). The index is the next free one after
+ * the last allocated (cyclic, never 0); rdmap_mem_stag() gives the STag.
+ *
+ * Context: process context; may sleep when @gfp allows.
+ * Return: the object, holding the table's reference, or ERR_PTR(-EINVAL)
+ * for bad attributes (remote write without local write, a region past
+ * 2^64 or larger than its pages), -ENOMEM, or -ENOSPC when all 2^24 - 1
+ * indexes are in use.
+ */
+struct rdmap_mem *rdmap_mem_register(struct rdmap_mem_table *t,
+				     const struct rdmap_mem_attr *attr,
+				     gfp_t gfp)
+{
+	struct rdmap_mem *mem;
+	int err;
+
+	if (!rmem_attr_ok(attr))
+		return ERR_PTR(-EINVAL);
+	mem = kzalloc(sizeof(*mem), gfp);
+	if (!mem)
+		return ERR_PTR(-ENOMEM);
+	rmem_init(mem, attr);
+	err = rmem_publish(t, mem, gfp);
+	if (err) {
+		kfree(mem);
+		return ERR_PTR(err);
+	}
+	return mem;
+}
+EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_register);
+
+/**
+ * rdmap_mem_dereg() - remove a memory object and free it
+ * @t: the table it was registered in
+ * @mem: the object; the caller's (the table's) reference is consumed
+ *
+ * Makes the STag invalid and unknown to new lookups, then waits for every
+ * reference taken by rdmap_mem_lookup() to be dropped. When it returns
+ * nothing uses the backing memory any more.
+ *
+ * Context: process context, sleeps. Must not be called while holding a
+ * reference of @mem (it would wait for itself).
+ * Return: nothing.
+ */
+void rdmap_mem_dereg(struct rdmap_mem_table *t, struct rdmap_mem *mem)
+{
+	unsigned long flags;
+
+	might_sleep();
+	spin_lock_irqsave(&mem->lock, flags);
+	mem->valid = false;
+	spin_unlock_irqrestore(&mem->lock, flags);
+	xa_erase(&t->xa, mem->index);
+	kref_put(&mem->ref, rmem_release);
+	wait_for_completion(&mem->released);
+	kfree_rcu(mem, rcu);
+}
+EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_dereg);
+
+/**
+ * rdmap_mem_stag() - the current STag of a memory object
+ * @mem: the object, referenced by the caller
+ *
+ * Context: any context.
+ * Return: the index and the current key; the key changes with
+ * rdmap_mem_fast_reg().
+ */
+u32 rdmap_mem_stag(struct rdmap_mem *mem)
+{
+	return rdmap_stag_make(mem->index, READ_ONCE(mem->key));
+}
+EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_stag);
+
+/**
+ * rdmap_mem_lookup() - find the memory object of an STag's index
+ * @t: the table
+ * @stag: the STag; only its index is used here, the checks compare the key
+ *
+ * Context: any context (RCU, no lock, does not sleep).
+ * Return: the object with a reference the caller drops with
+ * rdmap_mem_put(), or ERR_PTR(-ENOENT) when the index is not registered
+ * (or its object is being deregistered).
+ */
+struct rdmap_mem *rdmap_mem_lookup(struct rdmap_mem_table *t, u32 stag)
+{
+	struct rdmap_mem *mem;
+
+	rcu_read_lock();
+	mem = xa_load(&t->xa, rdmap_stag_index(stag));
+	if (mem && !kref_get_unless_zero(&mem->ref))
+		mem = NULL;
+	rcu_read_unlock();
+	return mem ?: ERR_PTR(-ENOENT);
+}
+EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_lookup);
+
+/**
+ * rdmap_mem_put() - drop a reference taken by rdmap_mem_lookup()
+ * @mem: the object; NULL and error pointers are ignored
+ *
+ * Context: any context.
+ * Return: nothing.
+ */
+void rdmap_mem_put(struct rdmap_mem *mem)
+{
+	if (!IS_ERR_OR_NULL(mem))
+		kref_put(&mem->ref, rmem_release);
+}
+EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_put);
+
+/* Whether @stag names @mem in its current state, for a user in @pd */
+static enum ddp_stag_state rmem_state(struct rdmap_mem *mem, u32 stag,
+				      const void *pd)
+{
+	lockdep_assert_held(&mem->lock);
+	if (!mem->valid || mem->key != rdmap_stag_key(stag) ||
+	    mem->index != rdmap_stag_index(stag))
+		return DDP_STAG_INVALID;
+	if (mem->pd != pd)
+		return DDP_STAG_NOT_ASSOC;
+	return DDP_STAG_VALID;
+}
+
+static u8 rmem_ddp_access(int access)
+{
+	return (access & IB_ACCESS_REMOTE_READ ? DDP_ACCESS_REMOTE_READ : 0) |
+	       (access & IB_ACCESS_REMOTE_WRITE ? DDP_ACCESS_REMOTE_WRITE : 0);
+}
+
+/**
+ * rdmap_mem_remote_check() - STag lookup result for ddp_rx_check()
+ * @mem: the object rdmap_mem_lookup() returned for @stag, or its error
+ *	pointer, or NULL
+ * @stag: the STag the peer sent
+ * @pd: the protection domain of the receiving stream (its QP)
+ * @chk: the result, for ddp_rx_check() or rdmap_read_req_check()
+ *
+ * DDP_STAG_INVALID when there is no object, its key differs from @stag's,
+ * or it is invalid; DDP_STAG_NOT_ASSOC when it belongs to another PD;
+ * otherwise DDP_STAG_VALID with the remote rights and the region. Access
+ * rights, bounds and wrap are then for the DDP checks to judge.
+ *
+ * Context: any context.
+ * Return: nothing; @chk is always filled in.
+ */
+void rdmap_mem_remote_check(struct rdmap_mem *mem, u32 stag, const void *pd,
+			    struct ddp_stag_check *chk)
+{
+	unsigned long flags;
+
+	memset(chk, 0, sizeof(*chk));
+	chk->state = DDP_STAG_INVALID;
+	if (IS_ERR_OR_NULL(mem))
+		return;
+	spin_lock_irqsave(&mem->lock, flags);
+	chk->state = rmem_state(mem, stag, pd);
+	if (chk->state != DDP_STAG_INVALID) {
+		chk->access = rmem_ddp_access(mem->access);
+		chk->base = mem->iova;
+		chk->len = mem->len;
+	}
+	spin_unlock_irqrestore(&mem->lock, flags);
+}
+EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_remote_check);
+
+/**
+ * rdmap_mem_local_check() - check a local SGE against its lkey's object
+ * @mem: the object rdmap_mem_lookup() returned for @lkey, or its error
+ *	pointer, or NULL
+ * @lkey: the SGE's lkey
+ * @pd: the protection domain of the QP posting the work request
+ * @access: IB_ACCESS_* rights needed: IB_ACCESS_LOCAL_WRITE for a receive
+ *	or RDMA Read sink SGE, 0 for a gather SGE
+ * @addr: the SGE's address
+ * @len: the SGE's length; a zero-length SGE is never out of bounds
+ *
+ * Context: any context.
+ * Return: IB_WC_SUCCESS, or IB_WC_LOC_PROT_ERR when the lkey is unknown,
+ * has another key, is invalid, belongs to another PD, lacks @access, or
+ * [@addr, @addr + @len) leaves the region or wraps past 2^64.
+ */
+enum ib_wc_status rdmap_mem_local_check(struct rdmap_mem *mem, u32 lkey,
+					const void *pd, int access, u64 addr,
+					u64 len)
+{
+	unsigned long flags;
+	bool ok;
+
+	if (IS_ERR_OR_NULL(mem))
+		return IB_WC_LOC_PROT_ERR;
+	spin_lock_irqsave(&mem->lock, flags);
+	ok = rmem_state(mem, lkey, pd) == DDP_STAG_VALID &&
+	     (mem->access & access) == access &&
+	     rmem_in_bounds(mem->iova, mem->len, addr, len);
+	spin_unlock_irqrestore(&mem->lock, flags);
+	return ok ? IB_WC_SUCCESS : IB_WC_LOC_PROT_ERR;
+}
+EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_local_check);
+
+/**
+ * rdmap_mem_set_pages() - give a fast-register MR its pages
+ * @mem: a fast-register MR, referenced by the caller
+ * @pages: the description (ib_map_mr_sg() time); the array stays the
+ *	caller's and must outlive the object's use
+ *
+ * The region becomes empty until the next rdmap_mem_fast_reg(), so that a
+ * walk through an old reference never reaches past the new pages.
+ *
+ * Context: any context.
+ * Return: 0, -EINVAL when @mem is no fast-register MR or @pages is
+ * malformed, -EBUSY while @mem is valid.
+ */
+int rdmap_mem_set_pages(struct rdmap_mem *mem,
+			const struct rdmap_mem_pages *pages)
+{
+	unsigned long flags;
+	int err = 0;
+
+	if (mem->type != RDMAP_MEM_FRMR || !rmem_pages_ok(pages, 0))
+		return -EINVAL;
+	spin_lock_irqsave(&mem->lock, flags);
+	if (mem->valid) {
+		err = -EBUSY;
+	} else {
+		mem->pages = *pages;
+		mem->len = 0;	/* empty until the next fast-register */
+	}
+	spin_unlock_irqrestore(&mem->lock, flags);
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_set_pages);
+
+static int rmem_fast_reg_locked(struct rdmap_mem *mem, u32 stag, int access,
+				u64 iova, u64 len)
+{
+	lockdep_assert_held(&mem->lock);
+	if (mem->valid)
+		return -EBUSY;
+	if (!rmem_pages_ok(&mem->pages, len))
+		return -EINVAL;
+	WRITE_ONCE(mem->key, rdmap_stag_key(stag));
+	mem->access = access;
+	mem->iova = iova;
+	mem->len = len;
+	mem->valid = true;
+	return 0;
+}
+
+/**
+ * rdmap_mem_fast_reg() - make a fast-register MR valid (IB_WR_REG_MR)
+ * @mem: a fast-register MR, referenced by the caller
+ * @pd: the protection domain of the posting QP
+ * @stag: the new STag: @mem's index with the new key
+ * @access: IB_ACCESS_* rights
+ * @iova: first address of the region
+ * @len: length of the region, within the pages set by
+ *	rdmap_mem_set_pages()
+ *
+ * Context: any context.
+ * Return: 0; -EINVAL when @mem is no fast-register MR, @stag has another
+ * index, @access is inconsistent, the region wraps past 2^64 or does not
+ * fit the pages; -EACCES when @mem belongs to another PD; -EBUSY when
+ * @mem is valid already.
+ */
+int rdmap_mem_fast_reg(struct rdmap_mem *mem, const void *pd, u32 stag,
+		       int access, u64 iova, u64 len)
+{
+	unsigned long flags;
+	int err;
+
+	if (mem->type != RDMAP_MEM_FRMR ||
+	    rdmap_stag_index(stag) != mem->index || !rmem_rights_ok(access) ||
+	    !rmem_range_fits(iova, len))
+		return -EINVAL;
+	if (mem->pd != pd)
+		return -EACCES;
+	spin_lock_irqsave(&mem->lock, flags);
+	err = rmem_fast_reg_locked(mem, stag, access, iova, len);
+	spin_unlock_irqrestore(&mem->lock, flags);
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_fast_reg);
+
+/*
+ * Invalidating an STag that is invalid already is no error (RDMA verbs),
+ * as long as the STag names the object and the caller may invalidate it.
+ */
+static int rmem_invalidate_locked(struct rdmap_mem *mem, u32 stag,
+				  const void *pd, bool remote)
+{
+	lockdep_assert_held(&mem->lock);
+	if (mem->key != rdmap_stag_key(stag))
+		return -ENOENT;
+	if (mem->pd != pd)
+		return -EACCES;
+	if (remote ? !mem->remote_inval : mem->type == RDMAP_MEM_DMA)
+		return -EPERM;
+	mem->valid = false;
+	return 0;
+}
+
+static int rmem_invalidate(struct rdmap_mem_table *t, u32 stag,
+			   const void *pd, bool remote)
+{
+	struct rdmap_mem *mem;
+	unsigned long flags;
+	int err;
+
+	mem = rdmap_mem_lookup(t, stag);
+	if (IS_ERR(mem))
+		return PTR_ERR(mem);
+	spin_lock_irqsave(&mem->lock, flags);
+	err = rmem_invalidate_locked(mem, stag, pd, remote);
+	spin_unlock_irqrestore(&mem->lock, flags);
+	rdmap_mem_put(mem);
+	return err;
+}
+
+/**
+ * rdmap_mem_invalidate_local() - invalidate an STag (IB_WR_LOCAL_INV)
+ * @t: the table
+ * @stag: the STag, key included
+ * @pd: the protection domain of the posting QP
+ *
+ * Context: any context.
+ * Return: 0 (also when the STag was invalid already), -ENOENT when no
+ * object has this STag, -EACCES when it belongs to another PD, -EPERM for
+ * the DMA MR.
+ */
+int rdmap_mem_invalidate_local(struct rdmap_mem_table *t, u32 stag,
+			       const void *pd)
+{
+	return rmem_invalidate(t, stag, pd, false);
+}
+EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_invalidate_local);
+
+/**
+ * rdmap_mem_invalidate_remote() - invalidate for a Send with Invalidate
+ * @t: the table
+ * @stag: the Invalidate STag the peer sent
+ * @pd: the protection domain of the receiving stream
+ * @cause: set to the Terminate error when the invalidation is refused
+ *
+ * RFC 5040: the STag must be associated with the stream's PD and allow
+ * remote invalidation, otherwise "STag cannot be invalidated" as a remote
+ * protection error. An STag that names no object is refused with the same
+ * code as a remote operation error (as the in-tree siw driver does).
+ *
+ * Context: any context.
+ * Return: 0, or -EPROTO with @cause set.
+ */
+int rdmap_mem_invalidate_remote(struct rdmap_mem_table *t, u32 stag,
+				const void *pd,
+				struct rdmap_term_cause *cause)
+{
+	int err = rmem_invalidate(t, stag, pd, true);
+
+	if (!err)
+		return 0;
+	cause->layer = TERM_LAYER_RDMAP;
+	cause->etype = err == -ENOENT ? TERM_ETYPE_RDMAP_OPERATION :
+					TERM_ETYPE_RDMAP_PROTECTION;
+	cause->code = TERM_RDMAP_CANNOT_INVALIDATE;
+	return -EPROTO;
+}
+EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_invalidate_remote);
+
+static void rmem_snapshot(struct rdmap_mem *mem, struct rdmap_mem_view *v)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&mem->lock, flags);
+	v->iova = mem->iova;
+	v->len = mem->len;
+	v->pages = mem->pages;
+	spin_unlock_irqrestore(&mem->lock, flags);
+}
+
+/* Octets from position @pos of the chunk sequence, a page at a time */
+static int rmem_walk_pages(const struct rdmap_mem_pages *p, u64 pos, u64 len,
+			   rdmap_mem_piece_fn fn, void *ctx)
+{
+	u64 chunk_mask = BIT_ULL(p->page_shift) - 1;
+
+	while (len) {
+		u64 within = pos & chunk_mask;
+		struct page *page = nth_page(p->pages[pos >> p->page_shift],
+					     within >> PAGE_SHIFT);
+		unsigned int off = within & (PAGE_SIZE - 1);
+		unsigned int n = min_t(u64, len, PAGE_SIZE - off);
+		int rc = fn(ctx, page, off, n);
+
+		if (rc)
+			return rc;
+		pos += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Kernel virtual addresses of the direct map, a page at a time */
+static int rmem_walk_kva(u64 addr, u64 len, rdmap_mem_piece_fn fn, void *ctx)
+{
+	while (len) {
+		const void *va = (const void *)(uintptr_t)addr;
+		unsigned int off = offset_in_page(va);
+		unsigned int n = min_t(u64, len, PAGE_SIZE - off);
+		int rc = fn(ctx, virt_to_page(va), off, n);
+
+		if (rc)
+			return rc;
+		addr += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/**
+ * rdmap_mem_walk() - visit [@iova, @iova + @len) of a region page by page
+ * @mem: the object, referenced by the caller and already checked
+ * @iova: first address
+ * @len: octets
+ * @fn: called for each piece in address order; a piece never crosses a
+ *	page boundary
+ * @ctx: passed to @fn
+ *
+ * The region and pages are those of the moment of the call. Nothing is
+ * mapped: @fn uses kmap_local_page() or the like itself.
+ *
+ * Context: any context; @fn's constraints apply.
+ * Return: 0 when every piece was visited (at once for @len 0), -ERANGE
+ * when the range leaves the region or wraps (nothing visited), or the
+ * first nonzero value @fn returned.
+ */
+int rdmap_mem_walk(struct rdmap_mem *mem, u64 iova, u64 len,
+		   rdmap_mem_piece_fn fn, void *ctx)
+{
+	struct rdmap_mem_view v;
+
+	rmem_snapshot(mem, &v);
+	if (!rmem_in_bounds(v.iova, v.len, iova, len))
+		return -ERANGE;
+	if (mem->type == RDMAP_MEM_DMA)
+		return rmem_walk_kva(iova, len, fn, ctx);
+	return rmem_walk_pages(&v.pages, v.pages.offset + (iova - v.iova), len,
+			      fn, ctx);
+}
+EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_walk);

@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * DOC: STag and memory object table
+ *
+ * Every memory region the peer or the local work requests may address is
+ * a struct rdmap_mem, found by its STag in the device's struct
+ * rdmap_mem_table. An STag is 32 bits: the upper 24 are the index the
+ * table allocates (cyclically, never 0), the low 8 are the key, which the
+ * consumer chooses (the siw ABI's stag_key at registration, the new key of
+ * a fast-register work request).
+ *
+ * The data path looks up STags from any context (softirq included) and
+ * gets a counted reference; the verbs layer registers, fast-registers,
+ * invalidates and deregisters, and deregistration waits until the last
+ * reference is gone. The backing memory is described, not owned: a page
+ * array filled by the caller (user MRs, fast-register MRs) or, for the DMA
+ * MR, the kernel's direct map itself. See Documentation/memory.rst.
+ */
+#ifndef SOFTIWARP_MEM_H
+#define SOFTIWARP_MEM_H
+
+#include <linux/completion.h>
+#include <linux/kref.h>
+#include <linux/rcupdate.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/xarray.h>
+#include <rdma/ib_verbs.h>
+
+#include "compat.h"
+#include "ddp/ddp.h"
+
+struct page;
+struct rdmap_term_cause;
+
+#define RDMAP_STAG_KEY_BITS	8
+#define RDMAP_STAG_KEY_MASK	0xffU
+#define RDMAP_STAG_INDEX_MAX	0xffffffU	/* 24-bit index, 0 reserved */
+
+/**
+ * rdmap_stag_index() - the table index part of an STag
+ * @stag: the STag
+ *
+ * Context: any context.
+ * Return: the upper 24 bits of @stag.
+ */
+static inline u32 rdmap_stag_index(u32 stag)
+{
+	return stag >> RDMAP_STAG_KEY_BITS;
+}
+
+/**
+ * rdmap_stag_key() - the consumer key part of an STag
+ * @stag: the STag
+ *
+ * Context: any context.
+ * Return: the low octet of @stag.
+ */
+static inline u8 rdmap_stag_key(u32 stag)
+{
+	return stag & RDMAP_STAG_KEY_MASK;
+}
+
+/**
+ * rdmap_stag_make() - build an STag
+ * @index: table index, at most RDMAP_STAG_INDEX_MAX
+ * @key: consumer key
+ *
+ * Context: any context.
+ * Return: the STag.
+ */
+static inline u32 rdmap_stag_make(u32 index, u8 key)
+{
+	return index << RDMAP_STAG_KEY_BITS | key;
+}
+
+/**
+ * enum rdmap_mem_type - kinds of memory object
+ * @RDMAP_MEM_MR: a registered MR (user or kernel): valid from registration
+ *	until invalidated or deregistered, never valid again
+ * @RDMAP_MEM_FRMR: a fast-register MR: invalid from allocation, made valid
+ *	by rdmap_mem_fast_reg(), invalid again by local or remote invalidation
+ * @RDMAP_MEM_DMA: the DMA MR: all of kernel memory, iova = kernel virtual
+ *	address, always valid, cannot be invalidated
+ */
+enum rdmap_mem_type {
+	RDMAP_MEM_MR,
+	RDMAP_MEM_FRMR,
+	RDMAP_MEM_DMA,
+};
+
+/**
+ * struct rdmap_mem_pages - where the octets of a region live
+ * @pages: page array, owned by the caller. Entry i holds the first page
+ *	of the i-th chunk of (1 << @page_shift) octets, physically contiguous
+ *	(a compound or higher-order page when @page_shift > PAGE_SHIFT).
+ * @npages: entries in @pages
+ * @page_shift: log2 of the chunk size, at least PAGE_SHIFT and below 32
+ * @offset: position of the region's first octet (its iova) in chunk 0
+ *
+ * A user MR takes the pages of its ib_umem and the umem's offset; a
+ * fast-register MR the pages behind the addresses ib_map_mr_sg() hands to
+ * set_page (kernel virtual addresses on a software device: virt_to_page())
+ * and the offset of the MR's iova in the first of them. The iova itself is
+ * only a label: octet X of the region is octet @offset + (X - iova) of the
+ * chunk sequence.
+ */
+struct rdmap_mem_pages {
+	struct page **pages;
+	unsigned int npages;
+	unsigned int page_shift;
+	unsigned int offset;
+};
+
+/**
+ * struct rdmap_mem - one memory object (MR, fast-register MR, DMA MR)
+ * @ref: references: one for the table while registered, one per lookup
+ * @released: completed when @ref drops to zero; rdmap_mem_dereg() waits
+ * @rcu: delays the free past lockless lookups that may still see the object
+ * @lock: protects @valid, @key, @access, @iova, @len and @pages
+ * @type: enum rdmap_mem_type, fixed
+ * @remote_inval: the peer may invalidate it (Send with Invalidate), fixed
+ * @valid: the STag may be used
+ * @key: the low octet of the STag
+ * @index: table index, the upper 24 bits of the STag, fixed
+ * @pd: protection domain (opaque: only compared), fixed
+ * @access: IB_ACCESS_* rights
+ * @iova: first address of the region
+ * @len: length of the region in octets
+ * @pages: backing memory; unused by the DMA MR
+ *
+ * Allocated and freed by this file only. Fields marked fixed do not change
+ * after rdmap_mem_register() and may be read with a reference only.
+ */
+struct rdmap_mem {
+	struct kref ref;
+	struct completion released;
+	struct rcu_head rcu;
+	spinlock_t lock;	/* see the kernel-doc above */
+	u8 type;
+	bool remote_inval;
+	bool valid;
+	u8 key;
+	u32 index;
+	const void *pd;
+	int access;
+	u64 iova;
+	u64 len;
+	struct rdmap_mem_pages pages;
+};
+
+/**
+ * struct rdmap_mem_attr - what rdmap_mem_register() creates
+ * @type: enum rdmap_mem_type
+ * @pd: protection domain
+ * @key: initial key (the siw ABI's stag_key)
+ * @access: IB_ACCESS_* rights; for an FRMR, replaced at fast-register
+ * @iova: region start (MR only; an FRMR gets it at fast-register, the DMA
+ *	MR starts at 0)
+ * @len: region length (MR only, as @iova)
+ * @pages: backing memory (MR only; an FRMR gets it from
+ *	rdmap_mem_set_pages())
+ */
+struct rdmap_mem_attr {
+	u8 type;
+	const void *pd;
+	u8 key;
+	int access;
+	u64 iova;
+	u64 len;
+	struct rdmap_mem_pages pages;
+};
+
+/**
+ * struct rdmap_mem_table - the memory objects of one device
+ * @xa: index -> struct rdmap_mem; the xarray's own lock serialises
+ *	changes, lookups run under RCU only
+ * @next: where the cyclic index allocation continues (under the xa lock)
+ */
+struct rdmap_mem_table {
+	struct xarray xa;
+	u32 next;
+};
+
+/**
+ * typedef rdmap_mem_piece_fn - one piece of a region walk
+ * @ctx: the caller's context
+ * @page: the page holding the piece
+ * @offset: offset of the piece in @page
+ * @len: length of the piece; @offset + @len <= PAGE_SIZE
+ *
+ * Context: the context rdmap_mem_walk() was called in.
+ * Return: 0 to continue, anything else stops the walk and is returned.
+ */
+typedef int (*rdmap_mem_piece_fn)(void *ctx, struct page *page,
+				  unsigned int offset, unsigned int len);
+
+void rdmap_mem_table_init(struct rdmap_mem_table *t);
+void rdmap_mem_table_destroy(struct rdmap_mem_table *t);
+
+struct rdmap_mem *rdmap_mem_register(struct rdmap_mem_table *t,
+				     const struct rdmap_mem_attr *attr,
+				     gfp_t gfp);
+void rdmap_mem_dereg(struct rdmap_mem_table *t, struct rdmap_mem *mem);
+u32 rdmap_mem_stag(struct rdmap_mem *mem);
+
+struct rdmap_mem *rdmap_mem_lookup(struct rdmap_mem_table *t, u32 stag);
+void rdmap_mem_put(struct rdmap_mem *mem);
+
+void rdmap_mem_remote_check(struct rdmap_mem *mem, u32 stag, const void *pd,
+			    struct ddp_stag_check *chk);
+enum ib_wc_status rdmap_mem_local_check(struct rdmap_mem *mem, u32 lkey,
+					const void *pd, int access, u64 addr,
+					u64 len);
+
+int rdmap_mem_set_pages(struct rdmap_mem *mem,
+			const struct rdmap_mem_pages *pages);
+int rdmap_mem_fast_reg(struct rdmap_mem *mem, const void *pd, u32 stag,
+		       int access, u64 iova, u64 len);
+int rdmap_mem_invalidate_local(struct rdmap_mem_table *t, u32 stag,
+			       const void *pd);
+int rdmap_mem_invalidate_remote(struct rdmap_mem_table *t, u32 stag,
+				const void *pd,
+				struct rdmap_term_cause *cause);
+
+int rdmap_mem_walk(struct rdmap_mem *mem, u64 iova, u64 len,
+		   rdmap_mem_piece_fn fn, void *ctx);
+
+#endif /* SOFTIWARP_MEM_H */
