@@ -18,7 +18,7 @@
  * create_cq: since 6.11 the core passes the whole attribute bundle; the
  * driver's udata is inside it. swi_cq_udata() gives the udata either way.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+#if KERNEL_VERSION(6, 11, 0) <= LINUX_VERSION_CODE
 #include <rdma/uverbs_ioctl.h>
 
 #define SWI_CREATE_CQ_ARG	struct uverbs_attr_bundle
