@@ -36,4 +36,14 @@ static inline struct ib_udata *swi_cq_udata(SWI_CREATE_CQ_ARG *arg)
 }
 #endif
 
+/*
+ * iov_iter directions got their own names in 6.2; the values are the old
+ * READ (destination) and WRITE (source).
+ */
+#include <linux/uio.h>
+#ifndef ITER_SOURCE
+#define ITER_SOURCE	WRITE
+#define ITER_DEST	READ
+#endif
+
 #endif /* SOFTIWARP_COMPAT_H */

@@ -1,2 +1,617 @@
 // SPDX-License-Identifier: GPL-2.0
-/* placeholder: being written */
+/*
+ * DOC: device registration, netdev events, device-level verbs
+ *
+ * "rdma link add NAME type softiwarp netdev DEV" creates one struct
+ * swi_device per netdev (a second one on the same netdev is refused with
+ * -EEXIST); "rdma link delete NAME", the netdev going away and module
+ * unload remove it. The module's device list (swi_dev_list) is protected by
+ * swi_dev_mutex. That mutex is never held across ib_register_device() or an
+ * unregistration, which take locks of their own (and the netdev notifier
+ * runs under RTNL): a device is looked up under the mutex, pinned with
+ * ib_device_try_get(), and acted upon after the mutex is dropped.
+ *
+ * Unregistration after NETDEV_UNREGISTER runs on the module's own
+ * workqueue, so that module unload can wait for it without touching the
+ * devices of other drivers that share RDMA_DRIVER_SIW (the in-tree siw).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/delay.h>
+#include <linux/etherdevice.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/vmalloc.h>
+#include <net/addrconf.h>
+#include <rdma/ib_mad.h>
+#include <rdma/rdma_netlink.h>
+#include <rdma/uverbs_ioctl.h>
+
+#include "rdmap/softiwarp.h"
+
+static LIST_HEAD(swi_dev_list);
+static DEFINE_MUTEX(swi_dev_mutex);
+static struct workqueue_struct *swi_unreg_wq;
+
+/**
+ * struct swi_unreg_work - unregister one device after its netdev left
+ * @work: on swi_unreg_wq
+ * @dev: the device, pinned with ib_device_try_get()
+ */
+struct swi_unreg_work {
+	struct work_struct work;
+	struct swi_device *dev;
+};
+
+/* Find the device bound to @netdev and pin it. */
+static struct swi_device *swi_dev_get_by_netdev(struct net_device *netdev)
+{
+	struct swi_device *dev, *found = NULL;
+
+	mutex_lock(&swi_dev_mutex);
+	list_for_each_entry(dev, &swi_dev_list, list) {
+		if (dev->netdev == netdev && ib_device_try_get(&dev->ibdev)) {
+			found = dev;
+			break;
+		}
+	}
+	mutex_unlock(&swi_dev_mutex);
+	return found;
+}
+
+static bool swi_port_active(struct net_device *netdev)
+{
+	return netif_running(netdev) && netif_carrier_ok(netdev);
+}
+
+/* Device-level verbs */
+
+static void swi_fill_device_attr(struct swi_device *dev,
+				 struct ib_device_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->vendor_id = SWI_VENDOR_ID;
+	a->vendor_part_id = RDMA_DRIVER_SIW;
+	a->sys_image_guid = dev->ibdev.node_guid;
+	a->max_mr_size = U64_MAX;
+	a->page_size_cap = PAGE_SIZE;
+	a->max_qp = SWI_MAX_QP;
+	a->max_qp_wr = SWI_MAX_QP_WR;
+	a->device_cap_flags = IB_DEVICE_MEM_MGT_EXTENSIONS;
+	a->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
+	a->max_send_sge = SWI_MAX_SGE;
+	a->max_recv_sge = SWI_MAX_SGE;
+	a->max_sge_rd = SWI_MAX_SGE;
+	a->max_cq = SWI_MAX_CQ;
+	a->max_cqe = SWI_MAX_CQE;
+	a->max_mr = SWI_MAX_MR;
+	a->max_pd = SWI_MAX_PD;
+	a->max_qp_rd_atom = SWI_MAX_ORD;
+	a->max_qp_init_rd_atom = SWI_MAX_ORD;
+	a->max_res_rd_atom = SWI_MAX_IRD * SWI_MAX_QP;
+	a->max_srq = SWI_MAX_SRQ;
+	a->max_srq_wr = SWI_MAX_SRQ_WR;
+	a->max_srq_sge = SWI_MAX_SGE;
+	a->max_fast_reg_page_list_len = SWI_MAX_FRMR_PAGES;
+	a->max_pkeys = 1;
+}
+
+static int swi_query_device(struct ib_device *ibdev,
+			    struct ib_device_attr *attr,
+			    struct ib_udata *udata)
+{
+	if (udata && (udata->inlen || udata->outlen))
+		return -EINVAL;
+	swi_fill_device_attr(to_swi_dev(ibdev), attr);
+	return 0;
+}
+
+static int swi_query_port(struct ib_device *ibdev, u32 port,
+			  struct ib_port_attr *attr)
+{
+	struct net_device *netdev = to_swi_dev(ibdev)->netdev;
+	bool up = swi_port_active(netdev);
+	int err;
+
+	/* The core zeroed @attr. */
+	err = ib_get_eth_speed(ibdev, port, &attr->active_speed,
+			       &attr->active_width);
+	if (err)
+		return err;
+	attr->state = up ? IB_PORT_ACTIVE : IB_PORT_DOWN;
+	attr->phys_state = up ? IB_PORT_PHYS_STATE_LINK_UP :
+				IB_PORT_PHYS_STATE_DISABLED;
+	attr->max_mtu = ib_mtu_int_to_enum(READ_ONCE(netdev->mtu));
+	attr->active_mtu = attr->max_mtu;
+	attr->gid_tbl_len = 1;
+	attr->pkey_tbl_len = 1;
+	attr->max_msg_sz = U32_MAX;
+	attr->port_cap_flags = IB_PORT_CM_SUP | IB_PORT_DEVICE_MGMT_SUP;
+	return 0;
+}
+
+static int swi_get_port_immutable(struct ib_device *ibdev, u32 port,
+				  struct ib_port_immutable *imm)
+{
+	imm->gid_tbl_len = 1;
+	imm->pkey_tbl_len = 1;
+	imm->core_cap_flags = RDMA_CORE_PORT_IWARP;
+	return 0;
+}
+
+/* iWARP has no GID table: the one GID carries the netdev's MAC address. */
+static int swi_query_gid(struct ib_device *ibdev, u32 port, int index,
+			 union ib_gid *gid)
+{
+	struct net_device *netdev = to_swi_dev(ibdev)->netdev;
+
+	if (index)
+		return -EINVAL;
+	memset(gid, 0, sizeof(*gid));
+	memcpy(gid->raw, netdev->dev_addr,
+	       min_t(unsigned int, netdev->addr_len, ETH_ALEN));
+	return 0;
+}
+
+static int swi_query_pkey(struct ib_device *ibdev, u32 port, u16 index,
+			  u16 *pkey)
+{
+	*pkey = 0xffff;
+	return 0;
+}
+
+/* Contexts, PDs and queue mappings */
+
+static int swi_alloc_ucontext(struct ib_ucontext *uctx, struct ib_udata *udata)
+{
+	struct swi_device *dev = to_swi_dev(uctx->device);
+	struct siw_uresp_alloc_ctx resp = { .dev_id = dev->ibdev.index };
+	int err;
+
+	if (atomic_inc_return(&dev->num_ctx) > SWI_MAX_CONTEXT) {
+		err = -ENOMEM;
+		goto out_dec;
+	}
+	if (udata->outlen < sizeof(resp)) {
+		err = -EINVAL;
+		goto out_dec;
+	}
+	err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+	if (err)
+		goto out_dec;
+	return 0;
+
+out_dec:
+	atomic_dec(&dev->num_ctx);
+	return err;
+}
+
+static void swi_dealloc_ucontext(struct ib_ucontext *uctx)
+{
+	atomic_dec(&to_swi_dev(uctx->device)->num_ctx);
+}
+
+static int swi_alloc_pd(struct ib_pd *pd, struct ib_udata *udata)
+{
+	struct swi_device *dev = to_swi_dev(pd->device);
+
+	if (atomic_inc_return(&dev->num_pd) > SWI_MAX_PD) {
+		atomic_dec(&dev->num_pd);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int swi_dealloc_pd(struct ib_pd *pd, struct ib_udata *udata)
+{
+	atomic_dec(&to_swi_dev(pd->device)->num_pd);
+	return 0;
+}
+
+/**
+ * swi_mmap_publish() - let user space map a queue
+ * @udata: the user call that created the queue's object
+ * @vaddr: the queue, allocated with vmalloc_user()
+ * @len: its length in octets
+ * @entry: the entry to keep for swi_mmap_unpublish()
+ * @key: the mmap offset user space (libsiw) passes to mmap()
+ *
+ * On success the queue memory belongs to the mapping machinery: after
+ * swi_mmap_unpublish() it is freed with vfree() once no mapping of it is
+ * left, which may be after the object that owned it is gone. On failure the
+ * caller still owns @vaddr.
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or a negative errno.
+ */
+int swi_mmap_publish(struct ib_udata *udata, void *vaddr, size_t len,
+		     struct rdma_user_mmap_entry **entry, u64 *key)
+{
+	struct swi_ucontext *uctx = rdma_udata_to_drv_context(udata,
+					struct swi_ucontext, base);
+	struct swi_mmap_entry *e;
+	int err;
+
+	if (!uctx)
+		return -EINVAL;
+	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	if (!e)
+		return -ENOMEM;
+	e->vaddr = vaddr;
+	e->len = len;
+	err = rdma_user_mmap_entry_insert(&uctx->base, &e->base,
+					  PAGE_ALIGN(len));
+	if (err) {
+		kfree(e);
+		return err;
+	}
+	*entry = &e->base;
+	*key = rdma_user_mmap_get_offset(&e->base);
+	return 0;
+}
+
+/**
+ * swi_mmap_unpublish() - withdraw a queue from user space
+ * @entry: from swi_mmap_publish(), or NULL
+ *
+ * No new mapping can be made; existing ones stay valid until unmapped,
+ * and the queue memory is freed after the last of them (swi_mmap_free()).
+ *
+ * Context: process context.
+ * Return: nothing.
+ */
+void swi_mmap_unpublish(struct rdma_user_mmap_entry *entry)
+{
+	if (entry)
+		rdma_user_mmap_entry_remove(entry);
+}
+
+static int swi_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma)
+{
+	struct rdma_user_mmap_entry *rentry;
+	struct swi_mmap_entry *e;
+	int err;
+
+	rentry = rdma_user_mmap_entry_get(uctx, vma);
+	if (!rentry)
+		return -EINVAL;
+	e = container_of(rentry, struct swi_mmap_entry, base);
+	if (vma->vm_end - vma->vm_start > PAGE_ALIGN(e->len))
+		err = -EINVAL;
+	else
+		err = remap_vmalloc_range(vma, e->vaddr, 0);
+	rdma_user_mmap_entry_put(rentry);
+	return err;
+}
+
+static void swi_mmap_free(struct rdma_user_mmap_entry *rentry)
+{
+	struct swi_mmap_entry *e = container_of(rentry, struct swi_mmap_entry,
+						base);
+
+	vfree(e->vaddr);
+	kfree(e);
+}
+
+/*
+ * Connection management comes with cm/: until then listening succeeds
+ * without ever delivering a connection (so that wildcard rdma_cm listens
+ * keep working for the other devices), and connecting is refused.
+ */
+static int swi_iw_connect(struct iw_cm_id *id, struct iw_cm_conn_param *p)
+{
+	return -EOPNOTSUPP;
+}
+
+static int swi_iw_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p)
+{
+	return -EOPNOTSUPP;
+}
+
+static int swi_iw_reject(struct iw_cm_id *id, const void *pdata, u8 len)
+{
+	return -EOPNOTSUPP;
+}
+
+static int swi_iw_create_listen(struct iw_cm_id *id, int backlog)
+{
+	return 0;
+}
+
+static int swi_iw_destroy_listen(struct iw_cm_id *id)
+{
+	return 0;
+}
+
+static void swi_dealloc_driver(struct ib_device *ibdev)
+{
+	struct swi_device *dev = to_swi_dev(ibdev);
+
+	mutex_lock(&swi_dev_mutex);
+	list_del_init(&dev->list);
+	mutex_unlock(&swi_dev_mutex);
+	rdmap_mem_table_destroy(&dev->mem);
+	xa_destroy(&dev->qp_xa);
+	netdev_put(dev->netdev, &dev->netdev_tracker);
+}
+
+static const struct ib_device_ops swi_device_ops = {
+	.owner = THIS_MODULE,
+	.driver_id = RDMA_DRIVER_SIW,
+	.uverbs_abi_ver = SIW_ABI_VERSION,
+
+	.alloc_pd = swi_alloc_pd,
+	.alloc_ucontext = swi_alloc_ucontext,
+	.alloc_mr = swi_alloc_mr,
+	.create_cq = swi_create_cq,
+	.create_qp = swi_create_qp,
+	.create_srq = swi_create_srq,
+	.dealloc_driver = swi_dealloc_driver,
+	.dealloc_pd = swi_dealloc_pd,
+	.dealloc_ucontext = swi_dealloc_ucontext,
+	.dereg_mr = swi_dereg_mr,
+	.destroy_cq = swi_destroy_cq,
+	.destroy_qp = swi_destroy_qp,
+	.destroy_srq = swi_destroy_srq,
+	.get_dma_mr = swi_get_dma_mr,
+	.get_port_immutable = swi_get_port_immutable,
+	.iw_accept = swi_iw_accept,
+	.iw_add_ref = swi_qp_get,
+	.iw_connect = swi_iw_connect,
+	.iw_create_listen = swi_iw_create_listen,
+	.iw_destroy_listen = swi_iw_destroy_listen,
+	.iw_get_qp = swi_get_qp,
+	.iw_reject = swi_iw_reject,
+	.iw_rem_ref = swi_qp_put,
+	.map_mr_sg = swi_map_mr_sg,
+	.mmap = swi_mmap,
+	.mmap_free = swi_mmap_free,
+	.modify_qp = swi_modify_qp,
+	.modify_srq = swi_modify_srq,
+	.poll_cq = swi_poll_cq,
+	.post_recv = swi_post_recv,
+	.post_send = swi_post_send,
+	.post_srq_recv = swi_post_srq_recv,
+	.query_device = swi_query_device,
+	.query_gid = swi_query_gid,
+	.query_pkey = swi_query_pkey,
+	.query_port = swi_query_port,
+	.query_qp = swi_query_qp,
+	.query_srq = swi_query_srq,
+	.reg_user_mr = swi_reg_user_mr,
+	.req_notify_cq = swi_req_notify_cq,
+
+	INIT_RDMA_OBJ_SIZE(ib_cq, swi_cq, base),
+	INIT_RDMA_OBJ_SIZE(ib_pd, swi_pd, base),
+	INIT_RDMA_OBJ_SIZE(ib_qp, swi_qp, base),
+	INIT_RDMA_OBJ_SIZE(ib_srq, swi_srq, base),
+	INIT_RDMA_OBJ_SIZE(ib_ucontext, swi_ucontext, base),
+};
+
+/* Registration */
+
+static void swi_port_event(struct swi_device *dev, enum ib_event_type type)
+{
+	struct ib_event ev = {
+		.device = &dev->ibdev,
+		.element.port_num = 1,
+		.event = type,
+	};
+
+	ib_dispatch_event(&ev);
+}
+
+static struct swi_device *swi_dev_alloc(struct net_device *netdev)
+{
+	struct swi_device *dev = ib_alloc_device(swi_device, ibdev);
+	struct ib_device *ibdev;
+
+	if (!dev)
+		return NULL;
+	ibdev = &dev->ibdev;
+	INIT_LIST_HEAD(&dev->list);
+	dev->netdev = netdev;
+	netdev_hold(netdev, &dev->netdev_tracker, GFP_KERNEL);
+	rdmap_mem_table_init(&dev->mem);
+	xa_init_flags(&dev->qp_xa, XA_FLAGS_ALLOC1);
+	ib_set_device_ops(ibdev, &swi_device_ops);
+	ibdev->node_type = RDMA_NODE_RNIC;
+	ibdev->phys_port_cnt = 1;
+	ibdev->num_comp_vectors = num_possible_cpus();
+	strscpy(ibdev->node_desc, "softiwarp", sizeof(ibdev->node_desc));
+	if (netdev->addr_len == ETH_ALEN)
+		addrconf_addr_eui48((u8 *)&ibdev->node_guid, netdev->dev_addr);
+	return dev;
+}
+
+/* Put @dev on the list unless @netdev already has a device. */
+static int swi_dev_list_add(struct swi_device *dev)
+{
+	struct swi_device *other;
+	int err = 0;
+
+	mutex_lock(&swi_dev_mutex);
+	list_for_each_entry(other, &swi_dev_list, list) {
+		if (other->netdev == dev->netdev) {
+			err = -EEXIST;
+			break;
+		}
+	}
+	if (!err)
+		list_add_tail(&dev->list, &swi_dev_list);
+	mutex_unlock(&swi_dev_mutex);
+	return err;
+}
+
+static int swi_newlink(const char *name, struct net_device *netdev)
+{
+	struct swi_device *dev;
+	int err;
+
+	dev = swi_dev_alloc(netdev);
+	if (!dev)
+		return -ENOMEM;
+	err = swi_dev_list_add(dev);
+	if (err) {
+		pr_info_ratelimited("%s already has a softiwarp device\n",
+				    netdev_name(netdev));
+		goto out_free;
+	}
+	err = ib_device_set_netdev(&dev->ibdev, netdev, 1);
+	if (!err)
+		err = ib_register_device(&dev->ibdev, name, NULL);
+	if (err)
+		goto out_free;
+	swi_port_event(dev, swi_port_active(netdev) ? IB_EVENT_PORT_ACTIVE :
+						       IB_EVENT_PORT_ERR);
+	return 0;
+
+out_free:
+	/* Not registered: dealloc_driver undoes swi_dev_alloc(). */
+	ib_dealloc_device(&dev->ibdev);
+	return err;
+}
+
+/**
+ * swi_device_add() - create a device the way "rdma link add" does
+ * @name: the device name
+ * @netdev: the netdev it runs over
+ *
+ * For in-kernel tests; users go through the rdma link type. The caller
+ * removes the device with ib_unregister_device_and_put().
+ *
+ * Context: process context.
+ * Return: the registered device, referenced, or an error pointer.
+ */
+struct ib_device *swi_device_add(const char *name, struct net_device *netdev)
+{
+	struct ib_device *ibdev;
+	int err = swi_newlink(name, netdev);
+
+	if (err)
+		return ERR_PTR(err);
+	ibdev = ib_device_get_by_name(name, RDMA_DRIVER_SIW);
+	return ibdev ? ibdev : ERR_PTR(-ENODEV);
+}
+EXPORT_SYMBOL_IF_KUNIT(swi_device_add);
+
+static struct rdma_link_ops swi_link_ops = {
+	.type = "softiwarp",
+	.newlink = swi_newlink,
+};
+
+/* Netdev events */
+
+static void swi_unreg_work_fn(struct work_struct *work)
+{
+	struct swi_unreg_work *uw = container_of(work, struct swi_unreg_work,
+						 work);
+
+	ib_unregister_device_and_put(&uw->dev->ibdev);
+	kfree(uw);
+}
+
+static void swi_netdev_unregister(struct swi_device *dev)
+{
+	struct swi_unreg_work *uw = kzalloc(sizeof(*uw), GFP_KERNEL);
+
+	if (!uw) {
+		/* Cannot defer: the device stays until module unload. */
+		ib_device_put(&dev->ibdev);
+		return;
+	}
+	INIT_WORK(&uw->work, swi_unreg_work_fn);
+	uw->dev = dev;
+	queue_work(swi_unreg_wq, &uw->work);
+}
+
+static int swi_netdev_event(struct notifier_block *nb, unsigned long event,
+			    void *arg)
+{
+	struct net_device *netdev = netdev_notifier_info_to_dev(arg);
+	struct swi_device *dev = swi_dev_get_by_netdev(netdev);
+
+	if (!dev)
+		return NOTIFY_DONE;
+	switch (event) {
+	case NETDEV_UNREGISTER:
+		swi_netdev_unregister(dev);
+		return NOTIFY_OK;	/* the work owns the reference */
+	case NETDEV_UP:
+	case NETDEV_DOWN:
+	case NETDEV_CHANGE:
+		swi_port_event(dev, swi_port_active(netdev) ?
+				    IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR);
+		break;
+	case NETDEV_CHANGEADDR:
+		swi_port_event(dev, IB_EVENT_GID_CHANGE);
+		break;
+	}
+	ib_device_put(&dev->ibdev);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block swi_netdev_nb = {
+	.notifier_call = swi_netdev_event,
+};
+
+/**
+ * swi_device_init() - accept "rdma link add ... type softiwarp"
+ *
+ * Context: process context, module load.
+ * Return: 0, or a negative errno.
+ */
+int swi_device_init(void)
+{
+	int err;
+
+	swi_unreg_wq = alloc_workqueue("softiwarp_unreg", WQ_UNBOUND, 0);
+	if (!swi_unreg_wq)
+		return -ENOMEM;
+	err = register_netdevice_notifier(&swi_netdev_nb);
+	if (err) {
+		destroy_workqueue(swi_unreg_wq);
+		return err;
+	}
+	rdma_link_register(&swi_link_ops);
+	return 0;
+}
+
+/* Unregister one device of ours, if any is left; false when none is. */
+static bool swi_unregister_one(void)
+{
+	struct swi_device *dev;
+	bool pinned = false;
+
+	mutex_lock(&swi_dev_mutex);
+	dev = list_first_entry_or_null(&swi_dev_list, struct swi_device, list);
+	if (dev)
+		pinned = ib_device_try_get(&dev->ibdev);
+	mutex_unlock(&swi_dev_mutex);
+	if (!dev)
+		return false;
+	if (pinned)
+		ib_unregister_device_and_put(&dev->ibdev);
+	else
+		msleep(20);	/* being unregistered elsewhere: wait for it */
+	return true;
+}
+
+/**
+ * swi_device_exit() - remove every softiwarp device
+ *
+ * Only our own devices: other drivers registering RDMA_DRIVER_SIW (the
+ * in-tree siw) are left alone.
+ *
+ * Context: process context, module unload.
+ * Return: nothing.
+ */
+void swi_device_exit(void)
+{
+	rdma_link_unregister(&swi_link_ops);
+	unregister_netdevice_notifier(&swi_netdev_nb);
+	destroy_workqueue(swi_unreg_wq);
+	while (swi_unregister_one())
+		;
+}
+MODULE_ALIAS_RDMA_LINK("softiwarp");

@@ -12,6 +12,7 @@
 #include <linux/module.h>
 
 #include "mpa/mpa.h"
+#include "rdmap/softiwarp.h"
 
 static int __init softiwarp_init(void)
 {
@@ -22,12 +23,28 @@ static int __init softiwarp_init(void)
 		pr_err("cannot set up the crc32c transform: %d\n", err);
 		return err;
 	}
+	err = swi_tx_init();
+	if (err)
+		goto out_crc;
+	err = swi_device_init();
+	if (err) {
+		pr_err("cannot register the rdma link type: %d\n", err);
+		goto out_tx;
+	}
 	pr_info("loaded\n");
 	return 0;
+
+out_tx:
+	swi_tx_exit();
+out_crc:
+	mpa_crc_exit();
+	return err;
 }
 
 static void __exit softiwarp_exit(void)
 {
+	swi_device_exit();
+	swi_tx_exit();
 	mpa_crc_exit();
 	pr_info("unloaded\n");
 }

@@ -1,2 +1,271 @@
 // SPDX-License-Identifier: GPL-2.0
-/* placeholder: being written */
+/*
+ * DOC: memory region verbs
+ *
+ * Every MR is a struct rdmap_mem in the device's STag table (rdmap/mem.c)
+ * plus what backs it: the pinned pages of a user MR (ib_umem), the page
+ * array of a fast-register MR that ib_map_mr_sg() fills, or nothing for
+ * the DMA MR, which stands for all kernel memory (a software device's
+ * "DMA addresses" are kernel virtual addresses, ib_uses_virt_dma()).
+ * The lkey and the rkey are the same STag.
+ */
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <rdma/ib_umem.h>
+
+#include "rdmap/softiwarp.h"
+
+static struct swi_mr *swi_mr_alloc(struct swi_device *dev)
+{
+	struct swi_mr *mr;
+
+	if (atomic_inc_return(&dev->num_mr) > SWI_MAX_MR) {
+		atomic_dec(&dev->num_mr);
+		return ERR_PTR(-ENOMEM);
+	}
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr) {
+		atomic_dec(&dev->num_mr);
+		return ERR_PTR(-ENOMEM);
+	}
+	return mr;
+}
+
+static void swi_mr_free(struct swi_device *dev, struct swi_mr *mr)
+{
+	kvfree(mr->pages);
+	kfree(mr);
+	atomic_dec(&dev->num_mr);
+}
+
+/* Register @attr for @mr and fill in the keys the IB core reports */
+static int swi_mr_register(struct swi_device *dev, struct swi_mr *mr,
+			   const struct rdmap_mem_attr *attr)
+{
+	struct rdmap_mem *mem = rdmap_mem_register(&dev->mem, attr,
+						   GFP_KERNEL);
+
+	if (IS_ERR(mem))
+		return PTR_ERR(mem);
+	mr->mem = mem;
+	mr->base.lkey = rdmap_mem_stag(mem);
+	mr->base.rkey = mr->base.lkey;
+	mr->base.iova = attr->iova;
+	mr->base.length = attr->len;
+	return 0;
+}
+
+/**
+ * swi_get_dma_mr() - the DMA MR of a kernel PD
+ * @pd: the protection domain
+ * @access: IB_ACCESS_* rights
+ *
+ * Context: process context.
+ * Return: the MR (addresses are kernel virtual addresses), or an error
+ * pointer.
+ */
+struct ib_mr *swi_get_dma_mr(struct ib_pd *pd, int access)
+{
+	struct swi_device *dev = to_swi_dev(pd->device);
+	struct rdmap_mem_attr attr = {
+		.type = RDMAP_MEM_DMA,
+		.pd = pd,
+		.access = access,
+	};
+	struct swi_mr *mr = swi_mr_alloc(dev);
+	int err;
+
+	if (IS_ERR(mr))
+		return ERR_CAST(mr);
+	err = swi_mr_register(dev, mr, &attr);
+	if (err) {
+		swi_mr_free(dev, mr);
+		return ERR_PTR(err);
+	}
+	return &mr->base;
+}
+
+/* The page array of a pinned user region, one entry per PAGE_SIZE page */
+static int swi_umem_pages(struct swi_mr *mr, struct ib_umem *umem)
+{
+	struct sg_page_iter iter;
+	size_t n = ib_umem_num_pages(umem), i = 0;
+
+	if (n > UINT_MAX)
+		return -EINVAL;
+	mr->pages = kvcalloc(n, sizeof(*mr->pages), GFP_KERNEL);
+	if (!mr->pages)
+		return -ENOMEM;
+	for_each_sgtable_page(&umem->sgt_append.sgt, &iter, 0) {
+		if (i == n)
+			return -EINVAL;
+		mr->pages[i++] = sg_page_iter_page(&iter);
+	}
+	mr->npages = i;
+	mr->max_pages = n;
+	return i == n ? 0 : -EINVAL;
+}
+
+/**
+ * swi_reg_user_mr() - register user memory (libsiw's ibv_reg_mr)
+ * @pd: the protection domain
+ * @start: user address of the region
+ * @len: its length
+ * @iova: the address the region is known by (the STag's base)
+ * @access: IB_ACCESS_* rights
+ * @udata: struct siw_ureq_reg_mr in (the key), struct siw_uresp_reg_mr out
+ *
+ * Context: process context; pins the pages.
+ * Return: the MR or an error pointer.
+ */
+struct ib_mr *swi_reg_user_mr(struct ib_pd *pd, u64 start, u64 len,
+			      u64 iova, int access, struct ib_udata *udata)
+{
+	struct swi_device *dev = to_swi_dev(pd->device);
+	struct siw_ureq_reg_mr ureq = {};
+	struct siw_uresp_reg_mr uresp = {};
+	struct rdmap_mem_attr attr = {
+		.type = RDMAP_MEM_MR, .pd = pd, .access = access,
+		.iova = iova, .len = len,
+	};
+	struct ib_umem *umem;
+	struct swi_mr *mr;
+	int err;
+
+	if (!len || len > SZ_1G * 64ULL)
+		return ERR_PTR(-EINVAL);
+	if (udata && udata->inlen >= sizeof(ureq) &&
+	    ib_copy_from_udata(&ureq, udata, sizeof(ureq)))
+		return ERR_PTR(-EFAULT);
+	attr.key = ureq.stag_key;
+	mr = swi_mr_alloc(dev);
+	if (IS_ERR(mr))
+		return ERR_CAST(mr);
+	umem = ib_umem_get(pd->device, start, len, access);
+	if (IS_ERR(umem)) {
+		err = PTR_ERR(umem);
+		goto out_free;
+	}
+	mr->umem = umem;
+	err = swi_umem_pages(mr, umem);
+	if (err)
+		goto out_umem;
+	attr.pages = (struct rdmap_mem_pages) {
+		.pages = mr->pages, .npages = mr->npages,
+		.page_shift = PAGE_SHIFT, .offset = ib_umem_offset(umem),
+	};
+	err = swi_mr_register(dev, mr, &attr);
+	if (err)
+		goto out_umem;
+	uresp.stag = mr->base.lkey;
+	if (udata && udata->outlen >= sizeof(uresp)) {
+		err = ib_copy_to_udata(udata, &uresp, sizeof(uresp));
+		if (err)
+			goto out_dereg;
+	}
+	return &mr->base;
+
+out_dereg:
+	rdmap_mem_dereg(&dev->mem, mr->mem);
+out_umem:
+	ib_umem_release(umem);
+out_free:
+	swi_mr_free(dev, mr);
+	return ERR_PTR(err);
+}
+
+/**
+ * swi_alloc_mr() - a fast-register MR (ib_alloc_mr)
+ * @pd: the protection domain
+ * @type: IB_MR_TYPE_MEM_REG only
+ * @max_sg: most pages ib_map_mr_sg() may map
+ *
+ * Context: process context.
+ * Return: the MR, invalid until a REG_MR work request, or an error pointer.
+ */
+struct ib_mr *swi_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
+			   u32 max_sg)
+{
+	struct swi_device *dev = to_swi_dev(pd->device);
+	struct rdmap_mem_attr attr = { .type = RDMAP_MEM_FRMR, .pd = pd };
+	struct swi_mr *mr;
+	int err;
+
+	if (type != IB_MR_TYPE_MEM_REG)
+		return ERR_PTR(-EOPNOTSUPP);
+	if (!max_sg || max_sg > SWI_MAX_FRMR_PAGES)
+		return ERR_PTR(-EINVAL);
+	mr = swi_mr_alloc(dev);
+	if (IS_ERR(mr))
+		return ERR_CAST(mr);
+	mr->pages = kvcalloc(max_sg, sizeof(*mr->pages), GFP_KERNEL);
+	mr->max_pages = max_sg;
+	err = mr->pages ? swi_mr_register(dev, mr, &attr) : -ENOMEM;
+	if (err) {
+		swi_mr_free(dev, mr);
+		return ERR_PTR(err);
+	}
+	return &mr->base;
+}
+
+static int swi_set_page(struct ib_mr *ibmr, u64 addr)
+{
+	struct swi_mr *mr = to_swi_mr(ibmr);
+
+	if (mr->npages == mr->max_pages)
+		return -ENOMEM;
+	mr->pages[mr->npages++] = virt_to_page((void *)(uintptr_t)addr);
+	return 0;
+}
+
+/**
+ * swi_map_mr_sg() - give a fast-register MR its pages (ib_map_mr_sg)
+ * @ibmr: the MR, not valid
+ * @sg: the DMA-mapped scatterlist (kernel virtual addresses)
+ * @nents: its entries
+ * @sg_offset: offset into the first entry
+ *
+ * Context: process or softirq context of the ULP; does not sleep.
+ * Return: the number of entries mapped, or a negative errno.
+ */
+int swi_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int nents,
+		  unsigned int *sg_offset)
+{
+	struct swi_mr *mr = to_swi_mr(ibmr);
+	struct rdmap_mem_pages pages;
+	int n, err;
+
+	mr->npages = 0;
+	n = ib_sg_to_pages(ibmr, sg, nents, sg_offset, swi_set_page);
+	if (n <= 0)
+		return n;
+	pages = (struct rdmap_mem_pages) {
+		.pages = mr->pages, .npages = mr->npages,
+		.page_shift = PAGE_SHIFT,
+		.offset = offset_in_page(ibmr->iova),
+	};
+	err = rdmap_mem_set_pages(mr->mem, &pages);
+	return err ? err : n;
+}
+
+/**
+ * swi_dereg_mr() - deregister an MR
+ * @ibmr: the MR
+ * @udata: user data (unused)
+ *
+ * Waits until the data path holds no reference any more, then unpins.
+ *
+ * Context: process context, sleeps.
+ * Return: 0.
+ */
+int swi_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
+{
+	struct swi_device *dev = to_swi_dev(ibmr->device);
+	struct swi_mr *mr = to_swi_mr(ibmr);
+
+	rdmap_mem_dereg(&dev->mem, mr->mem);
+	if (mr->umem)
+		ib_umem_release(mr->umem);
+	swi_mr_free(dev, mr);
+	return 0;
+}

@@ -1,2 +1,915 @@
 // SPDX-License-Identifier: GPL-2.0
-/* placeholder: being written */
+/*
+ * DOC: queue pairs
+ *
+ * A QP owns two rings in the siw ABI's layout: the SQ (struct siw_sqe) and
+ * the RQ (struct siw_rqe, absent with an SRQ). Kernel consumers fill them
+ * through post_send/post_recv; libsiw writes them in place and rings the
+ * doorbell with an empty POST_SEND. An entry belongs to the data path
+ * while SIW_WQE_VALID is set; taking it copies it out and clears the flag,
+ * which hands the slot back to the producer.
+ *
+ * State changes go through rdmap_qp_next() (rdmap/qp_state.c) under
+ * @state_lock, always in process context: the receiver and the
+ * transmitter, which cannot sleep or hold the transmitter's mutex while
+ * flushing, report their events with swi_qp_raise(), and a work item
+ * applies them. See Documentation/device.rst.
+ */
+#include <linux/log2.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "rdmap/softiwarp.h"
+
+/* Raised events, applied in this order by swi_qp_err_work() */
+static const u8 swi_qp_raise_order[] = {
+	RDMAP_QPE_LOCAL_ERROR, RDMAP_QPE_TERM_RCVD, RDMAP_QPE_LLP_RESET,
+	RDMAP_QPE_LLP_FIN, RDMAP_QPE_TERM_SENT, RDMAP_QPE_CLOSE_DONE,
+};
+
+static struct siw_sqe *swi_sq_slot(struct swi_qp *qp, u32 i)
+{
+	return (struct siw_sqe *)qp->sq.queue + (i & (qp->sq.num - 1));
+}
+
+static struct siw_rqe *swi_rq_slot(struct swi_qp *qp, u32 i)
+{
+	return (struct siw_rqe *)qp->rq.queue + (i & (qp->rq.num - 1));
+}
+
+static int swi_wq_alloc(struct swi_wq *wq, u32 num, size_t esize, bool user)
+{
+	size_t len = array_size(num, esize);
+
+	wq->num = num;
+	wq->put = 0;
+	wq->get = 0;
+	wq->mmap = NULL;
+	if (!num)
+		return 0;
+	wq->queue = user ? vmalloc_user(len) : kvzalloc(len, GFP_KERNEL);
+	return wq->queue ? 0 : -ENOMEM;
+}
+
+static void swi_wq_free(struct swi_wq *wq, bool user)
+{
+	if (wq->mmap)
+		swi_mmap_unpublish(wq->mmap);
+	else if (user)
+		vfree(wq->queue);
+	else
+		kvfree(wq->queue);
+	wq->queue = NULL;
+	wq->mmap = NULL;
+}
+
+static int swi_qp_check_attr(const struct ib_qp_init_attr *attr)
+{
+	const struct ib_qp_cap *cap = &attr->cap;
+
+	if (attr->qp_type != IB_QPT_RC || attr->create_flags)
+		return -EOPNOTSUPP;
+	if (!attr->send_cq || !attr->recv_cq)
+		return -EINVAL;
+	if (!cap->max_send_wr || cap->max_send_wr > SWI_MAX_QP_WR ||
+	    cap->max_send_sge > SWI_MAX_SGE ||
+	    cap->max_inline_data > SWI_MAX_INLINE)
+		return -EINVAL;
+	if (!attr->srq && (!cap->max_recv_wr ||
+			   cap->max_recv_wr > SWI_MAX_QP_WR ||
+			   cap->max_recv_sge > SWI_MAX_SGE))
+		return -EINVAL;
+	return 0;
+}
+
+static int swi_qp_publish(struct swi_qp *qp, struct ib_udata *udata)
+{
+	struct siw_uresp_create_qp uresp = {
+		.qp_id = qp->base.qp_num,
+		.num_sqe = qp->sq.num,
+		.num_rqe = qp->rq.num,
+	};
+	int err;
+
+	if (udata->outlen < sizeof(uresp))
+		return -EINVAL;
+	err = swi_mmap_publish(udata, qp->sq.queue,
+			       array_size(qp->sq.num, sizeof(struct siw_sqe)),
+			       &qp->sq.mmap, &uresp.sq_key);
+	if (!err && qp->rq.num)
+		err = swi_mmap_publish(udata, qp->rq.queue,
+				       array_size(qp->rq.num,
+						  sizeof(struct siw_rqe)),
+				       &qp->rq.mmap, &uresp.rq_key);
+	return err ? err : ib_copy_to_udata(udata, &uresp, sizeof(uresp));
+}
+
+static void swi_qp_init_fields(struct swi_qp *qp, struct ib_qp_init_attr *a,
+			       bool user)
+{
+	kref_init(&qp->ref);
+	init_completion(&qp->freed);
+	mutex_init(&qp->state_lock);
+	spin_lock_init(&qp->sq_lock);
+	spin_lock_init(&qp->rq_lock);
+	INIT_WORK(&qp->err_work, swi_qp_err_work);
+	qp->state = RDMAP_QPS_IDLE;
+	qp->scq = to_swi_cq(a->send_cq);
+	qp->rcq = to_swi_cq(a->recv_cq);
+	qp->srq = a->srq ? to_swi_srq(a->srq) : NULL;
+	qp->ird = SWI_MAX_IRD;
+	qp->ord = SWI_MAX_ORD;
+	qp->send_sge = max(a->cap.max_send_sge, 1U);
+	qp->recv_sge = a->srq ? 0 : max(a->cap.max_recv_sge, 1U);
+	qp->sig_all = a->sq_sig_type == IB_SIGNAL_ALL_WR;
+	qp->user = user;
+}
+
+/**
+ * swi_create_qp() - create an RC QP (kernel or libsiw)
+ * @ibqp: the QP, allocated by the IB core
+ * @attr: requested attributes; the granted capabilities are written back
+ * @udata: user data (struct siw_uresp_create_qp out), NULL for kernel QPs
+ *
+ * Context: process context.
+ * Return: 0 or a negative errno.
+ */
+int swi_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
+		  struct ib_udata *udata)
+{
+	struct swi_device *dev = to_swi_dev(ibqp->device);
+	struct swi_qp *qp = to_swi_qp(ibqp);
+	u32 nrq, id;
+	int err;
+
+	err = swi_qp_check_attr(attr);
+	if (err)
+		return err;
+	if (atomic_inc_return(&dev->num_qp) > SWI_MAX_QP) {
+		err = -ENOMEM;
+		goto out_count;
+	}
+	qp->dev = dev;
+	swi_qp_init_fields(qp, attr, udata);
+	nrq = attr->srq ? 0 : roundup_pow_of_two(attr->cap.max_recv_wr);
+	err = swi_wq_alloc(&qp->sq, roundup_pow_of_two(attr->cap.max_send_wr),
+			   sizeof(struct siw_sqe), udata);
+	if (!err)
+		err = swi_wq_alloc(&qp->rq, nrq, sizeof(struct siw_rqe), udata);
+	if (err)
+		goto out_rings;
+	err = xa_alloc_cyclic(&dev->qp_xa, &id, qp, XA_LIMIT(1, SWI_MAX_QP * 4),
+			      &dev->qp_next, GFP_KERNEL);
+	if (err < 0)
+		goto out_rings;
+	ibqp->qp_num = id;
+	if (udata) {
+		err = swi_qp_publish(qp, udata);
+		if (err)
+			goto out_xa;
+	}
+	attr->cap.max_send_wr = qp->sq.num;
+	attr->cap.max_recv_wr = qp->rq.num;
+	attr->cap.max_send_sge = qp->send_sge;
+	attr->cap.max_recv_sge = qp->recv_sge;
+	attr->cap.max_inline_data = SWI_MAX_INLINE;
+	return 0;
+
+out_xa:
+	xa_erase(&dev->qp_xa, id);
+out_rings:
+	swi_wq_free(&qp->rq, udata);
+	swi_wq_free(&qp->sq, udata);
+out_count:
+	atomic_dec(&dev->num_qp);
+	return err;
+}
+
+/* CQE for a QP: kernel CQs carry the QP pointer, user CQs its number */
+static void swi_qp_cqe_owner(struct swi_qp *qp, struct swi_cq *cq,
+			     struct siw_cqe *cqe)
+{
+	if (cq->user)
+		cqe->qp_id = qp->base.qp_num;
+	else
+		cqe->base_qp = &qp->base;
+}
+
+/**
+ * swi_qp_complete_sqe() - complete a send work request
+ * @qp: the QP
+ * @sqe: the work request
+ * @bytes: octets transferred
+ * @status: its SIW_WC_* status
+ *
+ * Unsignalled successful work requests complete silently.
+ *
+ * Context: any context.
+ * Return: nothing.
+ */
+void swi_qp_complete_sqe(struct swi_qp *qp, const struct siw_sqe *sqe,
+			 u32 bytes, enum siw_wc_status status)
+{
+	struct siw_cqe cqe = {
+		.id = sqe->id,
+		.opcode = sqe->opcode,
+		.status = status,
+		.bytes = bytes,
+	};
+
+	if (status == SIW_WC_SUCCESS && !qp->sig_all &&
+	    !(sqe->flags & SIW_WQE_SIGNALLED))
+		return;
+	swi_qp_cqe_owner(qp, qp->scq, &cqe);
+	swi_cq_push(qp->scq, &cqe, false);
+}
+
+/**
+ * swi_qp_complete_rqe() - complete a receive work request
+ * @qp: the QP
+ * @rqe: the work request
+ * @bytes: octets received
+ * @status: its SIW_WC_* status
+ * @inval: the STag the peer invalidated, or 0
+ *
+ * Context: any context.
+ * Return: nothing.
+ */
+void swi_qp_complete_rqe(struct swi_qp *qp, const struct siw_rqe *rqe,
+			 u32 bytes, enum siw_wc_status status, u32 inval)
+{
+	struct siw_cqe cqe = {
+		.id = rqe->id,
+		.opcode = SIW_OP_RECEIVE,
+		.status = status,
+		.bytes = bytes,
+	};
+
+	if (inval) {
+		cqe.flags = SIW_WQE_REM_INVAL;
+		cqe.inval_stag = inval;
+	}
+	swi_qp_cqe_owner(qp, qp->rcq, &cqe);
+	swi_cq_push(qp->rcq, &cqe, rqe->flags & SIW_WQE_SOLICITED);
+}
+
+/* A user SQE may name what libsiw can post, nothing else */
+static bool swi_user_sqe_ok(const struct siw_sqe *sqe)
+{
+	switch (sqe->opcode) {
+	case SIW_OP_SEND:
+	case SIW_OP_SEND_REMOTE_INV:
+	case SIW_OP_WRITE:
+		break;
+	case SIW_OP_READ:
+		if (sqe->num_sge > 1)
+			return false;
+		break;
+	default:
+		return false;
+	}
+	if (sqe->flags & SIW_WQE_INLINE)
+		return sqe->opcode != SIW_OP_READ &&
+		       sqe->sge[0].length <= SWI_MAX_INLINE;
+	return sqe->num_sge <= SIW_MAX_SGE;
+}
+
+/**
+ * swi_qp_take_sqe() - take the next send work request off the SQ
+ * @qp: the QP
+ * @sqe: where the work request is copied
+ *
+ * Context: any context; takes @qp->sq_lock.
+ * Return: 0, -ENOENT when the SQ is empty, -EINVAL for a malformed user
+ * work request (consumed all the same).
+ */
+int swi_qp_take_sqe(struct swi_qp *qp, struct siw_sqe *sqe)
+{
+	struct siw_sqe *slot;
+	unsigned long flags;
+	int err = 0;
+
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	slot = swi_sq_slot(qp, qp->sq.get);
+	/* entry contents after the VALID flag; pairs with the producer */
+	if (!(smp_load_acquire(&slot->flags) & SIW_WQE_VALID)) {
+		err = -ENOENT;
+		goto out;
+	}
+	memcpy(sqe, slot, sizeof(*sqe));
+	/* VALID last: the entry is complete before the peer sees it */
+	smp_store_release(&slot->flags, 0);
+	qp->sq.get++;
+	if (qp->user && !swi_user_sqe_ok(sqe))
+		err = -EINVAL;
+out:
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	return err;
+}
+
+/**
+ * swi_qp_take_rqe() - take the next receive work request
+ * @qp: the QP
+ * @rqe: where the work request is copied
+ *
+ * Context: any context; takes @qp->rq_lock or the SRQ's lock.
+ * Return: 0, -ENOENT when none is posted, -EINVAL for a malformed user
+ * work request (consumed all the same).
+ */
+int swi_qp_take_rqe(struct swi_qp *qp, struct siw_rqe *rqe)
+{
+	struct siw_rqe *slot;
+	unsigned long flags;
+	int err = 0;
+
+	if (qp->srq)
+		return swi_srq_get(qp->srq, rqe);
+	spin_lock_irqsave(&qp->rq_lock, flags);
+	slot = swi_rq_slot(qp, qp->rq.get);
+	/* entry contents after the VALID flag; pairs with the producer */
+	if (!(smp_load_acquire(&slot->flags) & SIW_WQE_VALID)) {
+		err = -ENOENT;
+		goto out;
+	}
+	memcpy(rqe, slot, sizeof(*rqe));
+	/* VALID last: the entry is complete before the peer sees it */
+	smp_store_release(&slot->flags, 0);
+	qp->rq.get++;
+	if (rqe->num_sge > SIW_MAX_SGE)
+		err = -EINVAL;
+out:
+	spin_unlock_irqrestore(&qp->rq_lock, flags);
+	return err;
+}
+
+/* Complete everything still posted on the SQ with a flush error */
+static void swi_qp_flush_sq_ring(struct swi_qp *qp)
+{
+	struct siw_sqe sqe;
+	int err;
+
+	while ((err = swi_qp_take_sqe(qp, &sqe)) != -ENOENT)
+		swi_qp_complete_sqe(qp, &sqe, 0, SIW_WC_WR_FLUSH_ERR);
+}
+
+static void swi_qp_flush_rq_ring(struct swi_qp *qp)
+{
+	struct siw_rqe rqe;
+
+	if (qp->srq)
+		return;
+	while (swi_qp_take_rqe(qp, &rqe) != -ENOENT)
+		swi_qp_complete_rqe(qp, &rqe, 0, SIW_WC_WR_FLUSH_ERR, 0);
+}
+
+static void swi_qp_async_event(struct swi_qp *qp, enum ib_event_type type)
+{
+	struct ib_event ev = {
+		.device = qp->base.device,
+		.element.qp = &qp->base,
+		.event = type,
+	};
+
+	if (qp->base.event_handler)
+		qp->base.event_handler(&ev, qp->base.qp_context);
+}
+
+static void swi_qp_do_events(struct swi_qp *qp, u32 act)
+{
+	static const struct {
+		u32 act;
+		enum ib_event_type ev;
+	} map[] = {
+		{ RDMAP_QPA_EV_FATAL, IB_EVENT_QP_FATAL },
+		{ RDMAP_QPA_EV_REQ_ERR, IB_EVENT_QP_REQ_ERR },
+		{ RDMAP_QPA_EV_ACCESS_ERR, IB_EVENT_QP_ACCESS_ERR },
+		{ RDMAP_QPA_EV_LAST_WQE, IB_EVENT_QP_LAST_WQE_REACHED },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(map); i++)
+		if (act & map[i].act)
+			swi_qp_async_event(qp, map[i].ev);
+}
+
+/* Carry out the actions of a transition; the state is already set */
+static void swi_qp_do_actions(struct swi_qp *qp, u32 act)
+{
+	struct swi_stream *s = qp->stream;
+
+	lockdep_assert_held(&qp->state_lock);
+	if ((act & RDMAP_QPA_START) && s)
+		swi_stream_start(s);
+	if ((act & RDMAP_QPA_SEND_TERM) && s) {
+		static const struct rdmap_term_cause cause = {
+			.layer = TERM_LAYER_RDMAP,
+			.etype = TERM_ETYPE_RDMAP_CATASTROPHIC,
+			.code = TERM_RDMAP_UNSPECIFIED,
+		};
+
+		/* A no-op when the receiver queued its own already */
+		swi_tx_queue_term(s, &cause, NULL, true);
+	}
+	if (act & RDMAP_QPA_ABORT_LLP && s)
+		swi_stream_stop(s, true);
+	if (act & RDMAP_QPA_FLUSH_SQ) {
+		if (s)
+			swi_stream_flush_tx(s);
+		swi_qp_flush_sq_ring(qp);
+	}
+	if (act & RDMAP_QPA_FLUSH_RQ) {
+		if (s)
+			swi_stream_flush_rx(s);
+		swi_qp_flush_rq_ring(qp);
+	}
+	if ((act & RDMAP_QPA_CLOSE_LLP) && s) {
+		set_bit(SWI_TX_CLOSE, &s->flags);
+		swi_tx_kick(s, false);
+	}
+	swi_qp_do_events(qp, act);
+}
+
+static void swi_qp_ctx(struct swi_qp *qp, enum rdmap_qp_err err,
+		       struct rdmap_qp_ctx *ctx)
+{
+	ctx->busy = qp->stream && swi_stream_busy(qp->stream);
+	ctx->srq = !!qp->srq;
+	ctx->err = err;
+}
+
+/**
+ * swi_qp_event() - apply one event to the QP's state
+ * @qp: the QP
+ * @event: what happened
+ * @err: the error class of an error event
+ *
+ * Context: process context; takes @qp->state_lock, may sleep.
+ * Return: 0, or -EINVAL when the move is not allowed (nothing changed).
+ */
+int swi_qp_event(struct swi_qp *qp, enum rdmap_qp_event event,
+		 enum rdmap_qp_err err)
+{
+	struct rdmap_qp_ctx ctx;
+	u32 act;
+	int next;
+
+	mutex_lock(&qp->state_lock);
+	swi_qp_ctx(qp, err, &ctx);
+	next = rdmap_qp_next(qp->state, event, &ctx, &act);
+	if (next >= 0) {
+		WRITE_ONCE(qp->state, next);
+		swi_qp_do_actions(qp, act);
+	}
+	mutex_unlock(&qp->state_lock);
+	return next < 0 ? next : 0;
+}
+
+/**
+ * swi_qp_err_work() - apply the events raised by the data path
+ * @work: &swi_qp.err_work
+ *
+ * Context: process context (workqueue).
+ * Return: nothing.
+ */
+void swi_qp_err_work(struct work_struct *work)
+{
+	struct swi_qp *qp = container_of(work, struct swi_qp, err_work);
+	unsigned long pending = atomic_xchg(&qp->err_event, 0);
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(swi_qp_raise_order); i++)
+		if (pending & BIT(swi_qp_raise_order[i]))
+			swi_qp_event(qp, swi_qp_raise_order[i],
+				     READ_ONCE(qp->err_class));
+	swi_qp_put(&qp->base);
+}
+
+/**
+ * swi_qp_raise() - report an event from the data path
+ * @qp: the QP
+ * @event: the event (one of those swi_qp_err_work() knows)
+ * @err: its error class; the first error raised wins
+ *
+ * Context: any context.
+ * Return: nothing.
+ */
+void swi_qp_raise(struct swi_qp *qp, enum rdmap_qp_event event,
+		  enum rdmap_qp_err err)
+{
+	if (event == RDMAP_QPE_LOCAL_ERROR || event == RDMAP_QPE_TERM_RCVD)
+		cmpxchg(&qp->err_class, RDMAP_QP_ERR_FATAL, err);
+	atomic_or(BIT(event), &qp->err_event);
+	swi_qp_get(&qp->base);
+	if (!queue_work(system_wq, &qp->err_work))
+		swi_qp_put(&qp->base);
+}
+
+/**
+ * swi_qp_attach() - hand a stream in MPA Full Operation to an IDLE QP
+ * @qp: the QP
+ * @sock: the connected TCP socket; owned by the QP from now on if this
+ *	succeeds
+ * @cfg: what MPA negotiated
+ *
+ * The QP goes to RTS and the data path starts.
+ *
+ * Context: process context, sleeps.
+ * Return: 0, -EINVAL when the QP is not IDLE, -ENOMEM.
+ */
+int swi_qp_attach(struct swi_qp *qp, struct socket *sock,
+		  const struct swi_stream_cfg *cfg)
+{
+	struct swi_stream *s = kzalloc(sizeof(*s), GFP_KERNEL);
+	int err;
+
+	if (!s)
+		return -ENOMEM;
+	err = swi_stream_init(s, qp, sock, cfg);
+	if (err) {
+		kfree(s);
+		return err;
+	}
+	mutex_lock(&qp->state_lock);
+	if (qp->state != RDMAP_QPS_IDLE || qp->stream) {
+		mutex_unlock(&qp->state_lock);
+		s->sock = NULL;	/* still the caller's */
+		swi_stream_free(s);
+		return -EINVAL;
+	}
+	qp->stream = s;
+	mutex_unlock(&qp->state_lock);
+	return swi_qp_event(qp, RDMAP_QPE_LLP_UP, RDMAP_QP_ERR_FATAL);
+}
+EXPORT_SYMBOL_IF_KUNIT(swi_qp_attach);
+
+/**
+ * swi_modify_qp() - change QP attributes and state
+ * @ibqp: the QP
+ * @attr: the attributes
+ * @mask: which of them (IB_QP_*)
+ * @udata: user data (unused)
+ *
+ * Context: process context, sleeps.
+ * Return: 0, -EINVAL for a state change rdmap_qp_next() refuses,
+ * -EOPNOTSUPP for attributes an iWARP QP does not have.
+ */
+int swi_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		  struct ib_udata *udata)
+{
+	struct swi_qp *qp = to_swi_qp(ibqp);
+	int target;
+
+	if (mask & ~(IB_QP_STATE | IB_QP_CUR_STATE | IB_QP_ACCESS_FLAGS |
+		     IB_QP_MAX_QP_RD_ATOMIC | IB_QP_MAX_DEST_RD_ATOMIC |
+		     IB_QP_PKEY_INDEX | IB_QP_PORT))
+		return -EOPNOTSUPP;
+	if ((mask & IB_QP_MAX_QP_RD_ATOMIC &&
+	     attr->max_rd_atomic > SWI_MAX_ORD) ||
+	    (mask & IB_QP_MAX_DEST_RD_ATOMIC &&
+	     attr->max_dest_rd_atomic > SWI_MAX_IRD))
+		return -EINVAL;
+	mutex_lock(&qp->state_lock);
+	if (mask & IB_QP_ACCESS_FLAGS)
+		qp->access = attr->qp_access_flags;
+	if (mask & IB_QP_MAX_QP_RD_ATOMIC && !qp->stream)
+		qp->ord = max_t(u32, attr->max_rd_atomic, 1);
+	if (mask & IB_QP_MAX_DEST_RD_ATOMIC && !qp->stream)
+		qp->ird = max_t(u32, attr->max_dest_rd_atomic, 1);
+	mutex_unlock(&qp->state_lock);
+	if (!(mask & IB_QP_STATE))
+		return 0;
+	target = rdmap_qps_from_ib(attr->qp_state);
+	if (target < 0)
+		return target;
+	return swi_qp_event(qp, rdmap_qp_modify_event(target),
+			    RDMAP_QP_ERR_FATAL);
+}
+
+/**
+ * swi_query_qp() - report QP attributes
+ * @ibqp: the QP
+ * @attr: filled in
+ * @mask: what is asked for (all is reported)
+ * @init: filled in with the creation attributes
+ *
+ * Context: process context.
+ * Return: 0.
+ */
+int swi_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		 struct ib_qp_init_attr *init)
+{
+	struct swi_qp *qp = to_swi_qp(ibqp);
+
+	memset(attr, 0, sizeof(*attr));
+	memset(init, 0, sizeof(*init));
+	attr->qp_state = rdmap_qps_to_ib(READ_ONCE(qp->state));
+	attr->cur_qp_state = attr->qp_state;
+	attr->qp_access_flags = qp->access;
+	attr->max_rd_atomic = qp->ord;
+	attr->max_dest_rd_atomic = qp->ird;
+	attr->path_mtu = IB_MTU_4096;
+	attr->port_num = 1;
+	attr->cap.max_send_wr = qp->sq.num;
+	attr->cap.max_recv_wr = qp->rq.num;
+	attr->cap.max_send_sge = qp->send_sge;
+	attr->cap.max_recv_sge = qp->recv_sge;
+	attr->cap.max_inline_data = SWI_MAX_INLINE;
+	init->cap = attr->cap;
+	init->qp_type = IB_QPT_RC;
+	init->send_cq = &qp->scq->base;
+	init->recv_cq = &qp->rcq->base;
+	init->srq = qp->srq ? &qp->srq->base : NULL;
+	init->sq_sig_type = qp->sig_all ? IB_SIGNAL_ALL_WR : IB_SIGNAL_REQ_WR;
+	return 0;
+}
+
+/**
+ * swi_destroy_qp() - destroy a QP
+ * @ibqp: the QP
+ * @udata: user data (unused)
+ *
+ * Moves the QP to ERROR (flushing its work), tears the stream down and
+ * waits until no reference is left (iw_cm's, the work items').
+ *
+ * Context: process context, sleeps.
+ * Return: 0.
+ */
+int swi_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+{
+	struct swi_qp *qp = to_swi_qp(ibqp);
+	struct swi_device *dev = qp->dev;
+
+	swi_qp_event(qp, RDMAP_QPE_MOD_ERROR, RDMAP_QP_ERR_FATAL);
+	mutex_lock(&qp->state_lock);
+	if (qp->stream)
+		swi_stream_stop(qp->stream, true);
+	mutex_unlock(&qp->state_lock);
+	flush_work(&qp->err_work);
+	xa_erase(&dev->qp_xa, ibqp->qp_num);
+	swi_qp_put(ibqp);
+	wait_for_completion(&qp->freed);
+	if (qp->stream)
+		swi_stream_free(qp->stream);
+	qp->stream = NULL;
+	swi_wq_free(&qp->rq, qp->user);
+	swi_wq_free(&qp->sq, qp->user);
+	atomic_dec(&dev->num_qp);
+	return 0;
+}
+
+static int swi_sqe_opcode(const struct ib_send_wr *wr, struct siw_sqe *sqe)
+{
+	switch (wr->opcode) {
+	case IB_WR_SEND:
+		sqe->opcode = SIW_OP_SEND;
+		return 0;
+	case IB_WR_SEND_WITH_INV:
+		sqe->opcode = SIW_OP_SEND_REMOTE_INV;
+		sqe->rkey = wr->ex.invalidate_rkey;
+		return 0;
+	case IB_WR_RDMA_WRITE:
+		sqe->opcode = SIW_OP_WRITE;
+		break;
+	case IB_WR_RDMA_READ:
+		if (wr->num_sge > 1)
+			return -EINVAL;
+		sqe->opcode = SIW_OP_READ;
+		break;
+	case IB_WR_LOCAL_INV:
+		sqe->opcode = SIW_OP_INVAL_STAG;
+		sqe->rkey = wr->ex.invalidate_rkey;
+		return 0;
+	case IB_WR_REG_MR:
+		sqe->opcode = SIW_OP_REG_MR;
+		sqe->base_mr = (uintptr_t)reg_wr(wr)->mr;
+		sqe->rkey = reg_wr(wr)->key;
+		sqe->access = reg_wr(wr)->access;
+		return 0;
+	default:
+		return -EOPNOTSUPP;
+	}
+	sqe->raddr = rdma_wr(wr)->remote_addr;
+	sqe->rkey = rdma_wr(wr)->rkey;
+	return 0;
+}
+
+/* Copy the gather list of @wr into @sqe as inline data */
+static int swi_sqe_inline(const struct ib_send_wr *wr, struct siw_sqe *sqe)
+{
+	u8 *dst = (u8 *)&sqe->sge[1];
+	u32 len = 0;
+	int i;
+
+	for (i = 0; i < wr->num_sge; i++) {
+		u32 n = wr->sg_list[i].length;
+
+		if (n > SWI_MAX_INLINE - len)
+			return -EINVAL;
+		memcpy(dst + len, (void *)(uintptr_t)wr->sg_list[i].addr, n);
+		len += n;
+	}
+	sqe->sge[0].length = len;
+	sqe->num_sge = 1;
+	sqe->flags |= SIW_WQE_INLINE;
+	return 0;
+}
+
+static int swi_sqe_from_wr(struct swi_qp *qp, const struct ib_send_wr *wr,
+			   struct siw_sqe *sqe)
+{
+	int err;
+
+	memset(sqe, 0, sizeof(*sqe));
+	sqe->id = wr->wr_id;
+	err = swi_sqe_opcode(wr, sqe);
+	if (err)
+		return err;
+	if (wr->send_flags & IB_SEND_SIGNALED)
+		sqe->flags |= SIW_WQE_SIGNALLED;
+	if (wr->send_flags & IB_SEND_SOLICITED)
+		sqe->flags |= SIW_WQE_SOLICITED;
+	if (wr->send_flags & IB_SEND_FENCE)
+		sqe->flags |= SIW_WQE_READ_FENCE;
+	if (sqe->opcode == SIW_OP_REG_MR || sqe->opcode == SIW_OP_INVAL_STAG)
+		return 0;
+	if (wr->num_sge > qp->send_sge)
+		return -EINVAL;
+	if (wr->send_flags & IB_SEND_INLINE && sqe->opcode != SIW_OP_READ)
+		return swi_sqe_inline(wr, sqe);
+	memcpy(sqe->sge, wr->sg_list, wr->num_sge * sizeof(sqe->sge[0]));
+	sqe->num_sge = wr->num_sge;
+	return 0;
+}
+
+static int swi_post_send_one(struct swi_qp *qp, const struct ib_send_wr *wr)
+{
+	struct siw_sqe sqe, *slot;
+	unsigned long flags;
+	int err = swi_sqe_from_wr(qp, wr, &sqe);
+
+	if (err)
+		return err;
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	slot = swi_sq_slot(qp, qp->sq.put);
+	if (READ_ONCE(slot->flags) & SIW_WQE_VALID) {
+		err = -ENOMEM;
+	} else {
+		memcpy(slot, &sqe, sizeof(sqe));
+		/* VALID last: the entry is complete before the peer sees it */
+		smp_store_release(&slot->flags, sqe.flags | SIW_WQE_VALID);
+		qp->sq.put++;
+	}
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	return err;
+}
+
+/**
+ * swi_post_send() - post send work requests, or ring libsiw's doorbell
+ * @ibqp: the QP
+ * @wr: the work requests (kernel QPs); ignored for user QPs
+ * @bad_wr: set to the first one not posted
+ *
+ * In ERROR, work requests are posted and flushed at once (ib_drain_sq()
+ * relies on that). A user QP's doorbell runs the transmitter in the
+ * caller's context; a kernel QP's, which may be posted from any context,
+ * is run by a work item.
+ *
+ * Context: any context for kernel QPs; process context for user QPs.
+ * Return: 0, or -EINVAL, -ENOMEM (SQ full), -ENOTCONN (no stream yet)
+ * with @bad_wr set.
+ */
+int swi_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		  const struct ib_send_wr **bad_wr)
+{
+	struct swi_qp *qp = to_swi_qp(ibqp);
+	enum rdmap_qps state = READ_ONCE(qp->state);
+	int err = 0;
+
+	if (qp->user) {
+		if (state == RDMAP_QPS_RTS && qp->stream)
+			swi_tx_kick(qp->stream, true);
+		else if (state == RDMAP_QPS_ERROR)
+			swi_qp_flush_sq_ring(qp);
+		return 0;
+	}
+	if (state == RDMAP_QPS_IDLE) {
+		*bad_wr = wr;
+		return -ENOTCONN;
+	}
+	for (; wr; wr = wr->next) {
+		err = swi_post_send_one(qp, wr);
+		if (err) {
+			*bad_wr = wr;
+			break;
+		}
+	}
+	if (READ_ONCE(qp->state) == RDMAP_QPS_RTS && qp->stream)
+		swi_tx_kick(qp->stream, false);
+	else if (READ_ONCE(qp->state) != RDMAP_QPS_IDLE)
+		swi_qp_flush_sq_ring(qp);
+	return err;
+}
+
+static int swi_post_recv_one(struct swi_qp *qp, const struct ib_recv_wr *wr)
+{
+	struct siw_rqe *slot;
+	unsigned long flags;
+	int err = 0;
+
+	if (wr->num_sge > qp->recv_sge)
+		return -EINVAL;
+	spin_lock_irqsave(&qp->rq_lock, flags);
+	slot = swi_rq_slot(qp, qp->rq.put);
+	if (READ_ONCE(slot->flags) & SIW_WQE_VALID) {
+		err = -ENOMEM;
+	} else {
+		slot->id = wr->wr_id;
+		slot->num_sge = wr->num_sge;
+		slot->opcode = SIW_OP_RECEIVE;
+		memcpy(slot->sge, wr->sg_list,
+		       wr->num_sge * sizeof(slot->sge[0]));
+		/* VALID last: the entry is complete before the peer sees it */
+		smp_store_release(&slot->flags, SIW_WQE_VALID);
+		qp->rq.put++;
+	}
+	spin_unlock_irqrestore(&qp->rq_lock, flags);
+	return err;
+}
+
+/**
+ * swi_post_recv() - post receive work requests (kernel QPs)
+ * @ibqp: the QP
+ * @wr: the work requests
+ * @bad_wr: set to the first one not posted
+ *
+ * In ERROR, work requests are posted and flushed at once.
+ *
+ * Context: any context.
+ * Return: 0, or -EINVAL (user QP, SRQ attached, too many SGEs), -ENOMEM
+ * (RQ full) with @bad_wr set.
+ */
+int swi_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		  const struct ib_recv_wr **bad_wr)
+{
+	struct swi_qp *qp = to_swi_qp(ibqp);
+	int err = 0;
+
+	if (qp->user || qp->srq) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+	for (; wr; wr = wr->next) {
+		err = swi_post_recv_one(qp, wr);
+		if (err) {
+			*bad_wr = wr;
+			break;
+		}
+	}
+	if (READ_ONCE(qp->state) == RDMAP_QPS_ERROR)
+		swi_qp_flush_rq_ring(qp);
+	return err;
+}
+
+static void swi_qp_release(struct kref *ref)
+{
+	complete(&container_of(ref, struct swi_qp, ref)->freed);
+}
+
+/**
+ * swi_qp_get() - take a QP reference (iw_cm's iw_add_ref)
+ * @ibqp: the QP
+ *
+ * Context: any context.
+ * Return: nothing.
+ */
+void swi_qp_get(struct ib_qp *ibqp)
+{
+	kref_get(&to_swi_qp(ibqp)->ref);
+}
+
+/**
+ * swi_qp_put() - drop a QP reference (iw_cm's iw_rem_ref)
+ * @ibqp: the QP
+ *
+ * Context: any context.
+ * Return: nothing.
+ */
+void swi_qp_put(struct ib_qp *ibqp)
+{
+	kref_put(&to_swi_qp(ibqp)->ref, swi_qp_release);
+}
+
+/**
+ * swi_get_qp() - find a QP by number (iw_cm's iw_get_qp)
+ * @ibdev: the device
+ * @qpn: the QP number
+ *
+ * Context: any context.
+ * Return: the QP, or NULL.
+ */
+struct ib_qp *swi_get_qp(struct ib_device *ibdev, int qpn)
+{
+	struct swi_qp *qp = xa_load(&to_swi_dev(ibdev)->qp_xa, qpn);
+
+	return qp ? &qp->base : NULL;
+}

@@ -8,14 +8,19 @@ run() { echo "\$ $*"; "$@"; }
 main() {
 	say "A fresh test guest: kernel $(uname -r), host root over 9p"
 	run modinfo softiwarp
-	say "Loading the module the way a user does"
-	run modprobe softiwarp
+	say "A veth pair to run over (a real machine would use eth0)"
+	run ip link add swa type veth peer name swb
+	run ip link set swa up
+	run ip link set swb up
+	say "'rdma link add' loads softiwarp by itself (module alias)"
+	run rdma link add sw0 type softiwarp netdev swa
 	run grep softiwarp /proc/modules
-	echo '$ dmesg | grep softiwarp'
-	dmesg --notime | grep softiwarp
-	say "RDMA devices (softiwarp registers one per netdev with 'rdma link add')"
 	run rdma link show
-	say "Unloading"
+	say "rdma-core's unmodified libsiw opens the device"
+	run ibv_devices
+	run ibv_devinfo -d sw0
+	say "Removing the device and unloading"
+	run rdma link delete sw0
 	run rmmod softiwarp
 	echo '$ dmesg | grep softiwarp'
 	dmesg --notime | grep softiwarp

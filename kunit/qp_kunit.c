@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: softiwarp_qp_loopback - two kernel QPs over a loopback TCP pair
+ *
+ * A softiwarp device on "lo", one PD, two CQs and two RC QPs, each handed
+ * one end of a loopback TCP connection in MPA Full Operation (no connection
+ * manager). The cases run Sends, RDMA Writes and RDMA Reads through the
+ * verbs API and check every octet placed and every completion; an RDMA
+ * Write to an unknown STag must end in a Terminate that takes both QPs to
+ * ERROR; a Send with Invalidate must invalidate the peer's STag.
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/netdevice.h>
+#include <linux/random.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+#include <net/net_namespace.h>
+#include <net/sock.h>
+#include <rdma/ib_verbs.h>
+
+#include "rdmap/softiwarp.h"
+
+#define QPT_LEN		(96 * 1024 + 123)	/* several FPDUs, odd tail */
+#define QPT_BUF		(128 * 1024)
+#define QPT_WAIT_MS	5000
+
+struct qpt {
+	struct ib_device *dev;
+	struct ib_pd *pd;
+	struct ib_cq *cq[2];
+	struct ib_qp *qp[2];
+	u8 *buf[2];
+};
+
+static void qpt_sock_pair(struct kunit *test, struct socket **cli,
+			  struct socket **srv)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	struct socket *lsock;
+
+	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, PF_INET, SOCK_STREAM,
+					       IPPROTO_TCP, &lsock), 0);
+	KUNIT_ASSERT_EQ(test, kernel_bind(lsock, (struct sockaddr *)&sin,
+					  sizeof(sin)), 0);
+	KUNIT_ASSERT_EQ(test, kernel_listen(lsock, 1), 0);
+	KUNIT_ASSERT_EQ(test, kernel_getsockname(lsock,
+						 (struct sockaddr *)&sin),
+			sizeof(sin));
+	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, PF_INET, SOCK_STREAM,
+					       IPPROTO_TCP, cli), 0);
+	KUNIT_ASSERT_EQ(test, kernel_connect(*cli, (struct sockaddr *)&sin,
+					     sizeof(sin), 0), 0);
+	KUNIT_ASSERT_EQ(test, kernel_accept(lsock, srv, 0), 0);
+	sock_release(lsock);
+}
+
+static void qpt_down(struct qpt *t)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (!IS_ERR_OR_NULL(t->qp[i]))
+			ib_destroy_qp(t->qp[i]);
+		if (!IS_ERR_OR_NULL(t->cq[i]))
+			ib_destroy_cq(t->cq[i]);
+		kfree(t->buf[i]);
+	}
+	if (!IS_ERR_OR_NULL(t->pd))
+		ib_dealloc_pd(t->pd);
+	if (!IS_ERR_OR_NULL(t->dev))
+		ib_unregister_device_and_put(t->dev);
+}
+
+static void qpt_down_action(void *t)
+{
+	qpt_down(t);
+}
+
+/* Device, PD, CQs, QPs and buffers; the QPs connected with @cfg */
+static struct qpt *qpt_up(struct kunit *test, const struct swi_stream_cfg *cfg)
+{
+	struct ib_cq_init_attr ca = { .cqe = 64 };
+	struct ib_qp_init_attr qa = {
+		.cap = { .max_send_wr = 16, .max_recv_wr = 16,
+			 .max_send_sge = 2, .max_recv_sge = 2 },
+		.qp_type = IB_QPT_RC,
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+	};
+	struct socket *sock[2];
+	struct net_device *lo;
+	struct qpt *t;
+	int i;
+
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, qpt_down_action,
+							t), 0);
+	lo = dev_get_by_name(&init_net, "lo");
+	KUNIT_ASSERT_NOT_NULL(test, lo);
+	t->dev = swi_device_add("swkunit0", lo);
+	dev_put(lo);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t->dev);
+	t->pd = ib_alloc_pd(t->dev, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t->pd);
+	for (i = 0; i < 2; i++) {
+		t->cq[i] = ib_create_cq(t->dev, NULL, NULL, NULL, &ca);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t->cq[i]);
+		qa.send_cq = t->cq[i];
+		qa.recv_cq = t->cq[i];
+		t->qp[i] = ib_create_qp(t->pd, &qa);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t->qp[i]);
+		t->buf[i] = kzalloc(QPT_BUF, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, t->buf[i]);
+	}
+	qpt_sock_pair(test, &sock[0], &sock[1]);
+	for (i = 0; i < 2; i++) {
+		int err = swi_qp_attach(to_swi_qp(t->qp[i]), sock[i], cfg);
+
+		if (err)
+			sock_release(sock[i]);
+		KUNIT_ASSERT_EQ(test, err, 0);
+	}
+	return t;
+}
+
+/* Wait for one completion on @cq */
+static int qpt_wait(struct ib_cq *cq, struct ib_wc *wc)
+{
+	int ms;
+
+	for (ms = 0; ms < QPT_WAIT_MS; ms++) {
+		int n = ib_poll_cq(cq, 1, wc);
+
+		if (n)
+			return n;
+		usleep_range(500, 1000);
+	}
+	return 0;
+}
+
+static void qpt_expect_wc(struct kunit *test, struct ib_cq *cq,
+			  enum ib_wc_opcode op, u64 id, u32 len)
+{
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_EQ(test, qpt_wait(cq, &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.opcode, op);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, id);
+	if (op == IB_WC_RECV || op == IB_WC_RDMA_READ)
+		KUNIT_EXPECT_EQ(test, wc.byte_len, len);
+}
+
+static void qpt_fill(u8 *buf, size_t len, u32 seed)
+{
+	struct rnd_state rnd;
+
+	prandom_seed_state(&rnd, seed);
+	prandom_bytes_state(&rnd, buf, len);
+}
+
+static void qpt_post_recv(struct kunit *test, struct qpt *t, int i, u64 id,
+			  u32 len)
+{
+	struct ib_sge sge = {
+		.addr = (uintptr_t)t->buf[i], .length = len,
+		.lkey = t->pd->local_dma_lkey,
+	};
+	struct ib_recv_wr wr = { .wr_id = id, .sg_list = &sge, .num_sge = 1 };
+
+	KUNIT_ASSERT_EQ(test, ib_post_recv(t->qp[i], &wr, NULL), 0);
+}
+
+static void qpt_post(struct kunit *test, struct qpt *t, int i,
+		     struct ib_send_wr *wr, u32 len)
+{
+	struct ib_sge sge = {
+		.addr = (uintptr_t)t->buf[i], .length = len,
+		.lkey = t->pd->local_dma_lkey,
+	};
+
+	wr->sg_list = &sge;
+	wr->num_sge = 1;
+	wr->send_flags |= IB_SEND_SIGNALED;
+	KUNIT_ASSERT_EQ(test, ib_post_send(t->qp[i], wr, NULL), 0);
+}
+
+/* Fast-register @t->buf[@i] for the peer; return the MR */
+static struct ib_mr *qpt_reg(struct kunit *test, struct qpt *t, int i,
+			     int access)
+{
+	struct ib_reg_wr wr = {
+		.wr = { .opcode = IB_WR_REG_MR, .wr_id = 77,
+			.send_flags = IB_SEND_SIGNALED },
+		.access = access,
+	};
+	struct scatterlist sg;
+	struct ib_mr *mr;
+
+	mr = ib_alloc_mr(t->pd, IB_MR_TYPE_MEM_REG, QPT_BUF / PAGE_SIZE);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr);
+	sg_init_one(&sg, t->buf[i], QPT_BUF);
+	KUNIT_ASSERT_EQ(test, ib_dma_map_sg(t->dev, &sg, 1,
+					    DMA_BIDIRECTIONAL), 1);
+	KUNIT_ASSERT_EQ(test, ib_map_mr_sg(mr, &sg, 1, NULL, PAGE_SIZE), 1);
+	ib_update_fast_reg_key(mr, 0x5a);
+	wr.mr = mr;
+	wr.key = mr->rkey;
+	KUNIT_ASSERT_EQ(test, ib_post_send(t->qp[i], &wr.wr, NULL), 0);
+	qpt_expect_wc(test, t->cq[i], IB_WC_REG_MR, 77, 0);
+	return mr;
+}
+
+/* Send, RDMA Write (fenced by a Send) and RDMA Read, all checked */
+static void qpt_ops(struct kunit *test, const struct swi_stream_cfg *cfg)
+{
+	struct qpt *t = qpt_up(test, cfg);
+	struct ib_rdma_wr rw = {};
+	struct ib_send_wr sw = {};
+	struct ib_mr *mr;
+
+	/* Send A -> B */
+	qpt_fill(t->buf[0], QPT_LEN, 1);
+	qpt_post_recv(test, t, 1, 11, QPT_BUF);
+	sw.opcode = IB_WR_SEND;
+	sw.wr_id = 12;
+	qpt_post(test, t, 0, &sw, QPT_LEN);
+	qpt_expect_wc(test, t->cq[0], IB_WC_SEND, 12, 0);
+	qpt_expect_wc(test, t->cq[1], IB_WC_RECV, 11, QPT_LEN);
+	KUNIT_EXPECT_EQ(test, memcmp(t->buf[0], t->buf[1], QPT_LEN), 0);
+
+	/* RDMA Write A -> B's MR, then a Send to know it was placed */
+	mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
+			      IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ);
+	qpt_fill(t->buf[0], QPT_LEN, 2);
+	memset(t->buf[1], 0, QPT_BUF);
+	rw.wr.opcode = IB_WR_RDMA_WRITE;
+	rw.wr.wr_id = 13;
+	rw.remote_addr = mr->iova + 100;
+	rw.rkey = mr->rkey;
+	qpt_post(test, t, 0, &rw.wr, QPT_LEN);
+	qpt_expect_wc(test, t->cq[0], IB_WC_RDMA_WRITE, 13, 0);
+	qpt_post_recv(test, t, 1, 14, 0);
+	memset(&sw, 0, sizeof(sw));
+	sw.opcode = IB_WR_SEND;
+	sw.wr_id = 15;
+	qpt_post(test, t, 0, &sw, 0);
+	qpt_expect_wc(test, t->cq[0], IB_WC_SEND, 15, 0);
+	qpt_expect_wc(test, t->cq[1], IB_WC_RECV, 14, 0);
+	KUNIT_EXPECT_EQ(test, memcmp(t->buf[0], t->buf[1] + 100, QPT_LEN), 0);
+
+	/* RDMA Read of B's MR into A's buffer */
+	qpt_fill(t->buf[1], QPT_BUF, 3);
+	memset(t->buf[0], 0, QPT_BUF);
+	memset(&rw, 0, sizeof(rw));
+	rw.wr.opcode = IB_WR_RDMA_READ;
+	rw.wr.wr_id = 16;
+	rw.remote_addr = mr->iova + 7;
+	rw.rkey = mr->rkey;
+	qpt_post(test, t, 0, &rw.wr, QPT_LEN);
+	qpt_expect_wc(test, t->cq[0], IB_WC_RDMA_READ, 16, QPT_LEN);
+	KUNIT_EXPECT_EQ(test, memcmp(t->buf[0], t->buf[1] + 7, QPT_LEN), 0);
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+}
+
+static void qpt_ops_crc(struct kunit *test)
+{
+	const struct swi_stream_cfg cfg = {
+		.tx = { .crc = true }, .rx = { .crc = true },
+	};
+
+	qpt_ops(test, &cfg);
+}
+
+static void qpt_ops_plain(struct kunit *test)
+{
+	const struct swi_stream_cfg cfg = {};
+
+	qpt_ops(test, &cfg);
+}
+
+static void qpt_ops_markers(struct kunit *test)
+{
+	/* Full Operation starting mid-stream, as after a Request/Reply */
+	const struct swi_stream_cfg cfg = {
+		.tx = { .pos = 44, .markers = true, .crc = true },
+		.rx = { .pos = 44, .markers = true, .crc = true },
+	};
+
+	qpt_ops(test, &cfg);
+}
+
+static enum ib_qp_state qpt_state(struct qpt *t, int i)
+{
+	struct ib_qp_init_attr init;
+	struct ib_qp_attr attr;
+
+	ib_query_qp(t->qp[i], &attr, IB_QP_STATE, &init);
+	return attr.qp_state;
+}
+
+static bool qpt_wait_state(struct qpt *t, int i, enum ib_qp_state s)
+{
+	int ms;
+
+	for (ms = 0; ms < QPT_WAIT_MS; ms++) {
+		if (qpt_state(t, i) == s)
+			return true;
+		usleep_range(500, 1000);
+	}
+	return false;
+}
+
+/* An RDMA Write to an STag that does not exist: Terminate, both ERROR */
+static void qpt_bad_stag_terminates(struct kunit *test)
+{
+	const struct swi_stream_cfg cfg = {
+		.tx = { .crc = true }, .rx = { .crc = true },
+	};
+	struct qpt *t = qpt_up(test, &cfg);
+	struct ib_rdma_wr rw = {
+		.wr = { .opcode = IB_WR_RDMA_WRITE, .wr_id = 21 },
+		.remote_addr = 0x1000,
+		.rkey = 0xabcdef01,
+	};
+	struct ib_wc wc;
+
+	qpt_post_recv(test, t, 0, 22, 64);
+	qpt_post(test, t, 0, &rw.wr, 64);
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 0, IB_QPS_ERR));
+	/* A's posted receive is flushed */
+	while (qpt_wait(t->cq[0], &wc) && wc.wr_id != 22)
+		;
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 22);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+}
+
+/* Send with Invalidate: B's STag is invalid afterwards */
+static void qpt_send_invalidate(struct kunit *test)
+{
+	const struct swi_stream_cfg cfg = {
+		.tx = { .crc = true }, .rx = { .crc = true },
+	};
+	struct qpt *t = qpt_up(test, &cfg);
+	struct ib_send_wr sw = { .opcode = IB_WR_SEND_WITH_INV, .wr_id = 31 };
+	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
+					       IB_ACCESS_REMOTE_WRITE);
+	struct rdmap_mem *mem;
+	struct ib_wc wc;
+
+	qpt_post_recv(test, t, 1, 32, 64);
+	sw.ex.invalidate_rkey = mr->rkey;
+	qpt_post(test, t, 0, &sw, 16);
+	qpt_expect_wc(test, t->cq[0], IB_WC_SEND, 31, 0);
+	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[1], &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_TRUE(test, wc.wc_flags & IB_WC_WITH_INVALIDATE);
+	KUNIT_EXPECT_EQ(test, wc.ex.invalidate_rkey, mr->rkey);
+	mem = rdmap_mem_lookup(&to_swi_dev(t->dev)->mem, mr->rkey);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mem));
+	KUNIT_EXPECT_FALSE(test, mem->valid);
+	rdmap_mem_put(mem);
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+}
+
+static struct kunit_case qp_loopback_cases[] = {
+	KUNIT_CASE_SLOW(qpt_ops_crc),
+	KUNIT_CASE_SLOW(qpt_ops_plain),
+	KUNIT_CASE_SLOW(qpt_ops_markers),
+	KUNIT_CASE_SLOW(qpt_bad_stag_terminates),
+	KUNIT_CASE_SLOW(qpt_send_invalidate),
+	{}
+};
+
+static struct kunit_suite qp_loopback_suite = {
+	.name = "softiwarp_qp_loopback",
+	.test_cases = qp_loopback_cases,
+};
+
+kunit_test_suites(&qp_loopback_suite);

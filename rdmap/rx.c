@@ -1,0 +1,570 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: the receiver
+ *
+ * The socket's data_ready callback runs tcp_read_sock() under the socket
+ * lock (softirq, or the lock owner's context when the backlog drains) and
+ * feeds every skb to the MPA parser (mpa/mpa_deframe.c), which calls back
+ * here per ULPDU: begin, data pieces in order, end with the CRC verdict.
+ *
+ * Of each ULPDU the receiver first collects the headers (DDP, and the
+ * RDMA Read Request or Terminate header behind an untagged one) into
+ * &swi_rx.hdr; with the header complete it validates the segment with
+ * ddp_rx_check() against the STag table, the ORQ or the posted receive,
+ * and places the payload that follows straight from the skb into the
+ * target pages. Nothing completes before the FPDU's CRC was checked (end
+ * callback): a bad CRC ends the stream with a Terminate, and what was
+ * placed of that segment is undefined, as for any failed operation.
+ *
+ * Any error raises the Terminate of RFC 5040 section 7 (queued to the
+ * transmitter) and a QP event, then stops the parser for good.
+ */
+#include <linux/highmem.h>
+#include <linux/skbuff.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+
+#include "rdmap/softiwarp.h"
+
+static struct swi_stream *swi_rx_stream(void *ctx)
+{
+	return ctx;
+}
+
+/* Stop the receiver with a Terminate for @cause */
+static int swi_rx_fail(struct swi_stream *s, u8 layer, u8 etype, u8 code)
+{
+	struct rdmap_term_cause cause = {
+		.layer = layer, .etype = etype, .code = code,
+	};
+	struct swi_rx *rx = &s->rx;
+	struct rdmap_term_offender seg = {
+		.hdr = rx->hdr,
+		.len = rx->hdr_got,
+		.seg_len = rx->ulpdu_len,
+	};
+	bool with_hdr = rx->hdr_got >= DDP_TAGGED_HDR_SIZE;
+
+	rx->failed = true;
+	net_info_ratelimited("softiwarp: QP %u: sending Terminate: %s\n",
+			     s->qp->base.qp_num,
+			     rdmap_term_name(layer, etype, code));
+	/*
+	 * Queued, not sent: the transmitter is kicked by the QP's move to
+	 * TERMINATE, so TERM_SENT cannot overtake the error event.
+	 */
+	swi_tx_queue_term(s, &cause, with_hdr ? &seg : NULL, false);
+	swi_qp_raise(s->qp, RDMAP_QPE_LOCAL_ERROR,
+		     rdmap_qp_err_from_term(&cause));
+	return -EPROTO;
+}
+
+static int swi_rx_fail_cause(struct swi_stream *s,
+			     const struct rdmap_term_cause *c)
+{
+	return swi_rx_fail(s, c->layer, c->etype, c->code);
+}
+
+/* Malformed header: too short for what its opcode needs */
+static int swi_rx_malformed(struct swi_stream *s)
+{
+	return swi_rx_fail(s, TERM_LAYER_RDMAP, TERM_ETYPE_RDMAP_OPERATION,
+			   TERM_RDMAP_UNSPECIFIED);
+}
+
+/* From the first two octets: how long the headers of this ULPDU are */
+static int swi_rx_hdr_len(struct swi_stream *s)
+{
+	struct swi_rx *rx = &s->rx;
+	bool tagged = rx->hdr[0] & (DDP_CTRL_T >> 8);
+	u8 opcode = rx->hdr[1] & RDMAP_CTRL_OPCODE;
+	unsigned int need = ddp_hdr_size(tagged);
+
+	if (!tagged && opcode == RDMAP_READ_REQ)
+		need += RDMAP_READ_REQ_SIZE;
+	if (!tagged && opcode == RDMAP_TERMINATE && rx->ulpdu_len > need)
+		need += min_t(unsigned int, rx->ulpdu_len - need,
+			      RDMAP_TERM_MAX_SIZE);
+	if (rx->ulpdu_len < need)
+		return swi_rx_malformed(s);
+	rx->hdr_len = need;
+	return 0;
+}
+
+/* Take a receive buffer for a new Send; fill in queue 0's state */
+static int swi_rx_take_rqe(struct swi_stream *s)
+{
+	struct ddp_rx_queue *q = &s->rx.ddp.queue[RDMAP_QN_SEND];
+	struct swi_rx *rx = &s->rx;
+	struct swi_qp *qp = s->qp;
+	u64 len = 0;
+	unsigned int i;
+	int err;
+
+	if (rx->rqe_valid)
+		return 0;
+	q->buffers = 0;
+	err = swi_qp_take_rqe(qp, &rx->rqe);
+	if (err == -ENOENT)
+		return 0;
+	for (i = 0; !err && i < rx->rqe.num_sge; i++) {
+		const struct siw_sge *sge = &rx->rqe.sge[i];
+		struct rdmap_mem *mem = rdmap_mem_lookup(&qp->dev->mem,
+							 sge->lkey);
+
+		if (sge->length &&
+		    rdmap_mem_local_check(mem, sge->lkey, qp->base.pd,
+					  IB_ACCESS_LOCAL_WRITE, sge->laddr,
+					  sge->length))
+			err = -EACCES;
+		if (!IS_ERR(mem))
+			rdmap_mem_put(mem);
+		len += sge->length;
+	}
+	if (err) {
+		swi_qp_complete_rqe(qp, &rx->rqe, 0, SIW_WC_LOC_PROT_ERR, 0);
+		return swi_rx_fail(s, TERM_LAYER_RDMAP,
+				   TERM_ETYPE_RDMAP_CATASTROPHIC,
+				   TERM_RDMAP_CATASTROPHIC_STREAM);
+	}
+	rx->rqe_valid = true;
+	q->buffers = 1;
+	q->buf_len = min_t(u64, len, U32_MAX);
+	return 0;
+}
+
+/* The sink of a Read Response: the head of the ORQ */
+static void swi_rx_rresp_stag(struct swi_stream *s, struct ddp_stag_check *c)
+{
+	struct swi_rx *rx = &s->rx;
+	struct siw_sge sink = {};
+	unsigned long flags;
+	bool have;
+
+	spin_lock_irqsave(&s->qlock, flags);
+	have = s->orq_get != s->orq_put;
+	if (have && s->orq[s->orq_get % s->qp->ord].num_sge)
+		sink = s->orq[s->orq_get % s->qp->ord].sge[0];
+	spin_unlock_irqrestore(&s->qlock, flags);
+	memset(c, 0, sizeof(*c));
+	c->state = DDP_STAG_INVALID;
+	if (!have || rx->h.stag != sink.lkey)
+		return;
+	c->state = DDP_STAG_VALID;
+	c->access = DDP_ACCESS_REMOTE_WRITE;
+	c->base = sink.laddr;
+	c->len = sink.length;
+	rx->mem = rdmap_mem_lookup(&s->qp->dev->mem, sink.lkey);
+	if (IS_ERR(rx->mem)) {
+		rx->mem = NULL;
+		c->state = DDP_STAG_INVALID;
+	}
+}
+
+/* The headers are in: validate the segment before any payload lands */
+static int swi_rx_seg_begin(struct swi_stream *s)
+{
+	struct swi_rx *rx = &s->rx;
+	struct ddp_hdr_info *h = &rx->h;
+	struct swi_qp *qp = s->qp;
+	struct rdmap_term_cause cause;
+	struct ddp_stag_check chk;
+	struct ddp_rx_queue *q;
+	int hl = ddp_hdr_parse(rx->hdr, rx->hdr_len, h);
+
+	if (hl < 0)
+		return swi_rx_malformed(s);
+	rx->mem = NULL;
+	if (h->tagged && h->opcode == RDMAP_READ_RESP) {
+		swi_rx_rresp_stag(s, &chk);
+	} else if (h->tagged) {
+		rx->mem = rdmap_mem_lookup(&qp->dev->mem, h->stag);
+		rdmap_mem_remote_check(rx->mem, h->stag, qp->base.pd, &chk);
+		if (IS_ERR(rx->mem))
+			rx->mem = NULL;
+	} else if (h->qn == RDMAP_QN_SEND && !h->mo &&
+		   swi_rx_take_rqe(s)) {
+		return -EPROTO;
+	} else if (h->qn < RDMAP_QN_COUNT && h->qn != RDMAP_QN_SEND) {
+		q = &rx->ddp.queue[h->qn];
+		q->buffers = h->qn == RDMAP_QN_TERMINATE ? 1 :
+			     qp->ird - (READ_ONCE(s->irq_put) -
+					READ_ONCE(s->irq_get));
+		q->buf_len = h->qn == RDMAP_QN_TERMINATE ?
+			     RDMAP_TERM_MAX_SIZE : RDMAP_READ_REQ_SIZE;
+	}
+	if (!ddp_rx_check(h, rx->ulpdu_len - hl, &rx->ddp,
+			  h->tagged ? &chk : NULL, &cause))
+		return 0;
+	if (rx->mem)
+		rdmap_mem_put(rx->mem);
+	rx->mem = NULL;
+	return swi_rx_fail_cause(s, &cause);
+}
+
+/* Copy cursor from an skb into pages found by rdmap_mem_walk() */
+struct swi_skb_cursor {
+	const struct sk_buff *skb;
+	unsigned int off;
+};
+
+static int swi_place_piece(void *ctx, struct page *page, unsigned int off,
+			   unsigned int len)
+{
+	struct swi_skb_cursor *c = ctx;
+	void *dst = kmap_local_page(page);
+	int err = skb_copy_bits(c->skb, c->off, dst + off, len);
+
+	kunmap_local(dst);
+	c->off += len;
+	return err;
+}
+
+/* Scatter message octets at @mo into the receive buffer's SGEs */
+static int swi_rx_place_rqe(struct swi_stream *s, struct swi_skb_cursor *c,
+			    u32 mo, u32 len)
+{
+	struct swi_qp *qp = s->qp;
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < s->rx.rqe.num_sge && len && !err; i++) {
+		const struct siw_sge *sge = &s->rx.rqe.sge[i];
+		struct rdmap_mem *mem;
+		u32 n;
+
+		if (mo >= sge->length) {
+			mo -= sge->length;
+			continue;
+		}
+		n = min(len, sge->length - mo);
+		mem = rdmap_mem_lookup(&qp->dev->mem, sge->lkey);
+		if (IS_ERR(mem))
+			return PTR_ERR(mem);
+		err = rdmap_mem_walk(mem, sge->laddr + mo, n, swi_place_piece,
+				     c);
+		rdmap_mem_put(mem);
+		len -= n;
+		mo = 0;
+	}
+	return err ? err : (len ? -EINVAL : 0);
+}
+
+/* Payload octets @poff.. of the current segment are @skb's at @off */
+static int swi_rx_place(struct swi_stream *s, struct sk_buff *skb,
+			unsigned int off, unsigned int len, u32 poff)
+{
+	struct swi_skb_cursor c = { .skb = skb, .off = off };
+	struct ddp_hdr_info *h = &s->rx.h;
+	int err;
+
+	if (h->tagged)
+		err = s->rx.mem ? rdmap_mem_walk(s->rx.mem, h->to + poff, len,
+						 swi_place_piece, &c) : -EINVAL;
+	else if (h->qn == RDMAP_QN_SEND)
+		err = swi_rx_place_rqe(s, &c, h->mo + poff, len);
+	else
+		err = 0;	/* beyond a Terminate header: ignored */
+	if (err)
+		return swi_rx_fail(s, TERM_LAYER_RDMAP,
+				   TERM_ETYPE_RDMAP_CATASTROPHIC,
+				   TERM_RDMAP_CATASTROPHIC_STREAM);
+	return 0;
+}
+
+/**
+ * swi_rx_orq_complete() - complete the oldest outstanding RDMA Read
+ * @s: the stream
+ * @status: SIW_WC_SUCCESS when its last Read Response arrived, else the
+ *	error (a flush)
+ *
+ * Context: any context.
+ * Return: 0, or -ENOENT when no Read is outstanding.
+ */
+int swi_rx_orq_complete(struct swi_stream *s, enum siw_wc_status status)
+{
+	struct siw_sqe sqe;
+	unsigned long flags;
+
+	spin_lock_irqsave(&s->qlock, flags);
+	if (s->orq_get == s->orq_put) {
+		spin_unlock_irqrestore(&s->qlock, flags);
+		return -ENOENT;
+	}
+	sqe = s->orq[s->orq_get % s->qp->ord];
+	WRITE_ONCE(s->orq_get, s->orq_get + 1);
+	spin_unlock_irqrestore(&s->qlock, flags);
+	swi_qp_complete_sqe(s->qp, &sqe,
+			    status || !sqe.num_sge ? 0 : sqe.sge[0].length,
+			    status);
+	if (status == SIW_WC_SUCCESS)
+		swi_tx_kick(s, false);	/* a fence or the ORD may let go */
+	return 0;
+}
+
+/* A whole RDMA Read Request arrived: check it, queue the Response */
+static int swi_rx_read_req(struct swi_stream *s)
+{
+	struct rdmap_read_req_info *r = &s->rx.rr;
+	struct swi_qp *qp = s->qp;
+	struct rdmap_term_cause cause;
+	struct rdmap_mem *mem = NULL;
+	struct ddp_stag_check chk = {};
+	unsigned long flags;
+
+	rdmap_read_req_parse(s->rx.hdr + DDP_UNTAGGED_HDR_SIZE,
+			     RDMAP_READ_REQ_SIZE, r);
+	if (r->size) {
+		mem = rdmap_mem_lookup(&qp->dev->mem, r->src_stag);
+		rdmap_mem_remote_check(mem, r->src_stag, qp->base.pd, &chk);
+		if (IS_ERR(mem))
+			mem = NULL;
+	}
+	if (rdmap_read_req_check(r, &chk, &cause)) {
+		if (mem)
+			rdmap_mem_put(mem);
+		return swi_rx_fail_cause(s, &cause);
+	}
+	spin_lock_irqsave(&s->qlock, flags);
+	s->irq[s->irq_put % qp->ird] = (struct swi_rreq) {
+		.sink_stag = r->sink_stag, .sink_to = r->sink_to,
+		.size = r->size, .src_to = r->src_to, .src = mem,
+	};
+	WRITE_ONCE(s->irq_put, s->irq_put + 1);
+	spin_unlock_irqrestore(&s->qlock, flags);
+	swi_tx_kick(s, false);
+	return 0;
+}
+
+/* The peer's Terminate: nothing more is processed on this stream */
+static int swi_rx_terminate(struct swi_stream *s)
+{
+	struct rdmap_term_info ti = {};
+	struct swi_rx *rx = &s->rx;
+
+	if (rdmap_term_parse(rx->hdr + DDP_UNTAGGED_HDR_SIZE,
+			     rx->hdr_len - DDP_UNTAGGED_HDR_SIZE, &ti) < 0)
+		ti.cause = (struct rdmap_term_cause) {
+			.layer = TERM_LAYER_RDMAP,
+			.etype = TERM_ETYPE_RDMAP_CATASTROPHIC,
+			.code = TERM_RDMAP_UNSPECIFIED,
+		};
+	net_info_ratelimited("softiwarp: QP %u: peer sent Terminate: %s\n",
+			     s->qp->base.qp_num,
+			     rdmap_term_name(ti.cause.layer, ti.cause.etype,
+					     ti.cause.code));
+	rx->failed = true;
+	swi_qp_raise(s->qp, RDMAP_QPE_TERM_RCVD,
+		     rdmap_qp_err_from_term(&ti.cause));
+	return -ECONNABORTED;
+}
+
+/* The last segment of a Send arrived: invalidate, complete */
+static int swi_rx_send_done(struct swi_stream *s, u32 bytes)
+{
+	struct swi_rx *rx = &s->rx;
+	struct swi_qp *qp = s->qp;
+	struct rdmap_term_cause cause;
+	u8 op = rx->h.opcode;
+	u32 inval = 0;
+
+	if (op == RDMAP_SEND_INVAL || op == RDMAP_SEND_SE_INVAL) {
+		if (rdmap_mem_invalidate_remote(&qp->dev->mem, rx->h.stag,
+						qp->base.pd, &cause))
+			return swi_rx_fail_cause(s, &cause);
+		inval = rx->h.stag;
+	}
+	rx->rqe.flags = op == RDMAP_SEND_SE || op == RDMAP_SEND_SE_INVAL ?
+			SIW_WQE_SOLICITED : 0;
+	rx->rqe_valid = false;
+	swi_qp_complete_rqe(qp, &rx->rqe, bytes, SIW_WC_SUCCESS, inval);
+	return 0;
+}
+
+/* A good FPDU ended: account for the segment, complete messages */
+static int swi_rx_seg_end(struct swi_stream *s)
+{
+	struct swi_rx *rx = &s->rx;
+	struct ddp_hdr_info *h = &rx->h;
+	struct ddp_rx_queue *q;
+	u32 bytes;
+	int err = 0;
+
+	if (rx->mem)
+		rdmap_mem_put(rx->mem);
+	rx->mem = NULL;
+	if (h->tagged) {
+		if (h->opcode == RDMAP_READ_RESP && h->last)
+			swi_rx_orq_complete(s, SIW_WC_SUCCESS);
+		return 0;
+	}
+	q = &rx->ddp.queue[h->qn];
+	q->received += rx->ulpdu_len - DDP_UNTAGGED_HDR_SIZE;
+	if (!h->last)
+		return 0;
+	bytes = q->received;
+	q->msn++;
+	q->received = 0;
+	q->buffers = 0;
+	if (h->qn == RDMAP_QN_SEND)
+		err = swi_rx_send_done(s, bytes);
+	else if (h->qn == RDMAP_QN_READ_REQ)
+		err = swi_rx_read_req(s);
+	else
+		err = swi_rx_terminate(s);
+	return err;
+}
+
+static int swi_rx_begin(void *ctx, unsigned int ulpdu_len)
+{
+	struct swi_stream *s = swi_rx_stream(ctx);
+	enum rdmap_qps state = READ_ONCE(s->qp->state);
+
+	if (s->rx.failed ||
+	    (state != RDMAP_QPS_RTS && state != RDMAP_QPS_CLOSING)) {
+		s->rx.failed = true;
+		return -ESHUTDOWN;
+	}
+	s->rx.ulpdu_len = ulpdu_len;
+	s->rx.hdr_got = 0;
+	s->rx.hdr_len = DDP_CTRL_SIZE;
+	return 0;
+}
+
+/* Collect header octets; run the checks when the header is complete */
+static int swi_rx_hdr_bytes(struct swi_stream *s, struct sk_buff *skb,
+			    unsigned int off, unsigned int n)
+{
+	struct swi_rx *rx = &s->rx;
+	bool had_ctrl = rx->hdr_got >= DDP_CTRL_SIZE;
+	int err;
+
+	err = skb_copy_bits(skb, off, rx->hdr + rx->hdr_got, n);
+	if (err)
+		return err;
+	rx->hdr_got += n;
+	if (!had_ctrl && rx->hdr_got == DDP_CTRL_SIZE) {
+		err = swi_rx_hdr_len(s);
+		if (err)
+			return err;
+	}
+	if (rx->hdr_got == rx->hdr_len && rx->hdr_len > DDP_CTRL_SIZE)
+		return swi_rx_seg_begin(s);
+	return 0;
+}
+
+static int swi_rx_data(void *ctx, struct sk_buff *skb, unsigned int off,
+		       unsigned int len, unsigned int ulpdu_off)
+{
+	struct swi_stream *s = swi_rx_stream(ctx);
+	struct swi_rx *rx = &s->rx;
+	unsigned int n;
+	int err;
+
+	if (rx->failed)
+		return -ESHUTDOWN;
+	if (rx->hdr_got < rx->hdr_len) {
+		n = min_t(unsigned int, len, rx->hdr_len - rx->hdr_got);
+		err = swi_rx_hdr_bytes(s, skb, off, n);
+		if (err || n == len)
+			return err;
+		off += n;
+		len -= n;
+		ulpdu_off += n;
+		if (rx->hdr_got < rx->hdr_len)	/* the two control octets */
+			return swi_rx_data(ctx, skb, off, len, ulpdu_off);
+	}
+	return swi_rx_place(s, skb, off, len, ulpdu_off - rx->hdr_len);
+}
+
+static int swi_rx_end(void *ctx, unsigned int ulpdu_len, enum mpa_error err)
+{
+	struct swi_stream *s = swi_rx_stream(ctx);
+	struct swi_rx *rx = &s->rx;
+
+	if (rx->failed)
+		return -ESHUTDOWN;
+	if (err != MPA_ERR_NONE)
+		return swi_rx_fail(s, TERM_LAYER_LLP, TERM_ETYPE_LLP, err);
+	if (rx->hdr_got < rx->hdr_len || rx->hdr_len <= DDP_CTRL_SIZE)
+		return swi_rx_malformed(s);
+	return swi_rx_seg_end(s);
+}
+
+static const struct mpa_rx_ops swi_rx_ops = {
+	.begin = swi_rx_begin,
+	.data = swi_rx_data,
+	.end = swi_rx_end,
+};
+
+/**
+ * swi_rx_init() - set up the receive side of a stream
+ * @s: the stream, its @cfg set
+ *
+ * Context: process context.
+ * Return: 0, or -EINVAL for a bad stream position.
+ */
+int swi_rx_init(struct swi_stream *s)
+{
+	unsigned int i;
+
+	memset(&s->rx, 0, sizeof(s->rx));
+	s->rx.ddp.rdmac = s->cfg.rdmac;
+	for (i = 0; i < RDMAP_QN_COUNT; i++)
+		s->rx.ddp.queue[i].msn = DDP_MSN_FIRST;
+	return mpa_rx_init(&s->mrx, &s->cfg.rx, U16_MAX, &swi_rx_ops, s);
+}
+
+/**
+ * swi_rx_release() - drop what the receiver still holds
+ * @s: the stream, detached from its socket
+ *
+ * Context: process context.
+ * Return: nothing.
+ */
+void swi_rx_release(struct swi_stream *s)
+{
+	if (s->rx.mem)
+		rdmap_mem_put(s->rx.mem);
+	s->rx.mem = NULL;
+}
+
+/**
+ * swi_rx_data_ready() - the socket's data_ready callback
+ * @sk: the socket
+ *
+ * Context: under the socket lock (bh-locked in softirq, or owned).
+ * Return: nothing.
+ */
+void swi_rx_data_ready(struct sock *sk)
+{
+	read_descriptor_t desc = { .count = 1 };
+	struct swi_stream *s;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	s = sk->sk_user_data;
+	if (s && !s->rx.failed) {
+		desc.arg.data = &s->mrx;
+		tcp_read_sock(sk, &desc, mpa_rx_tcp_actor);
+	}
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+/**
+ * swi_stream_flush_rx() - flush the receive buffer in use
+ * @s: the stream
+ *
+ * Context: process context; takes the socket lock.
+ * Return: nothing.
+ */
+void swi_stream_flush_rx(struct swi_stream *s)
+{
+	struct sock *sk = s->sock->sk;
+
+	lock_sock(sk);
+	if (s->rx.rqe_valid)
+		swi_qp_complete_rqe(s->qp, &s->rx.rqe, 0, SIW_WC_WR_FLUSH_ERR,
+				    0);
+	s->rx.rqe_valid = false;
+	release_sock(sk);
+}

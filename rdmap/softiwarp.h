@@ -1,0 +1,536 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * DOC: the softiwarp RDMA device and its verbs objects
+ *
+ * One struct swi_device per netdev, created by "rdma link add NAME type
+ * softiwarp netdev DEV". Its verbs objects wrap the IB core's: the core
+ * allocates them (INIT_RDMA_OBJ_SIZE) and calls the swi_* verbs below. User
+ * space is rdma-core's unmodified libsiw: the queues it polls and fills
+ * are the siw ABI's (include/uapi/rdma/siw-abi.h) rings, allocated with
+ * vmalloc_user() and mapped through rdma_user_mmap_entry keys.
+ *
+ * Limits live here; private prototypes are grouped by defining file.
+ */
+#ifndef SOFTIWARP_H
+#define SOFTIWARP_H
+
+#include <linux/netdevice.h>
+#include <linux/spinlock.h>
+#include <linux/xarray.h>
+#include <rdma/ib_umem.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/siw-abi.h>
+
+#include "compat.h"
+#include "mpa/mpa_frame.h"
+#include "rdmap/mem.h"
+#include "rdmap/qp_state.h"
+#include "rdmap/terminate.h"
+
+/* Device limits, reported by query_device and enforced by the verbs. */
+#define SWI_VENDOR_ID		0x626d74	/* same OUI-less id space as siw */
+#define SWI_MAX_QP		4096
+#define SWI_MAX_QP_WR		4096	/* per SQ or RQ, power of two */
+#define SWI_MAX_CQ		4096
+#define SWI_MAX_CQE		(SWI_MAX_QP_WR * 4)
+#define SWI_MAX_PD		4096
+#define SWI_MAX_MR		(256 * 1024)
+#define SWI_MAX_SRQ		1024
+#define SWI_MAX_SRQ_WR		(SWI_MAX_QP_WR * 4)
+#define SWI_MAX_SGE		SIW_MAX_SGE
+#define SWI_MAX_INLINE		SIW_MAX_INLINE	/* 80 octets */
+#define SWI_MAX_ORD		128
+#define SWI_MAX_IRD		128
+#define SWI_MAX_FRMR_PAGES	2048
+#define SWI_MAX_CONTEXT		1024
+
+/**
+ * struct swi_device - one softiwarp RDMA device, bound to one netdev
+ * @ibdev: the IB core's device; must stay first (ib_alloc_device())
+ * @netdev: the netdev it runs over, held with @netdev_tracker
+ * @netdev_tracker: reference tracker for @netdev
+ * @list: entry in the module's device list (swi_dev_mutex)
+ * @mem: the STag table (its own locking, see rdmap/mem.h)
+ * @qp_xa: QP number -> struct swi_qp, for iw_get_qp(); the xarray's lock
+ *	serialises changes, and lookups take a QP reference under it
+ * @qp_next: cyclic QP number allocation hint, under the @qp_xa lock
+ * @num_ctx: user contexts, against SWI_MAX_CONTEXT
+ * @num_pd: PDs, against SWI_MAX_PD
+ * @num_cq: CQs, against SWI_MAX_CQ
+ * @num_qp: QPs, against SWI_MAX_QP
+ * @num_mr: MRs, against SWI_MAX_MR
+ * @num_srq: SRQs, against SWI_MAX_SRQ
+ *
+ * Lifetime: from swi_newlink() to ib_unregister_device() (dealloc_driver
+ * frees the rest). The counters are atomics; nothing else here changes
+ * after registration except through the objects' own locks.
+ */
+struct swi_device {
+	struct ib_device ibdev;
+	struct net_device *netdev;
+	netdevice_tracker netdev_tracker;
+	struct list_head list;
+	struct rdmap_mem_table mem;
+	struct xarray qp_xa;
+	u32 qp_next;
+	atomic_t num_ctx;
+	atomic_t num_pd;
+	atomic_t num_cq;
+	atomic_t num_qp;
+	atomic_t num_mr;
+	atomic_t num_srq;
+};
+
+/**
+ * struct swi_ucontext - a user context (one per opened verbs device)
+ * @base: the IB core's context
+ */
+struct swi_ucontext {
+	struct ib_ucontext base;
+};
+
+/**
+ * struct swi_pd - a protection domain
+ * @base: the IB core's PD
+ */
+struct swi_pd {
+	struct ib_pd base;
+};
+
+/**
+ * struct swi_mmap_entry - a kernel queue that user space maps
+ * @base: the IB core's entry; its offset is the key handed to libsiw
+ * @vaddr: vmalloc_user() memory of the queue
+ * @len: its length in octets
+ */
+struct swi_mmap_entry {
+	struct rdma_user_mmap_entry base;
+	void *vaddr;
+	size_t len;
+};
+
+/**
+ * struct swi_cq - a completion queue, a ring of struct siw_cqe
+ * @base: the IB core's CQ
+ * @lock: protects @put, @get and the notify state; taken from any
+ *	context, so always with spin_lock_irqsave()
+ * @queue: @num_cqe entries followed by the struct siw_cq_ctrl @ctrl
+ * @ctrl: the notify word libsiw arms (SIW_NOTIFY_*)
+ * @num_cqe: ring size, a power of two
+ * @put: producer index (free running)
+ * @get: consumer index of a kernel CQ (free running); libsiw consumes a
+ *	user CQ by clearing SIW_WQE_VALID in each entry
+ * @id: CQ number reported to libsiw
+ * @user: @queue is mapped by user space
+ * @mmap: the mapping's entry, user CQs only
+ */
+struct swi_cq {
+	struct ib_cq base;
+	spinlock_t lock;		/* ring indexes, notify state */
+	struct siw_cqe *queue;
+	struct siw_cq_ctrl *ctrl;
+	u32 num_cqe;
+	u32 put;
+	u32 get;
+	u32 id;
+	bool user;
+	struct rdma_user_mmap_entry *mmap;
+};
+
+/**
+ * struct swi_wq - a work queue ring (SQ, RQ or SRQ)
+ * @queue: struct siw_sqe or struct siw_rqe entries
+ * @num: number of entries, a power of two
+ * @put: producer index (kernel post verbs), free running
+ * @get: consumer index (the data path), free running
+ * @mmap: the mapping's entry when user space fills the ring
+ * @flushing: a flush is taking entries (rdmap/qp.c), under the ring's lock
+ *
+ * An entry belongs to the consumer while SIW_WQE_VALID is set in its
+ * flags; the consumer clears it when done.
+ */
+struct swi_wq {
+	void *queue;
+	u32 num;
+	u32 put;
+	u32 get;
+	struct rdma_user_mmap_entry *mmap;
+	bool flushing;
+};
+
+/**
+ * struct swi_srq - a shared receive queue
+ * @base: the IB core's SRQ
+ * @lock: protects @rq indexes, @limit and @armed (irqsave)
+ * @rq: ring of struct siw_rqe
+ * @limit: SRQ limit for IB_EVENT_SRQ_LIMIT_REACHED
+ * @armed: the limit event is armed
+ * @user: @rq is mapped by user space
+ */
+struct swi_srq {
+	struct ib_srq base;
+	spinlock_t lock;		/* ring indexes, limit, armed */
+	struct swi_wq rq;
+	u32 limit;
+	bool armed;
+	bool user;
+};
+
+/**
+ * struct swi_mr - a memory region
+ * @base: the IB core's MR (lkey == rkey == the STag)
+ * @mem: the STag table entry the data path looks up
+ * @umem: pinned user memory of a user MR, else NULL
+ * @pages: page array of a fast-registration MR (alloc_mr), else NULL
+ * @npages: used entries of @pages
+ * @max_pages: size of @pages
+ */
+struct swi_mr {
+	struct ib_mr base;
+	struct rdmap_mem *mem;
+	struct ib_umem *umem;
+	struct page **pages;
+	u32 npages;
+	u32 max_pages;
+};
+
+/**
+ * struct swi_rreq - an RDMA Read Request received, to be answered
+ * @sink_stag: where the Read Response goes (the peer's STag)
+ * @sink_to: and at which tagged offset
+ * @size: octets to read
+ * @src_to: where they come from in @src
+ * @src: our memory object, referenced while the entry lives (NULL for
+ *	a zero-size read)
+ */
+struct swi_rreq {
+	u32 sink_stag;
+	u64 sink_to;
+	u32 size;
+	u64 src_to;
+	struct rdmap_mem *src;
+};
+
+/* What the transmitter is working on (struct swi_tx_job kind) */
+enum swi_tx_kind {
+	SWI_TX_NONE,
+	SWI_TX_SQE,		/* a work request of the SQ */
+	SWI_TX_RRESP,		/* a Read Response */
+	SWI_TX_TERM,		/* the Terminate */
+};
+
+/**
+ * struct swi_tx_job - the message being transmitted
+ * @kind: enum swi_tx_kind
+ * @sqe: the work request (SWI_TX_SQE)
+ * @rr: the Read Request answered (SWI_TX_RRESP)
+ * @len: payload octets of the message
+ * @done: payload octets already framed
+ * @last: the FPDU on the wire is the message's last
+ */
+struct swi_tx_job {
+	u8 kind;
+	struct siw_sqe sqe;
+	struct swi_rreq rr;
+	u32 len;
+	u32 done;
+	bool last;
+};
+
+/* Octets of ULPDU that rx collects before placing payload */
+#define SWI_RX_HDR_MAX	(DDP_UNTAGGED_HDR_SIZE + RDMAP_TERM_MAX_SIZE)
+
+/**
+ * struct swi_rx - receive state of one stream, used under the socket lock
+ * @hdr: the headers of the current segment, collected
+ * @hdr_got: octets in @hdr
+ * @hdr_len: octets of header the segment has (known after two octets)
+ * @ulpdu_len: length of the current ULPDU
+ * @h: the parsed DDP header of the current segment
+ * @rr: the parsed Read Request (RDMAP_READ_REQ)
+ * @ddp: the untagged queues' state, for ddp_rx_check()
+ * @mem: target of the current tagged segment, referenced
+ * @rqe: the receive buffer of the Send in progress
+ * @rqe_valid: @rqe is taken
+ * @failed: a Terminate was raised, nothing more is processed
+ */
+struct swi_rx {
+	u8 hdr[SWI_RX_HDR_MAX];
+	u8 hdr_got;
+	u8 hdr_len;
+	u16 ulpdu_len;
+	struct ddp_hdr_info h;
+	struct rdmap_read_req_info rr;
+	struct ddp_rx_state ddp;
+	struct rdmap_mem *mem;
+	struct siw_rqe rqe;
+	bool rqe_valid;
+	bool failed;
+};
+
+/**
+ * struct swi_stream_cfg - how a stream in Full Operation was negotiated
+ * @tx: our sending direction: stream position, Markers, CRC
+ * @rx: the peer's sending direction
+ * @rdmac: the peer speaks RDMAC (MPA revision 0, DDP/RDMAP version 0)
+ */
+struct swi_stream_cfg {
+	struct mpa_fo_cfg tx;
+	struct mpa_fo_cfg rx;
+	bool rdmac;
+};
+
+/* struct swi_stream flags bits */
+#define SWI_TX_RUNNING	0	/* one transmitter at a time */
+#define SWI_TX_STOPPED	1	/* nothing more is sent */
+#define SWI_TX_CLOSE	2	/* shut down writing once idle */
+
+/**
+ * struct swi_stream - a QP's TCP stream in Full Operation
+ * @qp: its QP (the stream holds a reference)
+ * @sock: the kernel socket, owned
+ * @saved_data_ready: the socket's callbacks before attach
+ * @saved_write_space: see @saved_data_ready
+ * @saved_state_change: see @saved_data_ready
+ * @tx_work: runs the transmitter where the poster cannot
+ * @tx_mutex: held by whoever runs the transmitter or flushes its job;
+ *	process context only
+ * @flags: SWI_TX_* bits
+ * @cfg: what was negotiated
+ * @mtx: MPA transmit state (transmitter only)
+ * @fpdu: the FPDU being built (transmitter only)
+ * @stage: the ULPDU being framed (transmitter only)
+ * @wire: the FPDU octets on their way into the socket (transmitter only)
+ * @wire_len: octets in @wire
+ * @wire_sent: of which the socket took these
+ * @job: the message being transmitted (transmitter only)
+ * @msn: next MSN per untagged queue we send on (transmitter only)
+ * @qlock: protects @irq_*, @orq_*, @term_* (any context, irqsave)
+ * @irq: Read Requests received and not yet answered, @ird entries
+ * @irq_put: producer index (receiver)
+ * @irq_get: consumer index (transmitter)
+ * @orq: our RDMA Read work requests awaiting their Response, @ord entries
+ * @orq_put: producer index (transmitter)
+ * @orq_get: consumer index (receiver)
+ * @term: the Terminate to send
+ * @term_len: its length, 0 when none is queued
+ * @term_sent: a Terminate went out or is being sent
+ * @mrx: MPA receive state (receiver only)
+ * @rx: DDP/RDMAP receive state (receiver only)
+ */
+struct swi_stream {
+	struct swi_qp *qp;
+	struct socket *sock;
+	void (*saved_data_ready)(struct sock *sk);
+	void (*saved_write_space)(struct sock *sk);
+	void (*saved_state_change)(struct sock *sk);
+	struct work_struct tx_work;
+	struct mutex tx_mutex;		/* the transmitter */
+	unsigned long flags;
+	struct swi_stream_cfg cfg;
+	struct mpa_tx mtx;
+	struct mpa_fpdu fpdu;
+	u8 *stage;
+	u8 *wire;
+	u32 wire_len;
+	u32 wire_sent;
+	struct swi_tx_job job;
+	u32 msn[RDMAP_QN_COUNT];
+	spinlock_t qlock;		/* IRQ, ORQ, Terminate */
+	struct swi_rreq *irq;
+	u32 irq_put;
+	u32 irq_get;
+	struct siw_sqe *orq;
+	u32 orq_put;
+	u32 orq_get;
+	struct rdmap_term_hdr term;
+	u8 term_len;
+	bool term_sent;
+	struct mpa_rx mrx;
+	struct swi_rx rx;
+};
+
+/**
+ * struct swi_qp - a reliable connected queue pair
+ * @base: the IB core's QP
+ * @dev: the device
+ * @ref: held by iw_cm (iw_add_ref/iw_rem_ref), by the connection and by
+ *	lookups through @dev->qp_xa; the last put completes @freed
+ * @freed: destroy_qp waits for it before the core frees the QP
+ * @state_lock: serialises state changes (modify_qp, stream events)
+ * @state: iWARP QP state, under @state_lock
+ * @sq_lock: protects the indexes of @sq, both the kernel producer and
+ *	the consumers (data path, flush), and is held when @state is read
+ *	by the post verbs (irqsave)
+ * @rq_lock: the same for @rq
+ * @sq: send queue ring of struct siw_sqe
+ * @rq: receive queue ring of struct siw_rqe (unused with an SRQ)
+ * @scq: send CQ
+ * @rcq: receive CQ
+ * @srq: the SRQ, or NULL
+ * @ird: inbound RDMA Read queue depth
+ * @ord: outbound RDMA Read queue depth
+ * @access: IB_ACCESS_* remote access rights granted to the peer
+ * @send_sge: SGEs per send WR, as granted
+ * @recv_sge: SGEs per receive WR, as granted (0 with an SRQ)
+ * @sig_all: every send WR completes (IB_SIGNAL_ALL_WR)
+ * @user: the rings are mapped by user space (libsiw)
+ * @conn: the connection endpoint (cm/), NULL while IDLE
+ * @stream: the TCP stream, set by swi_qp_attach() under @state_lock and
+ *	freed by destroy_qp
+ * @err_work: runs the state change the receiver or transmitter asked for
+ * @err_event: that event + 1, 0 when none is pending
+ * @err_class: enum rdmap_qp_err of @err_event
+ */
+struct swi_qp {
+	struct ib_qp base;
+	struct swi_device *dev;
+	struct kref ref;
+	struct completion freed;
+	struct mutex state_lock;	/* state changes */
+	enum rdmap_qps state;
+	spinlock_t sq_lock;		/* kernel SQ producer */
+	spinlock_t rq_lock;		/* kernel RQ producer */
+	struct swi_wq sq;
+	struct swi_wq rq;
+	struct swi_cq *scq;
+	struct swi_cq *rcq;
+	struct swi_srq *srq;
+	u32 ird;
+	u32 ord;
+	int access;
+	u32 send_sge;
+	u32 recv_sge;
+	bool sig_all;
+	bool user;
+	void *conn;
+	struct swi_stream *stream;
+	struct work_struct err_work;
+	atomic_t err_event;
+	u8 err_class;
+};
+
+static inline struct swi_device *to_swi_dev(struct ib_device *ibdev)
+{
+	return container_of(ibdev, struct swi_device, ibdev);
+}
+
+static inline struct swi_pd *to_swi_pd(struct ib_pd *pd)
+{
+	return container_of(pd, struct swi_pd, base);
+}
+
+static inline struct swi_cq *to_swi_cq(struct ib_cq *cq)
+{
+	return container_of(cq, struct swi_cq, base);
+}
+
+static inline struct swi_qp *to_swi_qp(struct ib_qp *qp)
+{
+	return container_of(qp, struct swi_qp, base);
+}
+
+static inline struct swi_srq *to_swi_srq(struct ib_srq *srq)
+{
+	return container_of(srq, struct swi_srq, base);
+}
+
+static inline struct swi_mr *to_swi_mr(struct ib_mr *mr)
+{
+	return container_of(mr, struct swi_mr, base);
+}
+
+/* rdmap/device.c */
+int swi_device_init(void);
+void swi_device_exit(void);
+struct ib_device *swi_device_add(const char *name, struct net_device *netdev);
+int swi_mmap_publish(struct ib_udata *udata, void *vaddr, size_t len,
+		     struct rdma_user_mmap_entry **entry, u64 *key);
+void swi_mmap_unpublish(struct rdma_user_mmap_entry *entry);
+
+/* rdmap/cq.c */
+int swi_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		  SWI_CREATE_CQ_ARG *arg);
+int swi_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
+int swi_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
+int swi_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
+int swi_cq_push(struct swi_cq *cq, const struct siw_cqe *cqe,
+		bool solicited);
+int swi_cq_init_ring(struct swi_cq *cq, u32 num, bool user);
+void swi_cq_free_ring(struct swi_cq *cq);
+
+/* rdmap/srq.c */
+int swi_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *attr,
+		   struct ib_udata *udata);
+int swi_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
+		   enum ib_srq_attr_mask mask, struct ib_udata *udata);
+int swi_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr);
+int swi_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
+int swi_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
+		      const struct ib_recv_wr **bad_wr);
+int swi_srq_get(struct swi_srq *srq, struct siw_rqe *rqe);
+int swi_srq_init_ring(struct swi_srq *srq, u32 num, bool user);
+void swi_srq_free_ring(struct swi_srq *srq);
+
+/* rdmap/mr.c */
+struct ib_mr *swi_get_dma_mr(struct ib_pd *pd, int access);
+struct ib_mr *swi_reg_user_mr(struct ib_pd *pd, u64 start, u64 len,
+			      u64 iova, int access, struct ib_udata *udata);
+struct ib_mr *swi_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
+			   u32 max_sg);
+int swi_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int nents,
+		  unsigned int *sg_offset);
+int swi_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+
+/* rdmap/qp.c */
+int swi_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
+		  struct ib_udata *udata);
+int swi_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		  struct ib_udata *udata);
+int swi_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		 struct ib_qp_init_attr *init);
+int swi_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
+int swi_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		  const struct ib_send_wr **bad_wr);
+int swi_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		  const struct ib_recv_wr **bad_wr);
+void swi_qp_get(struct ib_qp *ibqp);
+void swi_qp_put(struct ib_qp *ibqp);
+struct ib_qp *swi_get_qp(struct ib_device *ibdev, int qpn);
+int swi_qp_event(struct swi_qp *qp, enum rdmap_qp_event event,
+		 enum rdmap_qp_err err);
+int swi_qp_take_sqe(struct swi_qp *qp, struct siw_sqe *sqe);
+int swi_qp_take_rqe(struct swi_qp *qp, struct siw_rqe *rqe);
+void swi_qp_err_work(struct work_struct *work);
+void swi_qp_raise(struct swi_qp *qp, enum rdmap_qp_event event,
+		  enum rdmap_qp_err err);
+void swi_qp_complete_sqe(struct swi_qp *qp, const struct siw_sqe *sqe,
+			 u32 bytes, enum siw_wc_status status);
+void swi_qp_complete_rqe(struct swi_qp *qp, const struct siw_rqe *rqe,
+			 u32 bytes, enum siw_wc_status status, u32 inval);
+int swi_qp_attach(struct swi_qp *qp, struct socket *sock,
+		  const struct swi_stream_cfg *cfg);
+
+/* rdmap/tx.c */
+int swi_stream_init(struct swi_stream *s, struct swi_qp *qp,
+		    struct socket *sock, const struct swi_stream_cfg *cfg);
+void swi_stream_start(struct swi_stream *s);
+void swi_stream_stop(struct swi_stream *s, bool abort);
+void swi_stream_free(struct swi_stream *s);
+void swi_tx_kick(struct swi_stream *s, bool inline_ok);
+void swi_tx_queue_term(struct swi_stream *s,
+		       const struct rdmap_term_cause *cause,
+		       const struct rdmap_term_offender *seg, bool kick);
+bool swi_stream_busy(struct swi_stream *s);
+void swi_stream_flush_tx(struct swi_stream *s);
+void swi_stream_flush_rx(struct swi_stream *s);
+int swi_tx_init(void);
+void swi_tx_exit(void);
+
+/* rdmap/rx.c */
+int swi_rx_init(struct swi_stream *s);
+void swi_rx_release(struct swi_stream *s);
+void swi_rx_data_ready(struct sock *sk);
+int swi_rx_orq_complete(struct swi_stream *s, enum siw_wc_status status);
+
+#endif /* SOFTIWARP_H */

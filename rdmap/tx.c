@@ -1,0 +1,812 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: the transmitter
+ *
+ * One transmitter per stream, always in process context, serialised by
+ * &swi_stream.tx_mutex: a user QP's doorbell runs it in the poster's
+ * context (no kernel thread has to be scheduled while user space
+ * busy-polls its CQ); kernel posts, the socket's write-space callback and
+ * the receiver (Read Requests to answer) queue &swi_stream.tx_work.
+ *
+ * It picks, in this order, the Terminate, the oldest Read Request to
+ * answer, the next SQ work request; cuts the message into DDP segments of
+ * at most MULPDU octets (from the socket's current MSS, so that FPDUs stay
+ * aligned with TCP segments); stages each ULPDU, frames it with
+ * mpa_fpdu_layout() and mpa_fpdu_set_crc() and hands the FPDU to the
+ * socket without blocking. The payload is copied into the FPDU buffer:
+ * the CRC and TCP's retransmission read the octets after sendmsg()
+ * returns, so the work request can complete as soon as the socket has
+ * taken its last FPDU.
+ */
+#include <linux/highmem.h>
+#include <linux/net.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+
+#include "rdmap/softiwarp.h"
+
+#define SWI_WIRE_MAX	(MPA_FPDU_MAX_BARE + \
+			 MPA_FPDU_MAX_MARKERS * MPA_MARKER_SIZE)
+
+static struct workqueue_struct *swi_tx_wq;
+
+/* Copy cursor for rdmap_mem_walk() */
+struct swi_copy {
+	u8 *buf;
+};
+
+static int swi_copy_piece(void *ctx, struct page *page, unsigned int off,
+			  unsigned int len)
+{
+	struct swi_copy *c = ctx;
+
+	memcpy_from_page(c->buf, page, off, len);
+	c->buf += len;
+	return 0;
+}
+
+/* Copy @len octets at @addr of the object behind @stag into @buf */
+static int swi_gather_mem(struct swi_qp *qp, u32 stag, u64 addr, u32 len,
+			  u8 *buf)
+{
+	struct rdmap_mem *mem = rdmap_mem_lookup(&qp->dev->mem, stag);
+	struct swi_copy c = { .buf = buf };
+	int err;
+
+	if (IS_ERR(mem))
+		return PTR_ERR(mem);
+	if (rdmap_mem_local_check(mem, stag, qp->base.pd, 0, addr, len) !=
+	    IB_WC_SUCCESS)
+		err = -EACCES;
+	else
+		err = rdmap_mem_walk(mem, addr, len, swi_copy_piece, &c);
+	rdmap_mem_put(mem);
+	return err;
+}
+
+/* Copy message octets [@off, @off + @len) of @sqe's gather list to @buf */
+static int swi_gather_sqe(struct swi_qp *qp, const struct siw_sqe *sqe,
+			  u32 off, u32 len, u8 *buf)
+{
+	unsigned int i;
+	int err;
+
+	if (sqe->flags & SIW_WQE_INLINE) {
+		memcpy(buf, (const u8 *)&sqe->sge[1] + off, len);
+		return 0;
+	}
+	for (i = 0; i < sqe->num_sge && len; i++) {
+		const struct siw_sge *sge = &sqe->sge[i];
+		u32 n;
+
+		if (off >= sge->length) {
+			off -= sge->length;
+			continue;
+		}
+		n = min(len, sge->length - off);
+		err = swi_gather_mem(qp, sge->lkey, sge->laddr + off, n, buf);
+		if (err)
+			return err;
+		buf += n;
+		len -= n;
+		off = 0;
+	}
+	return len ? -EINVAL : 0;
+}
+
+/* Total length of @sqe's gather list, or -EINVAL when it overflows */
+static s64 swi_sqe_len(const struct siw_sqe *sqe)
+{
+	u64 len = 0;
+	unsigned int i;
+
+	if (sqe->flags & SIW_WQE_INLINE)
+		return sqe->sge[0].length;
+	for (i = 0; i < sqe->num_sge; i++)
+		len += sqe->sge[i].length;
+	return len > U32_MAX ? -EINVAL : len;
+}
+
+static u32 swi_tx_mulpdu(struct swi_stream *s)
+{
+	return mpa_mulpdu(READ_ONCE(tcp_sk(s->sock->sk)->mss_cache),
+			  s->cfg.tx.markers);
+}
+
+/* Fill in the DDP/RDMAP header of the next segment of the job */
+static void swi_tx_hdr(struct swi_stream *s, struct ddp_hdr_info *h)
+{
+	static const u8 send_op[] = {
+		[0] = RDMAP_SEND, [1] = RDMAP_SEND_SE,
+		[2] = RDMAP_SEND_INVAL, [3] = RDMAP_SEND_SE_INVAL,
+	};
+	struct swi_tx_job *j = &s->job;
+	const struct siw_sqe *sqe = &j->sqe;
+	u8 v = s->cfg.rdmac ? DDP_VERSION_RDMAC : DDP_VERSION;
+
+	memset(h, 0, sizeof(*h));
+	h->dv = v;
+	h->rv = s->cfg.rdmac ? RDMAP_VERSION_RDMAC : RDMAP_VERSION;
+	if (j->kind == SWI_TX_RRESP) {
+		h->tagged = 1;
+		h->opcode = RDMAP_READ_RESP;
+		h->stag = j->rr.sink_stag;
+		h->to = j->rr.sink_to + j->done;
+		return;
+	}
+	if (j->kind == SWI_TX_TERM) {
+		h->opcode = RDMAP_TERMINATE;
+		h->qn = RDMAP_QN_TERMINATE;
+	} else if (sqe->opcode == SIW_OP_WRITE) {
+		h->tagged = 1;
+		h->opcode = RDMAP_WRITE;
+		h->stag = sqe->rkey;
+		h->to = sqe->raddr + j->done;
+		return;
+	} else if (sqe->opcode == SIW_OP_READ) {
+		h->opcode = RDMAP_READ_REQ;
+		h->qn = RDMAP_QN_READ_REQ;
+	} else {
+		h->opcode = send_op[!!(sqe->flags & SIW_WQE_SOLICITED) +
+				    2 * (sqe->opcode == SIW_OP_SEND_REMOTE_INV)];
+		h->qn = RDMAP_QN_SEND;
+		if (sqe->opcode == SIW_OP_SEND_REMOTE_INV)
+			h->stag = sqe->rkey;
+	}
+	h->msn = s->msn[h->qn];
+	h->mo = j->done;
+}
+
+/* Stage the next ULPDU of the job; return its length or an error */
+static int swi_tx_stage(struct swi_stream *s)
+{
+	struct swi_tx_job *j = &s->job;
+	struct swi_qp *qp = s->qp;
+	struct ddp_hdr_info h;
+	u32 n, hl, room;
+	int err;
+
+	swi_tx_hdr(s, &h);
+	hl = ddp_hdr_size(h.tagged);
+	room = swi_tx_mulpdu(s) - hl;
+	n = min(j->len - j->done, room);
+	h.last = j->done + n == j->len;
+	if (h.opcode == RDMAP_READ_REQ || h.opcode == RDMAP_TERMINATE) {
+		n = 0;		/* one segment, all header */
+		h.last = 1;
+	}
+	err = ddp_hdr_build(s->stage, hl, &h);
+	if (err < 0)
+		return err;
+	err = 0;
+	if (h.opcode == RDMAP_READ_REQ) {
+		struct rdmap_read_req_info r = {
+			.sink_stag = j->sqe.sge[0].lkey,
+			.sink_to = j->sqe.sge[0].laddr,
+			.size = j->len,
+			.src_stag = j->sqe.rkey,
+			.src_to = j->sqe.raddr,
+		};
+
+		rdmap_read_req_build((void *)(s->stage + hl), &r);
+		hl += RDMAP_READ_REQ_SIZE;
+	} else if (h.opcode == RDMAP_TERMINATE) {
+		memcpy(s->stage + hl, &s->term, s->term_len);
+		hl += s->term_len;
+	} else if (j->kind == SWI_TX_RRESP && n) {
+		struct swi_copy c = { .buf = s->stage + hl };
+
+		err = rdmap_mem_walk(j->rr.src, j->rr.src_to + j->done, n,
+				     swi_copy_piece, &c);
+	} else if (n) {
+		err = swi_gather_sqe(qp, &j->sqe, j->done, n, s->stage + hl);
+	}
+	if (err)
+		return err;
+	j->done += n;
+	j->last = h.last;
+	return hl + n;
+}
+
+/* Frame the staged ULPDU of @ulen octets into the wire buffer */
+static int swi_tx_frame(struct swi_stream *s, u32 ulen)
+{
+	struct mpa_fpdu *f = &s->fpdu;
+	struct kvec kv = { .iov_base = s->stage, .iov_len = ulen };
+	struct iov_iter it;
+	unsigned int i;
+	u8 *w = s->wire;
+	int err;
+
+	err = mpa_fpdu_layout(&s->mtx, f, ulen);
+	if (err)
+		return err;
+	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, ulen);
+	err = mpa_fpdu_set_crc(f, &it);
+	if (err)
+		return err;
+	for (i = 0; i < f->nr_pieces; i++) {
+		const struct mpa_piece *p = &f->piece[i];
+		const u8 *src = p->type == MPA_PIECE_FRAMING ?
+				f->bytes + p->off : s->stage + p->off;
+
+		memcpy(w, src, p->len);
+		w += p->len;
+	}
+	s->wire_len = w - s->wire;
+	s->wire_sent = 0;
+	return 0;
+}
+
+static u32 swi_orq_used(struct swi_stream *s)
+{
+	return READ_ONCE(s->orq_put) - READ_ONCE(s->orq_get);
+}
+
+/* May the SQ's head start now? A fence waits for every Read, ORD caps */
+static int swi_tx_sq_ready(struct swi_stream *s)
+{
+	struct swi_qp *qp = s->qp;
+	struct siw_sqe *slot;
+	unsigned long flags;
+	u16 fl;
+	u8 op;
+
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	slot = (struct siw_sqe *)qp->sq.queue + (qp->sq.get & (qp->sq.num - 1));
+	/* entry contents after the VALID flag; pairs with the producer */
+	fl = smp_load_acquire(&slot->flags);
+	op = READ_ONCE(slot->opcode);
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	if (!(fl & SIW_WQE_VALID))
+		return -ENOENT;
+	if ((fl & SIW_WQE_READ_FENCE) && swi_orq_used(s))
+		return -EAGAIN;
+	if (op == SIW_OP_READ && swi_orq_used(s) >= qp->ord)
+		return -EAGAIN;
+	return 0;
+}
+
+static void swi_tx_sqe_failed(struct swi_stream *s, enum siw_wc_status st)
+{
+	swi_qp_complete_sqe(s->qp, &s->job.sqe, 0, st);
+	s->job.kind = SWI_TX_NONE;
+	set_bit(SWI_TX_STOPPED, &s->flags);
+	swi_qp_raise(s->qp, RDMAP_QPE_LOCAL_ERROR, RDMAP_QP_ERR_ACCESS);
+}
+
+/* Check the local buffers of a new work request */
+static enum siw_wc_status swi_tx_check_sqe(struct swi_stream *s)
+{
+	const struct siw_sqe *sqe = &s->job.sqe;
+	int access = sqe->opcode == SIW_OP_READ ? IB_ACCESS_LOCAL_WRITE : 0;
+	struct swi_qp *qp = s->qp;
+	enum siw_wc_status st = SIW_WC_SUCCESS;
+	unsigned int i;
+
+	if (sqe->flags & SIW_WQE_INLINE)
+		return SIW_WC_SUCCESS;
+	for (i = 0; i < sqe->num_sge && st == SIW_WC_SUCCESS; i++) {
+		const struct siw_sge *sge = &sqe->sge[i];
+		struct rdmap_mem *mem;
+
+		if (!sge->length)
+			continue;
+		mem = rdmap_mem_lookup(&qp->dev->mem, sge->lkey);
+		if (rdmap_mem_local_check(mem, sge->lkey, qp->base.pd, access,
+					  sge->laddr, sge->length))
+			st = SIW_WC_LOC_PROT_ERR;
+		if (!IS_ERR(mem))
+			rdmap_mem_put(mem);
+	}
+	return st;
+}
+
+/* Local work requests: fast-register and invalidate complete at once */
+static void swi_tx_local_wr(struct swi_stream *s)
+{
+	struct siw_sqe *sqe = &s->job.sqe;
+	struct swi_qp *qp = s->qp;
+	struct ib_mr *ibmr;
+	int err;
+
+	if (sqe->opcode == SIW_OP_INVAL_STAG) {
+		err = rdmap_mem_invalidate_local(&qp->dev->mem, sqe->rkey,
+						 qp->base.pd);
+	} else {
+		ibmr = (struct ib_mr *)(uintptr_t)sqe->base_mr;
+		err = rdmap_mem_fast_reg(to_swi_mr(ibmr)->mem, qp->base.pd,
+					 sqe->rkey, sqe->access, ibmr->iova,
+					 ibmr->length);
+	}
+	if (err) {
+		swi_tx_sqe_failed(s, SIW_WC_LOC_PROT_ERR);
+		return;
+	}
+	swi_qp_complete_sqe(qp, sqe, 0, SIW_WC_SUCCESS);
+	s->job.kind = SWI_TX_NONE;
+}
+
+/* Start the SQ's next work request; false when there is none to start */
+static bool swi_tx_pick_sqe(struct swi_stream *s)
+{
+	struct swi_tx_job *j = &s->job;
+	enum siw_wc_status st;
+	unsigned long flags;
+	s64 len;
+	int err;
+
+	if (swi_tx_sq_ready(s))
+		return false;
+	err = swi_qp_take_sqe(s->qp, &j->sqe);
+	if (err == -ENOENT)
+		return false;
+	j->kind = SWI_TX_SQE;
+	j->done = 0;
+	j->last = false;
+	if (err) {
+		swi_tx_sqe_failed(s, SIW_WC_LOC_QP_OP_ERR);
+		return true;
+	}
+	if (j->sqe.opcode == SIW_OP_REG_MR ||
+	    j->sqe.opcode == SIW_OP_INVAL_STAG) {
+		swi_tx_local_wr(s);
+		return true;
+	}
+	len = swi_sqe_len(&j->sqe);
+	st = len < 0 ? SIW_WC_LOC_LEN_ERR : swi_tx_check_sqe(s);
+	if (st != SIW_WC_SUCCESS) {
+		swi_tx_sqe_failed(s, st);
+		return true;
+	}
+	j->len = len;
+	if (j->sqe.opcode == SIW_OP_READ) {
+		/* In the ORQ before the Request leaves: the Response may race */
+		spin_lock_irqsave(&s->qlock, flags);
+		s->orq[s->orq_put % s->qp->ord] = j->sqe;
+		WRITE_ONCE(s->orq_put, s->orq_put + 1);
+		spin_unlock_irqrestore(&s->qlock, flags);
+	}
+	return true;
+}
+
+/* Choose the next message: the Terminate, a Read Response, the SQ */
+static bool swi_tx_pick(struct swi_stream *s)
+{
+	struct swi_tx_job *j = &s->job;
+	unsigned long flags;
+	bool got = true;
+
+	spin_lock_irqsave(&s->qlock, flags);
+	if (s->term_len && !s->term_sent) {
+		s->term_sent = true;
+		j->kind = SWI_TX_TERM;
+		j->len = 0;
+	} else if (READ_ONCE(s->qp->state) != RDMAP_QPS_RTS) {
+		got = false;
+	} else if (s->irq_get != s->irq_put) {
+		j->kind = SWI_TX_RRESP;
+		j->rr = s->irq[s->irq_get % s->qp->ird];
+		j->len = j->rr.size;
+	} else {
+		got = false;
+	}
+	spin_unlock_irqrestore(&s->qlock, flags);
+	j->done = 0;
+	j->last = false;
+	if (got || READ_ONCE(s->qp->state) != RDMAP_QPS_RTS)
+		return got;
+	return swi_tx_pick_sqe(s);
+}
+
+/* The last FPDU of the job is in the socket */
+static void swi_tx_finish(struct swi_stream *s)
+{
+	struct swi_tx_job *j = &s->job;
+	unsigned long flags;
+
+	switch (j->kind) {
+	case SWI_TX_SQE:
+		if (j->sqe.opcode == SIW_OP_READ) {
+			s->msn[RDMAP_QN_READ_REQ]++;
+			break;
+		}
+		if (j->sqe.opcode != SIW_OP_WRITE)
+			s->msn[RDMAP_QN_SEND]++;
+		swi_qp_complete_sqe(s->qp, &j->sqe, j->len, SIW_WC_SUCCESS);
+		break;
+	case SWI_TX_RRESP:
+		if (j->rr.src)
+			rdmap_mem_put(j->rr.src);
+		spin_lock_irqsave(&s->qlock, flags);
+		s->irq_get++;
+		spin_unlock_irqrestore(&s->qlock, flags);
+		break;
+	case SWI_TX_TERM:
+		s->msn[RDMAP_QN_TERMINATE]++;
+		set_bit(SWI_TX_STOPPED, &s->flags);
+		swi_qp_raise(s->qp, RDMAP_QPE_TERM_SENT, RDMAP_QP_ERR_FATAL);
+		break;
+	}
+	j->kind = SWI_TX_NONE;
+	j->last = false;
+}
+
+/* Hand the rest of the wire buffer to the socket without blocking */
+static int swi_tx_push(struct swi_stream *s)
+{
+	while (s->wire_sent < s->wire_len) {
+		struct kvec kv = {
+			.iov_base = s->wire + s->wire_sent,
+			.iov_len = s->wire_len - s->wire_sent,
+		};
+		struct msghdr msg = {
+			.msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL |
+				     (s->job.last ? 0 : MSG_MORE),
+		};
+		int n = kernel_sendmsg(s->sock, &msg, &kv, 1, kv.iov_len);
+
+		if (n <= 0)
+			return n ? n : -EPIPE;
+		s->wire_sent += n;
+	}
+	return 0;
+}
+
+/* The stream cannot carry more: stop sending, report the loss */
+static void swi_tx_abort(struct swi_stream *s)
+{
+	if (!test_and_set_bit(SWI_TX_STOPPED, &s->flags))
+		swi_qp_raise(s->qp, RDMAP_QPE_LLP_RESET, RDMAP_QP_ERR_FATAL);
+}
+
+/* Build the next FPDU of the job, or pick a job; false when idle */
+static bool swi_tx_next(struct swi_stream *s)
+{
+	int ulen;
+
+	if (s->job.kind == SWI_TX_NONE && !swi_tx_pick(s))
+		return false;
+	if (s->job.kind == SWI_TX_NONE)
+		return true;	/* completed without a wire message */
+	ulen = swi_tx_stage(s);
+	if (ulen >= 0)
+		ulen = swi_tx_frame(s, ulen);
+	if (ulen < 0) {
+		if (s->job.kind == SWI_TX_SQE)
+			swi_tx_sqe_failed(s, SIW_WC_LOC_PROT_ERR);
+		else
+			swi_tx_abort(s);
+	}
+	return true;
+}
+
+static void swi_tx_run_locked(struct swi_stream *s)
+{
+	int err;
+
+	lockdep_assert_held(&s->tx_mutex);
+	for (;;) {
+		if (s->wire_sent < s->wire_len) {
+			err = swi_tx_push(s);
+			if (err == -EAGAIN)
+				return;
+			if (err) {
+				swi_tx_abort(s);
+				return;
+			}
+			mpa_tx_commit(&s->mtx, &s->fpdu);
+			s->wire_len = 0;
+			s->wire_sent = 0;
+			if (s->job.last)
+				swi_tx_finish(s);
+			continue;
+		}
+		if (test_bit(SWI_TX_STOPPED, &s->flags) || !swi_tx_next(s))
+			break;
+	}
+	if (test_bit(SWI_TX_CLOSE, &s->flags) &&
+	    (s->job.kind == SWI_TX_NONE ||
+	     test_bit(SWI_TX_STOPPED, &s->flags)) &&
+	    test_and_clear_bit(SWI_TX_CLOSE, &s->flags))
+		kernel_sock_shutdown(s->sock, SHUT_WR);
+}
+
+static void swi_tx_work(struct work_struct *work)
+{
+	struct swi_stream *s = container_of(work, struct swi_stream, tx_work);
+
+	mutex_lock(&s->tx_mutex);
+	swi_tx_run_locked(s);
+	mutex_unlock(&s->tx_mutex);
+}
+
+/**
+ * swi_tx_kick() - make the transmitter run
+ * @s: the stream
+ * @inline_ok: the caller is in process context and may run it itself
+ *	(a user QP's doorbell); otherwise a work item runs it
+ *
+ * Context: any context; process context when @inline_ok.
+ * Return: nothing.
+ */
+void swi_tx_kick(struct swi_stream *s, bool inline_ok)
+{
+	if (inline_ok && mutex_trylock(&s->tx_mutex)) {
+		swi_tx_run_locked(s);
+		mutex_unlock(&s->tx_mutex);
+		return;
+	}
+	queue_work(swi_tx_wq, &s->tx_work);
+}
+
+/**
+ * swi_tx_queue_term() - queue the stream's Terminate message
+ * @s: the stream
+ * @cause: the error it reports
+ * @seg: the received segment the error is about, or NULL
+ * @kick: run the transmitter; the receiver leaves that to the QP's move
+ *	to TERMINATE, so that TERM_SENT never overtakes its error event
+ *
+ * Only the first Terminate of a stream is sent (RFC 5040 section 7); it
+ * goes out before anything else still queued.
+ *
+ * Context: any context.
+ * Return: nothing.
+ */
+void swi_tx_queue_term(struct swi_stream *s,
+		       const struct rdmap_term_cause *cause,
+		       const struct rdmap_term_offender *seg, bool kick)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&s->qlock, flags);
+	if (!s->term_len && !s->term_sent)
+		s->term_len = rdmap_term_build(&s->term, cause, seg);
+	spin_unlock_irqrestore(&s->qlock, flags);
+	if (kick)
+		swi_tx_kick(s, false);
+}
+
+/**
+ * swi_stream_busy() - is work outstanding on the stream?
+ * @s: the stream
+ *
+ * Context: any context; a snapshot.
+ * Return: true while an RDMA Read awaits its Response or the transmitter
+ * has a message in progress.
+ */
+bool swi_stream_busy(struct swi_stream *s)
+{
+	return swi_orq_used(s) || READ_ONCE(s->job.kind) != SWI_TX_NONE;
+}
+
+/**
+ * swi_stream_flush_tx() - flush the transmitter's work
+ * @s: the stream
+ *
+ * Completes the work request in progress and the RDMA Reads awaiting
+ * their Response with a flush error, and drops the Read Requests not yet
+ * answered. A Terminate in progress is kept: it still goes out.
+ *
+ * Context: process context; takes @s->tx_mutex.
+ * Return: nothing.
+ */
+void swi_stream_flush_tx(struct swi_stream *s)
+{
+	struct swi_tx_job *j = &s->job;
+	struct swi_rreq rr;
+	unsigned long flags;
+
+	mutex_lock(&s->tx_mutex);
+	if (j->kind == SWI_TX_SQE && j->sqe.opcode != SIW_OP_READ)
+		swi_qp_complete_sqe(s->qp, &j->sqe, 0, SIW_WC_WR_FLUSH_ERR);
+	/* A Read Response job holds the IRQ head's reference: freed below */
+	if (j->kind != SWI_TX_TERM) {
+		j->kind = SWI_TX_NONE;
+		j->last = false;
+	}
+	spin_lock_irqsave(&s->qlock, flags);
+	while (s->irq_get != s->irq_put) {
+		rr = s->irq[s->irq_get++ % s->qp->ird];
+		if (rr.src)
+			rdmap_mem_put(rr.src);
+	}
+	spin_unlock_irqrestore(&s->qlock, flags);
+	mutex_unlock(&s->tx_mutex);
+	while (swi_rx_orq_complete(s, SIW_WC_WR_FLUSH_ERR) == 0)
+		;
+}
+
+static void swi_sk_write_space(struct sock *sk)
+{
+	struct swi_stream *s;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	s = sk->sk_user_data;
+	if (s && sk_stream_is_writeable(sk)) {
+		clear_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+		queue_work(swi_tx_wq, &s->tx_work);
+	}
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+static void swi_sk_state_change(struct sock *sk)
+{
+	struct swi_stream *s;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	s = sk->sk_user_data;
+	if (s) {
+		switch (sk->sk_state) {
+		case TCP_CLOSE_WAIT:
+			swi_qp_raise(s->qp, RDMAP_QPE_LLP_FIN,
+				     RDMAP_QP_ERR_FATAL);
+			break;
+		case TCP_CLOSE:
+			swi_qp_raise(s->qp, sk->sk_err ? RDMAP_QPE_LLP_RESET :
+					    RDMAP_QPE_CLOSE_DONE,
+				     RDMAP_QP_ERR_FATAL);
+			break;
+		default:
+			break;
+		}
+	}
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+/**
+ * swi_stream_init() - set up a stream for a QP
+ * @s: the stream, zeroed
+ * @qp: its QP; its IRD and ORD size the read queues
+ * @sock: the connected socket in MPA Full Operation
+ * @cfg: what MPA negotiated
+ *
+ * Nothing runs until swi_stream_start().
+ *
+ * Context: process context.
+ * Return: 0, -EINVAL for a bad @cfg, -ENOMEM.
+ */
+int swi_stream_init(struct swi_stream *s, struct swi_qp *qp,
+		    struct socket *sock, const struct swi_stream_cfg *cfg)
+{
+	unsigned int i;
+	int err;
+
+	s->qp = qp;
+	s->sock = sock;
+	s->cfg = *cfg;
+	spin_lock_init(&s->qlock);
+	mutex_init(&s->tx_mutex);
+	INIT_WORK(&s->tx_work, swi_tx_work);
+	for (i = 0; i < RDMAP_QN_COUNT; i++)
+		s->msn[i] = DDP_MSN_FIRST;
+	err = mpa_tx_init(&s->mtx, &cfg->tx);
+	if (!err)
+		err = swi_rx_init(s);
+	if (err)
+		return err;
+	s->stage = kvmalloc(MPA_MULPDU_MAX, GFP_KERNEL);
+	s->wire = kvmalloc(SWI_WIRE_MAX, GFP_KERNEL);
+	s->irq = kcalloc(qp->ird, sizeof(*s->irq), GFP_KERNEL);
+	s->orq = kcalloc(qp->ord, sizeof(*s->orq), GFP_KERNEL);
+	if (!s->stage || !s->wire || !s->irq || !s->orq) {
+		s->sock = NULL;
+		swi_stream_free(s);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/**
+ * swi_stream_start() - take over the socket and start moving data
+ * @s: the stream
+ *
+ * Installs the socket callbacks, reads what already arrived and runs the
+ * transmitter.
+ *
+ * Context: process context; called under the QP's state_lock.
+ * Return: nothing.
+ */
+void swi_stream_start(struct swi_stream *s)
+{
+	struct sock *sk = s->sock->sk;
+
+	lockdep_assert_held(&s->qp->state_lock);
+	tcp_sock_set_nodelay(sk);
+	write_lock_bh(&sk->sk_callback_lock);
+	s->saved_data_ready = sk->sk_data_ready;
+	s->saved_write_space = sk->sk_write_space;
+	s->saved_state_change = sk->sk_state_change;
+	sk->sk_user_data = s;
+	sk->sk_data_ready = swi_rx_data_ready;
+	sk->sk_write_space = swi_sk_write_space;
+	sk->sk_state_change = swi_sk_state_change;
+	write_unlock_bh(&sk->sk_callback_lock);
+	lock_sock(sk);
+	swi_rx_data_ready(sk);
+	release_sock(sk);
+	swi_tx_kick(s, false);
+}
+
+/**
+ * swi_stream_stop() - detach from the socket and stop sending
+ * @s: the stream
+ * @abort: reset the connection rather than closing it in order
+ *
+ * After it returns no socket callback and no transmitter run uses @s.
+ *
+ * Context: process context; not from the transmitter.
+ * Return: nothing.
+ */
+void swi_stream_stop(struct swi_stream *s, bool abort)
+{
+	struct sock *sk = s->sock->sk;
+
+	set_bit(SWI_TX_STOPPED, &s->flags);
+	write_lock_bh(&sk->sk_callback_lock);
+	if (sk->sk_user_data == s) {
+		sk->sk_user_data = NULL;
+		sk->sk_data_ready = s->saved_data_ready;
+		sk->sk_write_space = s->saved_write_space;
+		sk->sk_state_change = s->saved_state_change;
+	}
+	write_unlock_bh(&sk->sk_callback_lock);
+	cancel_work_sync(&s->tx_work);
+	mutex_lock(&s->tx_mutex);	/* an inline run finishes */
+	mutex_unlock(&s->tx_mutex);
+	if (abort)
+		sock_no_linger(sk);
+	kernel_sock_shutdown(s->sock, SHUT_RDWR);
+}
+
+/**
+ * swi_stream_free() - release a stopped (or never started) stream
+ * @s: the stream; its socket is released when set
+ *
+ * Context: process context.
+ * Return: nothing.
+ */
+void swi_stream_free(struct swi_stream *s)
+{
+	while (s->irq && s->irq_get != s->irq_put) {
+		struct swi_rreq *rr = &s->irq[s->irq_get++ % s->qp->ird];
+
+		if (rr->src)
+			rdmap_mem_put(rr->src);
+	}
+	swi_rx_release(s);
+	if (s->sock)
+		sock_release(s->sock);
+	kvfree(s->stage);
+	kvfree(s->wire);
+	kfree(s->irq);
+	kfree(s->orq);
+	kfree(s);
+}
+
+/**
+ * swi_tx_init() - create the transmit workqueue
+ *
+ * Context: module init.
+ * Return: 0 or -ENOMEM.
+ */
+int swi_tx_init(void)
+{
+	swi_tx_wq = alloc_workqueue("softiwarp_tx", WQ_HIGHPRI | WQ_MEM_RECLAIM,
+				    0);
+	return swi_tx_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * swi_tx_exit() - destroy the transmit workqueue
+ *
+ * Context: module exit, after every device is gone.
+ * Return: nothing.
+ */
+void swi_tx_exit(void)
+{
+	destroy_workqueue(swi_tx_wq);
+}
