@@ -118,7 +118,8 @@ static struct qpt *qpt_up(struct kunit *test, const struct swi_stream_cfg *cfg)
 	}
 	qpt_sock_pair(test, &sock[0], &sock[1]);
 	for (i = 0; i < 2; i++) {
-		int err = swi_qp_attach(to_swi_qp(t->qp[i]), sock[i], cfg);
+		int err = swi_qp_attach(to_swi_qp(t->qp[i]), sock[i], cfg,
+					NULL);
 
 		if (err)
 			sock_release(sock[i]);

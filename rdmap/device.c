@@ -293,36 +293,6 @@ static void swi_mmap_free(struct rdma_user_mmap_entry *rentry)
 	kfree(e);
 }
 
-/*
- * Connection management comes with cm/: until then listening succeeds
- * without ever delivering a connection (so that wildcard rdma_cm listens
- * keep working for the other devices), and connecting is refused.
- */
-static int swi_iw_connect(struct iw_cm_id *id, struct iw_cm_conn_param *p)
-{
-	return -EOPNOTSUPP;
-}
-
-static int swi_iw_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p)
-{
-	return -EOPNOTSUPP;
-}
-
-static int swi_iw_reject(struct iw_cm_id *id, const void *pdata, u8 len)
-{
-	return -EOPNOTSUPP;
-}
-
-static int swi_iw_create_listen(struct iw_cm_id *id, int backlog)
-{
-	return 0;
-}
-
-static int swi_iw_destroy_listen(struct iw_cm_id *id)
-{
-	return 0;
-}
-
 static void swi_dealloc_driver(struct ib_device *ibdev)
 {
 	struct swi_device *dev = to_swi_dev(ibdev);
@@ -349,19 +319,20 @@ static const struct ib_device_ops swi_device_ops = {
 	.dealloc_driver = swi_dealloc_driver,
 	.dealloc_pd = swi_dealloc_pd,
 	.dealloc_ucontext = swi_dealloc_ucontext,
+	.device_group = &swi_cm_attr_group,
 	.dereg_mr = swi_dereg_mr,
 	.destroy_cq = swi_destroy_cq,
 	.destroy_qp = swi_destroy_qp,
 	.destroy_srq = swi_destroy_srq,
 	.get_dma_mr = swi_get_dma_mr,
 	.get_port_immutable = swi_get_port_immutable,
-	.iw_accept = swi_iw_accept,
+	.iw_accept = swi_cm_accept,
 	.iw_add_ref = swi_qp_get,
-	.iw_connect = swi_iw_connect,
-	.iw_create_listen = swi_iw_create_listen,
-	.iw_destroy_listen = swi_iw_destroy_listen,
+	.iw_connect = swi_cm_connect,
+	.iw_create_listen = swi_cm_create_listen,
+	.iw_destroy_listen = swi_cm_destroy_listen,
 	.iw_get_qp = swi_get_qp,
-	.iw_reject = swi_iw_reject,
+	.iw_reject = swi_cm_reject,
 	.iw_rem_ref = swi_qp_put,
 	.map_mr_sg = swi_map_mr_sg,
 	.mmap = swi_mmap,
@@ -413,9 +384,12 @@ static struct swi_device *swi_dev_alloc(struct net_device *netdev)
 	dev->netdev = netdev;
 	netdev_hold(netdev, &dev->netdev_tracker, GFP_KERNEL);
 	rdmap_mem_table_init(&dev->mem);
+	swi_cm_knobs_init(&dev->knobs);
 	xa_init_flags(&dev->qp_xa, XA_FLAGS_ALLOC1);
 	ib_set_device_ops(ibdev, &swi_device_ops);
 	ibdev->node_type = RDMA_NODE_RNIC;
+	/* libsiw's doorbell is the legacy POST_SEND write, off by default */
+	ibdev->uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POST_SEND);
 	ibdev->phys_port_cnt = 1;
 	ibdev->num_comp_vectors = num_possible_cpus();
 	strscpy(ibdev->node_desc, "softiwarp", sizeof(ibdev->node_desc));

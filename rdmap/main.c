@@ -26,14 +26,19 @@ static int __init softiwarp_init(void)
 	err = swi_tx_init();
 	if (err)
 		goto out_crc;
+	err = swi_cm_init();
+	if (err)
+		goto out_tx;
 	err = swi_device_init();
 	if (err) {
 		pr_err("cannot register the rdma link type: %d\n", err);
-		goto out_tx;
+		goto out_cm;
 	}
 	pr_info("loaded\n");
 	return 0;
 
+out_cm:
+	swi_cm_exit();
 out_tx:
 	swi_tx_exit();
 out_crc:
@@ -44,6 +49,7 @@ out_crc:
 static void __exit softiwarp_exit(void)
 {
 	swi_device_exit();
+	swi_cm_exit();
 	swi_tx_exit();
 	mpa_crc_exit();
 	pr_info("unloaded\n");

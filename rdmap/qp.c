@@ -217,6 +217,8 @@ void swi_qp_complete_sqe(struct swi_qp *qp, const struct siw_sqe *sqe,
 		.bytes = bytes,
 	};
 
+	if (sqe->flags & SWI_WQE_INTERNAL)
+		return;
 	if (status == SIW_WC_SUCCESS && !qp->sig_all &&
 	    !(sqe->flags & SIW_WQE_SIGNALLED))
 		return;
@@ -450,13 +452,25 @@ int swi_qp_event(struct swi_qp *qp, enum rdmap_qp_event event,
 		 enum rdmap_qp_err err)
 {
 	struct rdmap_qp_ctx ctx;
+	int next, old;
 	u32 act;
-	int next;
 
 	mutex_lock(&qp->state_lock);
 	swi_qp_ctx(qp, err, &ctx);
-	next = rdmap_qp_next(qp->state, event, &ctx, &act);
+	old = qp->state;
+	next = rdmap_qp_next(old, event, &ctx, &act);
 	if (next >= 0) {
+		WRITE_ONCE(qp->state, next);
+		swi_qp_do_actions(qp, act);
+		if (qp->conn)
+			swi_cm_qp_changed(qp, old, next);
+	}
+	/*
+	 * A closed stream leaves the QP unusable: iw_cm expects it in ERR
+	 * with its work flushed (the IB verbs have no IDLE after a close).
+	 */
+	if (next == RDMAP_QPS_IDLE && old == RDMAP_QPS_CLOSING) {
+		next = rdmap_qp_next(next, RDMAP_QPE_MOD_ERROR, &ctx, &act);
 		WRITE_ONCE(qp->state, next);
 		swi_qp_do_actions(qp, act);
 	}
@@ -510,6 +524,7 @@ void swi_qp_raise(struct swi_qp *qp, enum rdmap_qp_event event,
  * @sock: the connected TCP socket; owned by the QP from now on if this
  *	succeeds
  * @cfg: what MPA negotiated
+ * @conn: the connection endpoint (cm/), told of the QP's close; or NULL
  *
  * The QP goes to RTS and the data path starts.
  *
@@ -517,7 +532,7 @@ void swi_qp_raise(struct swi_qp *qp, enum rdmap_qp_event event,
  * Return: 0, -EINVAL when the QP is not IDLE, -ENOMEM.
  */
 int swi_qp_attach(struct swi_qp *qp, struct socket *sock,
-		  const struct swi_stream_cfg *cfg)
+		  const struct swi_stream_cfg *cfg, void *conn)
 {
 	struct swi_stream *s = kzalloc(sizeof(*s), GFP_KERNEL);
 	int err;
@@ -537,6 +552,7 @@ int swi_qp_attach(struct swi_qp *qp, struct socket *sock,
 		return -EINVAL;
 	}
 	qp->stream = s;
+	qp->conn = conn;
 	mutex_unlock(&qp->state_lock);
 	return swi_qp_event(qp, RDMAP_QPE_LLP_UP, RDMAP_QP_ERR_FATAL);
 }

@@ -393,6 +393,10 @@ static int swi_rx_seg_end(struct swi_stream *s)
 	if (rx->mem)
 		rdmap_mem_put(rx->mem);
 	rx->mem = NULL;
+	/* The initiator spoke first: the responder may send (RFC 5044 7.1.2) */
+	if (test_bit(SWI_TX_HOLD, &s->flags) &&
+	    test_and_clear_bit(SWI_TX_HOLD, &s->flags))
+		swi_tx_kick(s, false);
 	if (h->tagged) {
 		if (h->opcode == RDMAP_READ_RESP && h->last)
 			swi_rx_orq_complete(s, SIW_WC_SUCCESS);

@@ -21,6 +21,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/siw-abi.h>
 
+#include "cm/cm.h"
 #include "compat.h"
 #include "mpa/mpa_frame.h"
 #include "rdmap/mem.h"
@@ -60,6 +61,7 @@
  * @num_qp: QPs, against SWI_MAX_QP
  * @num_mr: MRs, against SWI_MAX_MR
  * @num_srq: SRQs, against SWI_MAX_SRQ
+ * @knobs: per-device MPA startup policy (sysfs), see cm/policy.c
  *
  * Lifetime: from swi_newlink() to ib_unregister_device() (dealloc_driver
  * frees the rest). The counters are atomics; nothing else here changes
@@ -79,6 +81,7 @@ struct swi_device {
 	atomic_t num_qp;
 	atomic_t num_mr;
 	atomic_t num_srq;
+	struct swi_cm_knobs knobs;
 };
 
 /**
@@ -273,17 +276,28 @@ struct swi_rx {
  * @tx: our sending direction: stream position, Markers, CRC
  * @rx: the peer's sending direction
  * @rdmac: the peer speaks RDMAC (MPA revision 0, DDP/RDMAP version 0)
+ * @hold: we are the MPA responder: send nothing before the first FPDU
+ *	from the initiator arrived (RFC 5044 section 7.1.2)
+ * @rtr: we are the initiator in RFC 6581 peer-to-peer mode: send a
+ *	zero-length RDMA Write as Ready-To-Receive before anything else
  */
 struct swi_stream_cfg {
 	struct mpa_fo_cfg tx;
 	struct mpa_fo_cfg rx;
 	bool rdmac;
+	bool hold;
+	bool rtr;
 };
 
 /* struct swi_stream flags bits */
 #define SWI_TX_RUNNING	0	/* one transmitter at a time */
 #define SWI_TX_STOPPED	1	/* nothing more is sent */
 #define SWI_TX_CLOSE	2	/* shut down writing once idle */
+#define SWI_TX_HOLD	3	/* responder: wait for the first FPDU */
+#define SWI_TX_RTR	4	/* initiator: the RTR goes first */
+
+/* SQE flag of a work request the driver made itself: never completes */
+#define SWI_WQE_INTERNAL	BIT(15)
 
 /**
  * struct swi_stream - a QP's TCP stream in Full Operation
@@ -509,7 +523,7 @@ void swi_qp_complete_sqe(struct swi_qp *qp, const struct siw_sqe *sqe,
 void swi_qp_complete_rqe(struct swi_qp *qp, const struct siw_rqe *rqe,
 			 u32 bytes, enum siw_wc_status status, u32 inval);
 int swi_qp_attach(struct swi_qp *qp, struct socket *sock,
-		  const struct swi_stream_cfg *cfg);
+		  const struct swi_stream_cfg *cfg, void *conn);
 
 /* rdmap/tx.c */
 int swi_stream_init(struct swi_stream *s, struct swi_qp *qp,

@@ -384,6 +384,16 @@ static bool swi_tx_pick(struct swi_stream *s)
 		s->term_sent = true;
 		j->kind = SWI_TX_TERM;
 		j->len = 0;
+	} else if (READ_ONCE(s->qp->state) != RDMAP_QPS_RTS ||
+		   test_bit(SWI_TX_HOLD, &s->flags)) {
+		got = false;
+	} else if (test_and_clear_bit(SWI_TX_RTR, &s->flags)) {
+		/* RFC 6581 RTR: a zero-length RDMA Write, STag 0 */
+		memset(&j->sqe, 0, sizeof(j->sqe));
+		j->sqe.opcode = SIW_OP_WRITE;
+		j->sqe.flags = SWI_WQE_INTERNAL;
+		j->kind = SWI_TX_SQE;
+		j->len = 0;
 	} else if (READ_ONCE(s->qp->state) != RDMAP_QPS_RTS) {
 		got = false;
 	} else if (s->irq_get != s->irq_put) {
@@ -396,7 +406,8 @@ static bool swi_tx_pick(struct swi_stream *s)
 	spin_unlock_irqrestore(&s->qlock, flags);
 	j->done = 0;
 	j->last = false;
-	if (got || READ_ONCE(s->qp->state) != RDMAP_QPS_RTS)
+	if (got || READ_ONCE(s->qp->state) != RDMAP_QPS_RTS ||
+	    test_bit(SWI_TX_HOLD, &s->flags))
 		return got;
 	return swi_tx_pick_sqe(s);
 }
@@ -683,6 +694,10 @@ int swi_stream_init(struct swi_stream *s, struct swi_qp *qp,
 	INIT_WORK(&s->tx_work, swi_tx_work);
 	for (i = 0; i < RDMAP_QN_COUNT; i++)
 		s->msn[i] = DDP_MSN_FIRST;
+	if (cfg->hold)
+		set_bit(SWI_TX_HOLD, &s->flags);
+	if (cfg->rtr)
+		set_bit(SWI_TX_RTR, &s->flags);
 	err = mpa_tx_init(&s->mtx, &cfg->tx);
 	if (!err)
 		err = swi_rx_init(s);

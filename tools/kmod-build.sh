@@ -15,13 +15,16 @@ shift 2
 out="$top/build/$name"
 mkdir -p "$out"
 # Sources only; keep object files from earlier builds for incremental make.
+# The excludes come before --include='*/': rsync takes the first rule that
+# matches, and build/ must never be copied into itself.
 # No -t: a copied file gets a new mtime, so make rebuilds whatever changed,
 # even when the source went back to an older timestamp.
 rsync -rlp --checksum --delete --prune-empty-dirs \
 	--filter='P *.o' --filter='P *.ko' --filter='P .*.cmd' \
 	--filter='P *.mod' --filter='P *.mod.c' --filter='P modules.order' \
 	--filter='P Module.symvers' --filter='P *.a' \
+	--exclude='/build/' --exclude='/tools/' --exclude='/Documentation/' \
+	--exclude='/.git/' \
 	--include='*/' --include='Kbuild' --include='*.c' --include='*.h' \
-	--exclude='build/' --exclude='tools/' --exclude='Documentation/' \
 	--exclude='*' "$top/" "$out/"
 make -C "$kdir" M="$out" "$@" modules

@@ -1,0 +1,773 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: connection endpoints
+ *
+ * A connection endpoint (struct swi_cep) carries one TCP connection
+ * through MPA startup. Connecting and the responder's wait for the Request
+ * run in a work item, so the caller of connect never blocks on the TCP
+ * handshake; accept and reject run in the caller's context (iw_cm calls
+ * them from process context). Once MPA is in Full Operation the QP owns
+ * the socket; the endpoint stays attached to the QP (&swi_qp.conn) to turn
+ * the QP's close into the iw_cm events DISCONNECT and CLOSE, then goes.
+ *
+ * References: the endpoint holds its iw_cm_id (add_ref/rem_ref) and the QP
+ * while attached; a listener holds its iw_cm_id. Locking: &swi_cep.lock
+ * serialises the endpoint's steps; nothing else is held across socket I/O.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/inetdevice.h>
+#include <linux/module.h>
+#include <linux/net.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include <net/addrconf.h>
+#include <net/ipv6.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+
+#include "cm/cm.h"
+#include "rdmap/softiwarp.h"
+
+#define SWI_LISTEN_MAX	8	/* sockets per listener (one per address) */
+
+enum swi_cep_state {
+	SWI_CEP_NEW,
+	SWI_CEP_AWAIT_ACCEPT,	/* Request delivered to the listener */
+	SWI_CEP_UP,		/* handed to the QP */
+	SWI_CEP_DEAD,
+};
+
+struct swi_listener;
+
+/**
+ * struct swi_cep - one connection during MPA startup
+ * @ref: references; the last put releases the socket if still owned
+ * @lock: serialises accept, reject and the work item
+ * @dev: the device
+ * @cm_id: the connection's iw_cm_id once known, referenced
+ * @lst: the listener a passive endpoint came from, referenced
+ * @sock: the socket until the QP takes it
+ * @qp: the QP, referenced, from connect or accept
+ * @work: connect (initiator) or wait for the Request (responder)
+ * @state: enum swi_cep_state
+ * @initiator: we connected
+ * @closed: CLOSE was reported to iw_cm
+ * @pol: the startup policy
+ * @res: the negotiation's outcome
+ * @peer: the peer's frame; its private data points into @frame
+ * @frame: the peer's frame octets
+ * @pdata: our private data (initiator)
+ * @pdata_len: its length
+ */
+struct swi_cep {
+	struct kref ref;
+	struct mutex lock;	/* the endpoint's steps */
+	struct swi_device *dev;
+	struct iw_cm_id *cm_id;
+	struct swi_listener *lst;
+	struct socket *sock;
+	struct swi_qp *qp;
+	struct work_struct work;
+	u8 state;
+	bool initiator;
+	bool closed;
+	struct mpa_startup_policy pol;
+	struct mpa_startup_result res;
+	struct mpa_startup_frame peer;
+	u8 *frame;
+	u8 *pdata;
+	u16 pdata_len;
+};
+
+/**
+ * struct swi_listener - the sockets behind one iw_cm listen
+ * @ref: references: iw_cm's listen and each endpoint it produced
+ * @cm_id: the listening iw_cm_id, referenced
+ * @dev: the device
+ * @sock: listening sockets, one per local address
+ * @nsock: how many
+ * @saved_data_ready: the sockets' callbacks before ours
+ * @work: accepts what the sockets have
+ * @dying: destroy_listen ran; no more CONNECT_REQUESTs
+ */
+struct swi_listener {
+	struct kref ref;
+	struct iw_cm_id *cm_id;
+	struct swi_device *dev;
+	struct socket *sock[SWI_LISTEN_MAX];
+	int nsock;
+	void (*saved_data_ready)(struct sock *sk);
+	struct work_struct work;
+	bool dying;
+};
+
+static struct workqueue_struct *swi_cm_wq;
+
+static void swi_lst_free(struct kref *ref)
+{
+	struct swi_listener *lst = container_of(ref, struct swi_listener, ref);
+
+	lst->cm_id->rem_ref(lst->cm_id);
+	kfree(lst);
+}
+
+static void swi_cep_free(struct kref *ref)
+{
+	struct swi_cep *cep = container_of(ref, struct swi_cep, ref);
+
+	if (cep->sock)
+		sock_release(cep->sock);
+	if (cep->qp)
+		swi_qp_put(&cep->qp->base);
+	if (cep->cm_id)
+		cep->cm_id->rem_ref(cep->cm_id);
+	if (cep->lst)
+		kref_put(&cep->lst->ref, swi_lst_free);
+	kfree(cep->frame);
+	kfree(cep->pdata);
+	kfree(cep);
+}
+
+static void swi_cep_put(struct swi_cep *cep)
+{
+	kref_put(&cep->ref, swi_cep_free);
+}
+
+static struct swi_cep *swi_cep_alloc(struct swi_device *dev, bool initiator)
+{
+	struct swi_cep *cep = kzalloc(sizeof(*cep), GFP_KERNEL);
+
+	if (!cep)
+		return NULL;
+	kref_init(&cep->ref);
+	mutex_init(&cep->lock);
+	cep->dev = dev;
+	cep->initiator = initiator;
+	swi_cm_policy(&dev->knobs, initiator, &cep->pol);
+	return cep;
+}
+
+/* Deliver an event to @id's consumer */
+static int swi_cm_upcall(struct iw_cm_id *id, enum iw_cm_event_type type,
+			 int status, struct swi_cep *cep, bool with_pdata)
+{
+	struct iw_cm_event ev = {
+		.event = type,
+		.status = status,
+	};
+
+	if (cep && cep->sock) {
+		kernel_getsockname(cep->sock,
+				   (struct sockaddr *)&ev.local_addr);
+		kernel_getpeername(cep->sock,
+				   (struct sockaddr *)&ev.remote_addr);
+	} else {
+		ev.local_addr = id->m_local_addr;
+		ev.remote_addr = id->m_remote_addr;
+	}
+	if (cep && with_pdata && cep->peer.pdata_len) {
+		ev.private_data = (void *)cep->peer.pdata;
+		ev.private_data_len = min_t(u16, cep->peer.pdata_len, U8_MAX);
+	}
+	if (cep) {
+		ev.ird = min_t(u16, cep->res.ird, U8_MAX);
+		ev.ord = min_t(u16, cep->res.ord, U8_MAX);
+	}
+	if (type == IW_CM_EVENT_CONNECT_REQUEST)
+		ev.provider_data = cep;
+	return id->event_handler(id, &ev);
+}
+
+/* Send all of @buf, blocking (with the socket's send timeout) */
+static int swi_cm_send(struct socket *sock, const void *buf, size_t len)
+{
+	struct kvec kv = { .iov_base = (void *)buf, .iov_len = len };
+	struct msghdr msg = { .msg_flags = MSG_NOSIGNAL };
+	int n = kernel_sendmsg(sock, &msg, &kv, 1, len);
+
+	if (n < 0)
+		return n;
+	return n == len ? 0 : -EIO;
+}
+
+/* Receive exactly @len octets (with the socket's receive timeout) */
+static int swi_cm_recv(struct socket *sock, void *buf, size_t len)
+{
+	while (len) {
+		struct kvec kv = { .iov_base = buf, .iov_len = len };
+		struct msghdr msg = {};
+		int n = kernel_recvmsg(sock, &msg, &kv, 1, len, MSG_WAITALL);
+
+		if (n <= 0)
+			return n ? n : -ECONNRESET;
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Read the peer's Request or Reply, exactly, and decode it into @cep */
+static int swi_cm_recv_frame(struct swi_cep *cep, enum mpa_startup_kind kind)
+{
+	size_t got = 0;
+	int need, err;
+
+	cep->frame = kmalloc(MPA_RR_HDR_SIZE + MPA_MAX_PRIVDATA +
+			     MPA_V2_DATA_SIZE, GFP_KERNEL);
+	if (!cep->frame)
+		return -ENOMEM;
+	need = MPA_RR_HDR_SIZE;
+	while (need > 0) {
+		if (got + need > MPA_RR_HDR_SIZE + MPA_MAX_PRIVDATA +
+				 MPA_V2_DATA_SIZE)
+			return -EMSGSIZE;
+		err = swi_cm_recv(cep->sock, cep->frame + got, need);
+		if (err)
+			return err;
+		got += need;
+		need = mpa_startup_need(cep->frame, got, kind);
+	}
+	if (need < 0)
+		return need;
+	return mpa_startup_parse(cep->frame, got, kind, &cep->peer);
+}
+
+static void swi_cm_sock_timeouts(struct socket *sock)
+{
+	long t = msecs_to_jiffies(swi_cm_timeout_ms());
+
+	sock->sk->sk_rcvtimeo = t;
+	sock->sk->sk_sndtimeo = t;
+}
+
+/* Full Operation: hand the socket to the QP */
+static int swi_cm_attach(struct swi_cep *cep)
+{
+	struct swi_stream_cfg cfg = {
+		.tx = { .crc = cep->res.crc_tx, .markers = cep->res.markers_tx },
+		.rx = { .crc = cep->res.crc_rx, .markers = cep->res.markers_rx },
+		.rdmac = cep->res.ddp_rdmap_ver == 0,
+		.hold = !cep->initiator,
+		.rtr = cep->initiator && cep->res.p2p,
+	};
+	struct swi_qp *qp = cep->qp;
+	int err;
+
+	mutex_lock(&qp->state_lock);
+	qp->ird = clamp_t(u32, cep->res.ird, 1, SWI_MAX_IRD);
+	qp->ord = clamp_t(u32, cep->res.ord, 1, SWI_MAX_ORD);
+	mutex_unlock(&qp->state_lock);
+	kref_get(&cep->ref);	/* held by qp->conn */
+	err = swi_qp_attach(qp, cep->sock, &cfg, cep);
+	if (err) {
+		kref_put(&cep->ref, swi_cep_free);	/* never the last */
+		return err;
+	}
+	cep->sock = NULL;	/* the QP's now */
+	cep->state = SWI_CEP_UP;
+	return 0;
+}
+
+static struct net *swi_cm_net(struct swi_device *dev)
+{
+	return dev_net(dev->netdev);
+}
+
+/* TCP connect and MPA Request; 0 with the peer's Reply decoded */
+static int swi_cm_connect_steps(struct swi_cep *cep)
+{
+	struct iw_cm_id *id = cep->cm_id;
+	struct sockaddr *raddr = (struct sockaddr *)&id->m_remote_addr;
+	struct sockaddr *laddr = (struct sockaddr *)&id->m_local_addr;
+	struct mpa_startup_frame req;
+	u8 *buf;
+	int len, err;
+
+	err = sock_create_kern(swi_cm_net(cep->dev), raddr->sa_family,
+			       SOCK_STREAM, IPPROTO_TCP, &cep->sock);
+	if (err)
+		return err;
+	swi_cm_sock_timeouts(cep->sock);
+	err = kernel_bind(cep->sock, laddr, rdma_addr_size(laddr));
+	if (!err)
+		err = kernel_connect(cep->sock, raddr, rdma_addr_size(raddr), 0);
+	if (err)
+		return err == -EINPROGRESS ? -ETIMEDOUT : err;
+	mpa_startup_request(&cep->pol, cep->pdata, cep->pdata_len, &req);
+	len = mpa_startup_frame_len(&req);
+	buf = kmalloc(len, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	err = mpa_startup_build(&req, buf, len);
+	if (err >= 0)
+		err = swi_cm_send(cep->sock, buf, len);
+	kfree(buf);
+	if (err)
+		return err;
+	return swi_cm_recv_frame(cep, MPA_STARTUP_REPLY);
+}
+
+static void swi_cm_connect_work(struct work_struct *work)
+{
+	struct swi_cep *cep = container_of(work, struct swi_cep, work);
+	struct iw_cm_id *id = cep->cm_id;
+	int err;
+
+	mutex_lock(&cep->lock);
+	err = swi_cm_connect_steps(cep);
+	if (!err)
+		err = mpa_startup_negotiate(&cep->pol, MPA_STARTUP_INITIATOR,
+					    &cep->peer, &cep->res);
+	if (!err)
+		err = swi_cm_attach(cep);
+	if (err) {
+		net_info_ratelimited("softiwarp: connect failed: %d (MPA error %d)\n",
+				     err, cep->res.error);
+		if (err == -EAGAIN || err == -EINPROGRESS)
+			err = -ETIMEDOUT;
+		else if (err != -ECONNREFUSED && err != -ETIMEDOUT)
+			err = -ECONNRESET;
+		cep->state = SWI_CEP_DEAD;
+	}
+	swi_cm_upcall(id, IW_CM_EVENT_CONNECT_REPLY, err, cep, true);
+	mutex_unlock(&cep->lock);
+	swi_cep_put(cep);
+}
+
+/**
+ * swi_cm_connect() - iw_cm's connect: start an active connection
+ * @id: the connection's iw_cm_id (m_local_addr, m_remote_addr set)
+ * @p: private data, IRD/ORD and QP number
+ *
+ * The TCP handshake and the MPA exchange run in a work item; the outcome
+ * is reported with IW_CM_EVENT_CONNECT_REPLY.
+ *
+ * Context: process context.
+ * Return: 0 when the attempt started, or a negative errno.
+ */
+int swi_cm_connect(struct iw_cm_id *id, struct iw_cm_conn_param *p)
+{
+	struct swi_device *dev = to_swi_dev(id->device);
+	struct ib_qp *ibqp = swi_get_qp(id->device, p->qpn);
+	struct swi_cep *cep;
+
+	if (!ibqp || p->private_data_len > MPA_MAX_PRIVDATA)
+		return -EINVAL;
+	cep = swi_cep_alloc(dev, true);
+	if (!cep)
+		return -ENOMEM;
+	if (p->private_data_len) {
+		cep->pdata = kmemdup(p->private_data, p->private_data_len,
+				     GFP_KERNEL);
+		if (!cep->pdata) {
+			swi_cep_put(cep);
+			return -ENOMEM;
+		}
+		cep->pdata_len = p->private_data_len;
+	}
+	cep->pol.ird = clamp_t(u32, p->ird, 1, SWI_MAX_IRD);
+	cep->pol.ord = clamp_t(u32, p->ord, 1, SWI_MAX_ORD);
+	cep->qp = to_swi_qp(ibqp);
+	swi_qp_get(ibqp);
+	id->add_ref(id);
+	cep->cm_id = id;
+	id->provider_data = cep;
+	INIT_WORK(&cep->work, swi_cm_connect_work);
+	queue_work(swi_cm_wq, &cep->work);
+	return 0;
+}
+
+/* Send a Reply: accepting with @res, or rejecting, with private data */
+static int swi_cm_send_reply(struct swi_cep *cep, bool reject,
+			     const void *pdata, u16 len)
+{
+	struct mpa_startup_frame rep;
+	int n, err;
+	u8 *buf;
+
+	mpa_startup_reply(&cep->pol, &cep->res, pdata, len, &rep);
+	rep.rejected = reject;
+	n = mpa_startup_frame_len(&rep);
+	buf = kmalloc(n, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	err = mpa_startup_build(&rep, buf, n);
+	if (err >= 0)
+		err = swi_cm_send(cep->sock, buf, n);
+	kfree(buf);
+	return err;
+}
+
+/* Responder: wait for the Request, offer the connection to the listener */
+static void swi_cm_passive_work(struct work_struct *work)
+{
+	struct swi_cep *cep = container_of(work, struct swi_cep, work);
+	struct swi_listener *lst = cep->lst;
+	int err;
+
+	mutex_lock(&cep->lock);
+	swi_cm_sock_timeouts(cep->sock);
+	err = swi_cm_recv_frame(cep, MPA_STARTUP_REQUEST);
+	if (!err)
+		err = mpa_startup_negotiate(&cep->pol, MPA_STARTUP_RESPONDER,
+					    &cep->peer, &cep->res);
+	if (err == -EPROTO && (cep->res.error == MPA_ERR_INSUFFICIENT_IRD ||
+			       cep->res.error == MPA_ERR_NO_MATCHING_RTR))
+		swi_cm_send_reply(cep, true, NULL, 0);
+	if (!err && READ_ONCE(lst->dying))
+		err = -ECONNREFUSED;
+	if (!err) {
+		cep->state = SWI_CEP_AWAIT_ACCEPT;
+		kref_get(&cep->ref);	/* held by the new iw_cm_id */
+		err = swi_cm_upcall(lst->cm_id, IW_CM_EVENT_CONNECT_REQUEST, 0,
+				    cep, true);
+		if (err)
+			swi_cep_put(cep);
+	}
+	if (err) {
+		net_info_ratelimited("softiwarp: MPA Request refused: %d (MPA error %d)\n",
+				     err, cep->res.error);
+		cep->state = SWI_CEP_DEAD;
+	}
+	mutex_unlock(&cep->lock);
+	swi_cep_put(cep);
+}
+
+/* Take the iw_cm_id of a passive endpoint; refuse a wrong state */
+static struct swi_cep *swi_cm_passive_get(struct iw_cm_id *id)
+{
+	struct swi_cep *cep = id->provider_data;
+
+	if (!cep)
+		return NULL;
+	mutex_lock(&cep->lock);
+	if (cep->state != SWI_CEP_AWAIT_ACCEPT || !cep->sock) {
+		mutex_unlock(&cep->lock);
+		return NULL;
+	}
+	return cep;
+}
+
+/**
+ * swi_cm_accept() - iw_cm's accept: send the Reply, go to Full Operation
+ * @id: the connection's iw_cm_id, from IW_CM_EVENT_CONNECT_REQUEST
+ * @p: our private data, IRD/ORD and QP number
+ *
+ * Context: process context; sends on the socket.
+ * Return: 0 (IW_CM_EVENT_ESTABLISHED follows), or a negative errno.
+ */
+int swi_cm_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p)
+{
+	struct swi_cep *cep = swi_cm_passive_get(id);
+	struct ib_qp *ibqp = swi_get_qp(id->device, p->qpn);
+	int err;
+
+	if (!cep)
+		return -EINVAL;
+	if (!ibqp || p->private_data_len > MPA_MAX_PRIVDATA) {
+		mutex_unlock(&cep->lock);
+		return -EINVAL;
+	}
+	id->add_ref(id);
+	cep->cm_id = id;
+	cep->qp = to_swi_qp(ibqp);
+	swi_qp_get(ibqp);
+	cep->pol.ird = clamp_t(u32, p->ird, 1, SWI_MAX_IRD);
+	cep->pol.ord = clamp_t(u32, p->ord, 1, SWI_MAX_ORD);
+	/* Again with the consumer's IRD/ORD: the same frame, pure function */
+	err = mpa_startup_negotiate(&cep->pol, MPA_STARTUP_RESPONDER,
+				    &cep->peer, &cep->res);
+	if (err && cep->res.error == MPA_ERR_INSUFFICIENT_IRD)
+		swi_cm_send_reply(cep, true, p->private_data,
+				  p->private_data_len);
+	if (!err)
+		err = swi_cm_send_reply(cep, false, p->private_data,
+					p->private_data_len);
+	if (!err)
+		err = swi_cm_attach(cep);
+	if (err) {
+		cep->state = SWI_CEP_DEAD;
+		kernel_sock_shutdown(cep->sock, SHUT_RDWR);
+	} else {
+		swi_cm_upcall(id, IW_CM_EVENT_ESTABLISHED, 0, cep, false);
+	}
+	/* The iw_cm_id's reference: the QP holds the endpoint from now on */
+	id->provider_data = NULL;
+	mutex_unlock(&cep->lock);
+	swi_cep_put(cep);
+	return err;
+}
+
+/**
+ * swi_cm_reject() - iw_cm's reject: a rejecting Reply with private data
+ * @id: the connection's iw_cm_id, from IW_CM_EVENT_CONNECT_REQUEST
+ * @pdata: private data for the peer
+ * @len: its length
+ *
+ * Context: process context; sends on the socket, then closes it.
+ * Return: 0 or a negative errno.
+ */
+int swi_cm_reject(struct iw_cm_id *id, const void *pdata, u8 len)
+{
+	struct swi_cep *cep = swi_cm_passive_get(id);
+	int err;
+
+	if (!cep)
+		return -EINVAL;
+	err = swi_cm_send_reply(cep, true, pdata, len);
+	cep->state = SWI_CEP_DEAD;
+	kernel_sock_shutdown(cep->sock, SHUT_RDWR);
+	id->provider_data = NULL;
+	mutex_unlock(&cep->lock);
+	swi_cep_put(cep);	/* the reference of the iw_cm_id */
+	return err;
+}
+
+/**
+ * swi_cm_qp_changed() - report a QP's state change to iw_cm
+ * @qp: the QP, with its endpoint in &swi_qp.conn
+ * @old: the state before (enum rdmap_qps)
+ * @new: the state now
+ *
+ * Leaving RTS is IW_CM_EVENT_DISCONNECT; reaching IDLE or ERROR is
+ * IW_CM_EVENT_CLOSE, after which the endpoint lets go of the QP.
+ *
+ * Context: process context, under the QP's state_lock.
+ * Return: nothing.
+ */
+void swi_cm_qp_changed(struct swi_qp *qp, int old, int new)
+{
+	struct swi_cep *cep = qp->conn;
+
+	lockdep_assert_held(&qp->state_lock);
+	if (!cep || old == new)
+		return;
+	if (old == RDMAP_QPS_RTS)
+		swi_cm_upcall(cep->cm_id, IW_CM_EVENT_DISCONNECT, 0, NULL,
+			      false);
+	if (new != RDMAP_QPS_IDLE && new != RDMAP_QPS_ERROR)
+		return;
+	if (!cep->closed) {
+		cep->closed = true;
+		swi_cm_upcall(cep->cm_id, IW_CM_EVENT_CLOSE,
+			      new == RDMAP_QPS_IDLE ? 0 : -ECONNRESET, NULL,
+			      false);
+	}
+	qp->conn = NULL;
+	swi_cep_put(cep);
+}
+
+/* A new connection on a listening socket: child callbacks back to TCP's */
+static void swi_cm_accept_one(struct swi_listener *lst, struct socket *ns)
+{
+	struct sock *sk = ns->sk;
+	struct swi_cep *cep;
+
+	write_lock_bh(&sk->sk_callback_lock);
+	sk->sk_user_data = NULL;
+	sk->sk_data_ready = lst->saved_data_ready;
+	write_unlock_bh(&sk->sk_callback_lock);
+	cep = swi_cep_alloc(lst->dev, false);
+	if (!cep) {
+		sock_release(ns);
+		return;
+	}
+	cep->sock = ns;
+	kref_get(&lst->ref);
+	cep->lst = lst;
+	INIT_WORK(&cep->work, swi_cm_passive_work);
+	queue_work(swi_cm_wq, &cep->work);
+}
+
+static void swi_cm_listen_work(struct work_struct *work)
+{
+	struct swi_listener *lst = container_of(work, struct swi_listener,
+						work);
+	struct socket *ns;
+	int i;
+
+	for (i = 0; i < lst->nsock; i++)
+		while (!READ_ONCE(lst->dying) &&
+		       !kernel_accept(lst->sock[i], &ns, O_NONBLOCK))
+			swi_cm_accept_one(lst, ns);
+	kref_put(&lst->ref, swi_lst_free);
+}
+
+static void swi_cm_listen_ready(struct sock *sk)
+{
+	struct swi_listener *lst;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	lst = sk->sk_user_data;
+	if (lst && sk->sk_state == TCP_LISTEN) {
+		kref_get(&lst->ref);
+		if (!queue_work(swi_cm_wq, &lst->work))
+			kref_put(&lst->ref, swi_lst_free);
+	}
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+/* One listening socket on @addr in the device's namespace */
+static int swi_cm_listen_on(struct swi_listener *lst,
+			    struct sockaddr_storage *addr, int backlog)
+{
+	struct sockaddr *sa = (struct sockaddr *)addr;
+	struct socket *sock;
+	struct sock *sk;
+	int err;
+
+	if (lst->nsock == SWI_LISTEN_MAX)
+		return -ENOSPC;
+	err = sock_create_kern(swi_cm_net(lst->dev), sa->sa_family,
+			       SOCK_STREAM, IPPROTO_TCP, &sock);
+	if (err)
+		return err;
+	sk = sock->sk;
+	sock_set_reuseaddr(sk);
+	err = kernel_bind(sock, sa, rdma_addr_size(sa));
+	if (!err)
+		err = kernel_listen(sock, backlog);
+	if (err) {
+		sock_release(sock);
+		return err;
+	}
+	write_lock_bh(&sk->sk_callback_lock);
+	lst->saved_data_ready = sk->sk_data_ready;
+	sk->sk_user_data = lst;
+	sk->sk_data_ready = swi_cm_listen_ready;
+	write_unlock_bh(&sk->sk_callback_lock);
+	lst->sock[lst->nsock++] = sock;
+	return 0;
+}
+
+/* A wildcard IPv4 listen: one socket per address of the netdev */
+static int swi_cm_listen_ipv4_any(struct swi_listener *lst, __be16 port,
+				  int backlog)
+{
+	struct sockaddr_storage ss = {};
+	struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
+	__be32 addrs[SWI_LISTEN_MAX];
+	struct in_device *in_dev;
+	const struct in_ifaddr *ifa;
+	int n = 0, i, err = -EADDRNOTAVAIL;
+
+	rcu_read_lock();
+	in_dev = __in_dev_get_rcu(lst->dev->netdev);
+	if (in_dev)
+		in_dev_for_each_ifa_rcu(ifa, in_dev)
+			if (n < SWI_LISTEN_MAX)
+				addrs[n++] = ifa->ifa_local;
+	rcu_read_unlock();
+	sin->sin_family = AF_INET;
+	sin->sin_port = port;
+	for (i = 0; i < n; i++) {
+		sin->sin_addr.s_addr = addrs[i];
+		err = swi_cm_listen_on(lst, &ss, backlog);
+		if (err)
+			return err;
+	}
+	return err;
+}
+
+static void swi_cm_listen_close(struct swi_listener *lst)
+{
+	int i;
+
+	WRITE_ONCE(lst->dying, true);
+	for (i = 0; i < lst->nsock; i++) {
+		struct sock *sk = lst->sock[i]->sk;
+
+		write_lock_bh(&sk->sk_callback_lock);
+		sk->sk_user_data = NULL;
+		sk->sk_data_ready = lst->saved_data_ready;
+		write_unlock_bh(&sk->sk_callback_lock);
+	}
+	if (cancel_work_sync(&lst->work))
+		kref_put(&lst->ref, swi_lst_free);	/* the work's */
+	for (i = 0; i < lst->nsock; i++)
+		sock_release(lst->sock[i]);
+	lst->nsock = 0;
+}
+
+/**
+ * swi_cm_create_listen() - iw_cm's listen
+ * @id: the listening iw_cm_id (m_local_addr: address and port)
+ * @backlog: the TCP backlog
+ *
+ * A wildcard IPv4 address listens on each address of the device's netdev,
+ * so that another iWARP device on the same host can listen on the same
+ * port; other addresses get one socket.
+ *
+ * Context: process context.
+ * Return: 0 or a negative errno.
+ */
+int swi_cm_create_listen(struct iw_cm_id *id, int backlog)
+{
+	struct sockaddr_in *sin = (struct sockaddr_in *)&id->m_local_addr;
+	struct swi_listener *lst = kzalloc(sizeof(*lst), GFP_KERNEL);
+	int err;
+
+	if (!lst)
+		return -ENOMEM;
+	kref_init(&lst->ref);
+	lst->dev = to_swi_dev(id->device);
+	lst->cm_id = id;
+	INIT_WORK(&lst->work, swi_cm_listen_work);
+	id->add_ref(id);
+	if (sin->sin_family == AF_INET && sin->sin_addr.s_addr == htonl(INADDR_ANY))
+		err = swi_cm_listen_ipv4_any(lst, sin->sin_port, backlog);
+	else
+		err = swi_cm_listen_on(lst, &id->m_local_addr, backlog);
+	if (err) {
+		swi_cm_listen_close(lst);
+		kref_put(&lst->ref, swi_lst_free);
+		return err;
+	}
+	id->provider_data = lst;
+	return 0;
+}
+
+/**
+ * swi_cm_destroy_listen() - iw_cm's destroy_listen
+ * @id: the listening iw_cm_id
+ *
+ * Connections still in MPA startup are refused from now on.
+ *
+ * Context: process context.
+ * Return: 0.
+ */
+int swi_cm_destroy_listen(struct iw_cm_id *id)
+{
+	struct swi_listener *lst = id->provider_data;
+
+	if (!lst)
+		return 0;
+	id->provider_data = NULL;
+	swi_cm_listen_close(lst);
+	kref_put(&lst->ref, swi_lst_free);
+	return 0;
+}
+
+/**
+ * swi_cm_init() - create the connection manager's workqueue
+ *
+ * Context: module init.
+ * Return: 0 or -ENOMEM.
+ */
+int swi_cm_init(void)
+{
+	swi_cm_wq = alloc_workqueue("softiwarp_cm", WQ_UNBOUND, 0);
+	return swi_cm_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * swi_cm_exit() - wait for the endpoints' work and destroy the workqueue
+ *
+ * Context: module exit, after every device is gone.
+ * Return: nothing.
+ */
+void swi_cm_exit(void)
+{
+	destroy_workqueue(swi_cm_wq);
+}
