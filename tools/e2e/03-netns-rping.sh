@@ -1,0 +1,221 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Two softiwarp devices talk to each other over a real TCP connection:
+# two network namespaces joined by a veth pair, one softiwarp device on
+# each end, rping between them. Proves that the connection manager sets up
+# and tears down connections between namespaces, that SEND, RDMA READ and
+# RDMA WRITE carry the right data (rping -V compares every buffer) at
+# 64 B, 1000 B and the largest rping buffer (65535 B), and that the MPA
+# negotiation knobs in sysfs work end to end:
+#
+#   crc-off                 mpa_crc=0 on both devices: no CRC on the wire
+#   markers-client          mpa_markers=1 on the client's device only
+#   markers-server          mpa_markers=1 on the server's device only
+#   markers-both            mpa_markers=1 on both devices
+#   markers-both-crc-off    Markers on both, CRC off on both
+#
+# Markers are per direction (RFC 5044 section 7.1.1, the M flag): a
+# device that asks for them receives them, and a device whose peer asks
+# sends them, so the one-sided cases exercise Marker insertion on one side
+# and removal on the other. Ends with "rdma link delete", rmmod and a
+# clean kernel log.
+#
+# Runs in the test guest (tools/guest/e2e.sh), as root; logs in $RESULTS.
+# rdma-core shares RDMA devices across namespaces by default ("rdma system"
+# netns shared), so both devices are visible in both namespaces; each is
+# bound to the netdev of its own namespace.
+set -eux -o pipefail
+. "$(dirname "$0")/lib.sh"
+
+T=03-netns-rping
+NS0=swns0 NS1=swns1         # server side, client side
+DEV0=swi0 DEV1=swi1         # softiwarp device in NS0, in NS1
+IP0=10.77.0.1 IP1=10.77.0.2
+RPING_PORT=7174             # rping's default port
+COUNT=100                   # rping iterations per run
+bg_pids=()
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# Everything left behind by a failed run would break the next tests in the
+# same guest: kill what we started, remove the devices, the namespaces
+# (and with them the veth pair) and the module. On success the test has
+# already done all this itself, and these steps find nothing to do.
+cleanup() {
+	local rc=$?
+	set +e
+	for p in "${bg_pids[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	for p in "${bg_pids[@]}"; do
+		wait "$p" 2>/dev/null
+	done
+	rdma link delete "$DEV0" 2>/dev/null
+	rdma link delete "$DEV1" 2>/dev/null
+	ip netns del "$NS0" 2>/dev/null
+	ip netns del "$NS1" 2>/dev/null
+	modprobe -r softiwarp 2>/dev/null
+	exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT
+
+in_ns() {
+	local ns=$1
+	shift
+	timeout 30 ip netns exec "$ns" "$@"
+}
+
+port_active() {
+	local out
+	out=$(timeout 10 rdma link show "$1/1") || return 1
+	[[ $out == *"state ACTIVE"* ]]
+}
+
+# knob DEV NAME VALUE: set a per-device MPA knob (-1: module default).
+knob() {
+	local f=/sys/class/infiniband/$1/$2
+	[ -e "$f" ] || fail "no sysfs knob $f"
+	echo "$3" > "$f"
+	echo "knob: $1 $2 <- $3, reads $(cat "$f")"
+}
+
+knobs_default() {
+	local d k
+	for d in "$DEV0" "$DEV1"; do
+		for k in mpa_crc mpa_markers; do
+			knob "$d" "$k" -1
+		done
+	done
+}
+
+# wait_listen NS PORT: wait until a TCP listener on PORT shows up in NS.
+# The iWARP connection manager listens through a kernel TCP socket, so ss
+# sees it. If it never shows, go on anyway: the client will tell.
+wait_listen() {
+	local i
+	for i in $(seq 100); do
+		[ -n "$(timeout 10 ip netns exec "$1" ss -Hltn "sport = :$2")" ] && return 0
+		sleep 0.2
+	done
+	echo "WARN: no TCP listener on port $2 in $1 after $i polls" >&2
+}
+
+# rping_run TAG SIZE: rping server in NS0, client in NS1, both with -V and
+# the same -S SIZE (TESTBED: the server's buffer must match the client's).
+# Both must exit 0 and the client must have completed $COUNT iterations.
+rping_run() {
+	local tag=$1 size=$2
+	local slog="$RESULTS/$T-$tag-server.log" clog="$RESULTS/$T-$tag-client.log"
+	local spid crc=0 src=0 n
+
+	timeout 120 ip netns exec "$NS0" \
+		rping -s -a "$IP0" -V -C "$COUNT" -S "$size" > "$slog" 2>&1 &
+	spid=$!
+	bg_pids=("$spid")
+	wait_listen "$NS0" "$RPING_PORT"
+	kill -0 "$spid" 2>/dev/null || fail "$tag: rping server died (see $slog)"
+
+	# -v prints one "ping data: rdma-ping-N: ..." line per iteration;
+	# keep the start of each line only (65535-octet buffers).
+	timeout 90 ip netns exec "$NS1" \
+		rping -c -a "$IP0" -V -v -C "$COUNT" -S "$size" 2>&1 |
+		cut -c1-100 > "$clog" || crc=$?
+	wait "$spid" || src=$?
+	bg_pids=()
+	n=$(grep -c '^ping data: rdma-ping-' "$clog" || true)
+	echo "rping $tag: size $size client $crc server $src iterations $n"
+	[ "$crc" -eq 0 ] || fail "$tag: rping client exited $crc (see $clog)"
+	[ "$src" -eq 0 ] || fail "$tag: rping server exited $src (see $slog)"
+	[ "$n" -eq "$COUNT" ] || fail "$tag: $n of $COUNT iterations (see $clog)"
+	if grep -qi 'mismatch' "$clog" "$slog"; then
+		fail "$tag: data mismatch"
+	fi
+}
+
+# --- setup -------------------------------------------------------------
+# Leftovers of an earlier, interrupted run.
+ip netns del "$NS0" 2>/dev/null || true
+ip netns del "$NS1" 2>/dev/null || true
+modprobe -r softiwarp 2>/dev/null || true
+dmesg -C
+
+ip netns add "$NS0"
+ip netns add "$NS1"
+ip link add veth0 netns "$NS0" type veth peer name veth1 netns "$NS1"
+in_ns "$NS0" ip link set lo up
+in_ns "$NS1" ip link set lo up
+in_ns "$NS0" ip addr add "$IP0/24" dev veth0
+in_ns "$NS1" ip addr add "$IP1/24" dev veth1
+in_ns "$NS0" ip link set veth0 up
+in_ns "$NS1" ip link set veth1 up
+for _ in $(seq 10); do
+	in_ns "$NS1" busybox ping -c 1 -W 1 "$IP0" && break
+	sleep 0.5
+done
+in_ns "$NS1" busybox ping -c 1 -W 5 "$IP0"
+
+# "rdma link add" looks the netdev up in the caller's namespace.
+in_ns "$NS0" rdma link add "$DEV0" type softiwarp netdev veth0
+in_ns "$NS1" rdma link add "$DEV1" type softiwarp netdev veth1
+for _ in $(seq 50); do
+	port_active "$DEV0" && port_active "$DEV1" && break
+	sleep 0.2
+done
+port_active "$DEV0" || fail "$DEV0 port not ACTIVE"
+port_active "$DEV1" || fail "$DEV1 port not ACTIVE"
+timeout 10 rdma link show > "$RESULTS/$T-links.txt"
+grep -H . /sys/module/softiwarp/parameters/* > "$RESULTS/$T-params.txt" 2>&1 || true
+
+# --- defaults (CRC requested, no Markers), three sizes ------------------
+for size in 64 1000 65535; do
+	rping_run "size$size" "$size"
+done
+
+# --- MPA variants at 1000 octets ----------------------------------------
+knob "$DEV0" mpa_crc 0
+knob "$DEV1" mpa_crc 0
+rping_run crc-off 1000
+knobs_default
+
+knob "$DEV1" mpa_markers 1
+rping_run markers-client 1000
+knobs_default
+
+knob "$DEV0" mpa_markers 1
+rping_run markers-server 1000
+knobs_default
+
+knob "$DEV0" mpa_markers 1
+knob "$DEV1" mpa_markers 1
+rping_run markers-both 1000
+
+knob "$DEV0" mpa_crc 0
+knob "$DEV1" mpa_crc 0
+rping_run markers-both-crc-off 1000
+knobs_default
+
+# --- teardown: every step must succeed ----------------------------------
+in_ns "$NS0" rdma link delete "$DEV0"
+in_ns "$NS1" rdma link delete "$DEV1"
+if timeout 10 rdma link show "$DEV0" >/dev/null 2>&1 ||
+   timeout 10 rdma link show "$DEV1" >/dev/null 2>&1; then
+	fail "device still present after rdma link delete"
+fi
+# Connections close asynchronously; give the last references a moment.
+for _ in $(seq 20); do
+	rmmod softiwarp 2>/dev/null && break
+	sleep 0.5
+done
+grep -q '^softiwarp ' /proc/modules && fail "rmmod softiwarp failed"
+ip netns del "$NS0"
+ip netns del "$NS1"
+
+dmesg > "$RESULTS/$T.dmesg"
+dmesg_clean "$RESULTS/$T.dmesg" || fail "kernel log shows a warning (see $T.dmesg)"
+echo "PASS $T"

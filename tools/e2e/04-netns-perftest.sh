@@ -1,0 +1,207 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# perftest between two softiwarp devices in two network namespaces joined
+# by a veth pair (the setup of 03-netns-rping.sh): ib_send_bw, ib_write_bw
+# and ib_read_bw over every message size from 2 octets to 8 MiB (-a), and
+# ib_send_lat. Proves that the data path keeps up with what rdma-core's
+# standard benchmarks do - deep send queues, many outstanding RDMA READs,
+# messages far larger than one FPDU - and that each tool completes and
+# prints its result table. ib_send_bw runs three times: CRC on (the
+# default), CRC off on both devices, Markers requested by both devices.
+#
+# Not a performance test: under QEMU TCG absolute figures mean nothing
+# (TESTBED.md); the iteration count is kept small so that the whole test
+# stays well inside the per-test timeout.
+#
+# perftest options, per TESTBED.md: iWARP needs -R (rdma_cm); -F silences
+# the CPU-frequency warning in a VM; -e is not used (ib_write_bw lacks it).
+# -d names the device explicitly, since both devices are visible in both
+# namespaces and perftest would otherwise take the first one listed. The
+# server must listen before the client starts: we wait for its TCP
+# listener (the iWARP CM listens through a kernel TCP socket).
+set -eux -o pipefail
+. "$(dirname "$0")/lib.sh"
+
+T=04-netns-perftest
+NS0=swns0 NS1=swns1         # server side, client side
+DEV0=swi0 DEV1=swi1
+IP0=10.77.0.1 IP1=10.77.0.2
+PERF_PORT=18515             # perftest's default port
+ITERS=20                    # per message size (perftest's minimum is 5)
+LAT_ITERS=100
+bg_pids=()
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+cleanup() {
+	local rc=$?
+	set +e
+	for p in "${bg_pids[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	for p in "${bg_pids[@]}"; do
+		wait "$p" 2>/dev/null
+	done
+	rdma link delete "$DEV0" 2>/dev/null
+	rdma link delete "$DEV1" 2>/dev/null
+	ip netns del "$NS0" 2>/dev/null
+	ip netns del "$NS1" 2>/dev/null
+	modprobe -r softiwarp 2>/dev/null
+	exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT
+
+in_ns() {
+	local ns=$1
+	shift
+	timeout 30 ip netns exec "$ns" "$@"
+}
+
+port_active() {
+	local out
+	out=$(timeout 10 rdma link show "$1/1") || return 1
+	[[ $out == *"state ACTIVE"* ]]
+}
+
+knob() {
+	local f=/sys/class/infiniband/$1/$2
+	[ -e "$f" ] || fail "no sysfs knob $f"
+	echo "$3" > "$f"
+	echo "knob: $1 $2 <- $3, reads $(cat "$f")"
+}
+
+knobs_default() {
+	local d k
+	for d in "$DEV0" "$DEV1"; do
+		for k in mpa_crc mpa_markers; do
+			knob "$d" "$k" -1
+		done
+	done
+}
+
+wait_listen() {
+	local i
+	for i in $(seq 100); do
+		[ -n "$(timeout 10 ip netns exec "$1" ss -Hltn "sport = :$2")" ] && return 0
+		sleep 0.2
+	done
+	echo "WARN: no TCP listener on port $2 in $1 after $i polls" >&2
+}
+
+# perf_run TAG TOOL LASTSIZE ARGS...: TOOL's server in NS0 on DEV0, client
+# in NS1 on DEV1, same ARGS both sides. Both must exit 0 and the client's
+# output must hold the result table, down to the row for LASTSIZE octets.
+perf_run() {
+	local tag=$1 tool=$2 last=$3
+	shift 3
+	local slog="$RESULTS/$T-$tag-server.log" clog="$RESULTS/$T-$tag-client.log"
+	local spid crc=0 src=0 rows
+
+	timeout 150 ip netns exec "$NS0" \
+		"$tool" -R -F -d "$DEV0" -p "$PERF_PORT" "$@" > "$slog" 2>&1 &
+	spid=$!
+	bg_pids=("$spid")
+	wait_listen "$NS0" "$PERF_PORT"
+	kill -0 "$spid" 2>/dev/null || fail "$tag: $tool server died (see $slog)"
+
+	timeout 120 ip netns exec "$NS1" \
+		"$tool" -R -F -d "$DEV1" -p "$PERF_PORT" "$@" "$IP0" > "$clog" 2>&1 ||
+		crc=$?
+	# The server finishes right after the client; do not wait for long.
+	for _ in $(seq 100); do
+		kill -0 "$spid" 2>/dev/null || break
+		sleep 0.2
+	done
+	kill "$spid" 2>/dev/null || true
+	wait "$spid" || src=$?
+	bg_pids=()
+	rows=$(grep -cE '^ *[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+' "$clog" || true)
+	echo "$tool $tag: client $crc server $src table rows $rows"
+	[ "$crc" -eq 0 ] || fail "$tag: $tool client exited $crc (see $clog)"
+	[ "$src" -eq 0 ] || fail "$tag: $tool server exited $src (see $slog)"
+	grep -q '#bytes' "$clog" || fail "$tag: no result table (see $clog)"
+	grep -qE "^ *$last +[0-9]+ +[0-9.]+ +[0-9.]+" "$clog" ||
+		fail "$tag: no result row for $last octets (see $clog)"
+}
+
+# bw_all TAG TOOL: all sizes, 2 to 2^23 octets: 23 rows.
+bw_all() {
+	perf_run "$1" "$2" 8388608 -a -n "$ITERS" --report_gbits
+	local rows
+	rows=$(grep -cE '^ *[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+' "$RESULTS/$T-$1-client.log" || true)
+	[ "$rows" -eq 23 ] || fail "$1: $rows result rows, expected 23"
+}
+
+# --- setup (as in 03-netns-rping.sh) --------------------------------------
+ip netns del "$NS0" 2>/dev/null || true
+ip netns del "$NS1" 2>/dev/null || true
+modprobe -r softiwarp 2>/dev/null || true
+dmesg -C
+
+ip netns add "$NS0"
+ip netns add "$NS1"
+ip link add veth0 netns "$NS0" type veth peer name veth1 netns "$NS1"
+in_ns "$NS0" ip link set lo up
+in_ns "$NS1" ip link set lo up
+in_ns "$NS0" ip addr add "$IP0/24" dev veth0
+in_ns "$NS1" ip addr add "$IP1/24" dev veth1
+in_ns "$NS0" ip link set veth0 up
+in_ns "$NS1" ip link set veth1 up
+for _ in $(seq 10); do
+	in_ns "$NS1" busybox ping -c 1 -W 1 "$IP0" && break
+	sleep 0.5
+done
+in_ns "$NS1" busybox ping -c 1 -W 5 "$IP0"
+
+in_ns "$NS0" rdma link add "$DEV0" type softiwarp netdev veth0
+in_ns "$NS1" rdma link add "$DEV1" type softiwarp netdev veth1
+for _ in $(seq 50); do
+	port_active "$DEV0" && port_active "$DEV1" && break
+	sleep 0.2
+done
+port_active "$DEV0" || fail "$DEV0 port not ACTIVE"
+port_active "$DEV1" || fail "$DEV1 port not ACTIVE"
+
+# --- CRC on (default), no Markers ---------------------------------------
+start=$SECONDS
+bw_all send ib_send_bw
+bw_all write ib_write_bw
+bw_all read ib_read_bw
+perf_run lat ib_send_lat 2 -n "$LAT_ITERS"
+
+# --- ib_send_bw with CRC off, then with Markers on both -----------------
+knob "$DEV0" mpa_crc 0
+knob "$DEV1" mpa_crc 0
+bw_all send-crc-off ib_send_bw
+knobs_default
+
+knob "$DEV0" mpa_markers 1
+knob "$DEV1" mpa_markers 1
+bw_all send-markers ib_send_bw
+knobs_default
+echo "perftest runs took $((SECONDS - start)) s"
+
+# --- teardown -------------------------------------------------------------
+in_ns "$NS0" rdma link delete "$DEV0"
+in_ns "$NS1" rdma link delete "$DEV1"
+if timeout 10 rdma link show "$DEV0" >/dev/null 2>&1 ||
+   timeout 10 rdma link show "$DEV1" >/dev/null 2>&1; then
+	fail "device still present after rdma link delete"
+fi
+for _ in $(seq 20); do
+	rmmod softiwarp 2>/dev/null && break
+	sleep 0.5
+done
+grep -q '^softiwarp ' /proc/modules && fail "rmmod softiwarp failed"
+ip netns del "$NS0"
+ip netns del "$NS1"
+
+dmesg > "$RESULTS/$T.dmesg"
+dmesg_clean "$RESULTS/$T.dmesg" || fail "kernel log shows a warning (see $T.dmesg)"
+echo "PASS $T"
