@@ -16,6 +16,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/debugfs.h>
 #include <linux/inetdevice.h>
 #include <linux/module.h>
 #include <linux/net.h>
@@ -27,6 +28,7 @@
 #include <net/tcp.h>
 
 #include "cm/cm.h"
+#include "mpa/rpcrdma_cm.h"
 #include "rdmap/softiwarp.h"
 
 #define SWI_LISTEN_MAX	8	/* sockets per listener (one per address) */
@@ -39,6 +41,16 @@ enum swi_cep_state {
 };
 
 struct swi_listener;
+
+/**
+ * struct swi_cm_rpc - RFC 8797 RPC-over-RDMA private data seen in a frame
+ * @present: a version 1 message was found (section 5.2)
+ * @p: its contents
+ */
+struct swi_cm_rpc {
+	bool present;
+	struct rpcrdma_cm_params p;
+};
 
 /**
  * struct swi_cep - one connection during MPA startup
@@ -59,6 +71,8 @@ struct swi_listener;
  * @frame: the peer's frame octets
  * @pdata: our private data (initiator)
  * @pdata_len: its length
+ * @rpc_peer: RFC 8797 data in the peer's Request or Reply
+ * @rpc_ours: RFC 8797 data in ours
  */
 struct swi_cep {
 	struct kref ref;
@@ -78,6 +92,8 @@ struct swi_cep {
 	u8 *frame;
 	u8 *pdata;
 	u16 pdata_len;
+	struct swi_cm_rpc rpc_peer;
+	struct swi_cm_rpc rpc_ours;
 };
 
 /**
@@ -103,6 +119,16 @@ struct swi_listener {
 };
 
 static struct workqueue_struct *swi_cm_wq;
+static struct dentry *swi_debugfs_root;
+
+/* Recognise RFC 8797 private data; what the consumer sees is unchanged */
+static void swi_cm_rpc_find(struct swi_cm_rpc *r, const void *pdata,
+			    size_t len)
+{
+	size_t off;
+
+	r->present = pdata && !rpcrdma_cm_find(pdata, len, &r->p, &off);
+}
 
 static void swi_lst_free(struct kref *ref)
 {
@@ -230,7 +256,11 @@ static int swi_cm_recv_frame(struct swi_cep *cep, enum mpa_startup_kind kind)
 	}
 	if (need < 0)
 		return need;
-	return mpa_startup_parse(cep->frame, got, kind, &cep->peer);
+	err = mpa_startup_parse(cep->frame, got, kind, &cep->peer);
+	if (!err)
+		swi_cm_rpc_find(&cep->rpc_peer, cep->peer.pdata,
+				cep->peer.pdata_len);
+	return err;
 }
 
 static void swi_cm_sock_timeouts(struct socket *sock)
@@ -365,6 +395,7 @@ int swi_cm_connect(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 			return -ENOMEM;
 		}
 		cep->pdata_len = p->private_data_len;
+		swi_cm_rpc_find(&cep->rpc_ours, cep->pdata, cep->pdata_len);
 	}
 	cep->pol.ird = clamp_t(u32, p->ird, 1, SWI_MAX_IRD);
 	cep->pol.ord = clamp_t(u32, p->ord, 1, SWI_MAX_ORD);
@@ -475,6 +506,7 @@ int swi_cm_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 	swi_qp_get(ibqp);
 	cep->pol.ird = clamp_t(u32, p->ird, 1, SWI_MAX_IRD);
 	cep->pol.ord = clamp_t(u32, p->ord, 1, SWI_MAX_ORD);
+	swi_cm_rpc_find(&cep->rpc_ours, p->private_data, p->private_data_len);
 	/* Again with the consumer's IRD/ORD: the same frame, pure function */
 	err = mpa_startup_negotiate(&cep->pol, MPA_STARTUP_RESPONDER,
 				    &cep->peer, &cep->res);
@@ -749,8 +781,89 @@ int swi_cm_destroy_listen(struct iw_cm_id *id)
 	return 0;
 }
 
+static void swi_cm_show_rpc(struct seq_file *m, const char *who,
+			    const struct swi_cm_rpc *r)
+{
+	if (!r->present) {
+		seq_printf(m, " rpcrdma_%s=none", who);
+		return;
+	}
+	seq_printf(m, " rpcrdma_%s=v1,send=%u,recv=%u,remote_inv=%d", who,
+		   r->p.send_size, r->p.recv_size, r->p.remote_inv);
+}
+
+static void swi_cm_show_cep(struct seq_file *m, struct swi_qp *qp,
+			    const struct swi_cep *cep)
+{
+	const struct mpa_startup_result *r = &cep->res;
+
+	seq_printf(m, "qp %u %s rev %u crc tx/rx %d/%d markers tx/rx %d/%d ird %u ord %u p2p %d",
+		   qp->base.qp_num, cep->initiator ? "initiator" : "responder",
+		   r->rev, r->crc_tx, r->crc_rx, r->markers_tx, r->markers_rx,
+		   r->ird, r->ord, r->p2p);
+	swi_cm_show_rpc(m, "peer", &cep->rpc_peer);
+	swi_cm_show_rpc(m, "ours", &cep->rpc_ours);
+	seq_putc(m, '\n');
+}
+
+/* One line per connected QP of the device */
+static int swi_cm_conn_show(struct seq_file *m, void *unused)
+{
+	struct swi_device *dev = m->private;
+	struct swi_qp *qp;
+	unsigned long i;
+	bool got;
+
+	xa_for_each(&dev->qp_xa, i, qp) {
+		xa_lock(&dev->qp_xa);
+		got = xa_load(&dev->qp_xa, i) == qp &&
+		      kref_get_unless_zero(&qp->ref);
+		xa_unlock(&dev->qp_xa);
+		if (!got)
+			continue;
+		mutex_lock(&qp->state_lock);
+		if (qp->conn)
+			swi_cm_show_cep(m, qp, qp->conn);
+		mutex_unlock(&qp->state_lock);
+		swi_qp_put(&qp->base);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(swi_cm_conn);
+
 /**
- * swi_cm_init() - create the connection manager's workqueue
+ * swi_cm_debugfs_add() - the device's debugfs directory
+ * @dev: the registered device
+ *
+ * softiwarp/DEV/connections lists every connected QP: the negotiated MPA
+ * parameters and the RFC 8797 private data of either side, if any.
+ *
+ * Context: process context.
+ * Return: nothing (debugfs failures are not errors).
+ */
+void swi_cm_debugfs_add(struct swi_device *dev)
+{
+	dev->debugfs = debugfs_create_dir(dev_name(&dev->ibdev.dev),
+					  swi_debugfs_root);
+	debugfs_create_file("connections", 0400, dev->debugfs, dev,
+			    &swi_cm_conn_fops);
+}
+
+/**
+ * swi_cm_debugfs_remove() - remove the device's debugfs directory
+ * @dev: the device
+ *
+ * Context: process context.
+ * Return: nothing.
+ */
+void swi_cm_debugfs_remove(struct swi_device *dev)
+{
+	debugfs_remove(dev->debugfs);
+	dev->debugfs = NULL;
+}
+
+/**
+ * swi_cm_init() - create the connection manager's workqueue and debugfs
  *
  * Context: module init.
  * Return: 0 or -ENOMEM.
@@ -758,7 +871,10 @@ int swi_cm_destroy_listen(struct iw_cm_id *id)
 int swi_cm_init(void)
 {
 	swi_cm_wq = alloc_workqueue("softiwarp_cm", WQ_UNBOUND, 0);
-	return swi_cm_wq ? 0 : -ENOMEM;
+	if (!swi_cm_wq)
+		return -ENOMEM;
+	swi_debugfs_root = debugfs_create_dir("softiwarp", NULL);
+	return 0;
 }
 
 /**
@@ -769,5 +885,6 @@ int swi_cm_init(void)
  */
 void swi_cm_exit(void)
 {
+	debugfs_remove(swi_debugfs_root);
 	destroy_workqueue(swi_cm_wq);
 }

@@ -297,6 +297,7 @@ static void swi_dealloc_driver(struct ib_device *ibdev)
 {
 	struct swi_device *dev = to_swi_dev(ibdev);
 
+	swi_cm_debugfs_remove(dev);
 	mutex_lock(&swi_dev_mutex);
 	list_del_init(&dev->list);
 	mutex_unlock(&swi_dev_mutex);
@@ -436,6 +437,7 @@ static int swi_newlink(const char *name, struct net_device *netdev)
 		err = ib_register_device(&dev->ibdev, name, NULL);
 	if (err)
 		goto out_free;
+	swi_cm_debugfs_add(dev);
 	swi_port_event(dev, swi_port_active(netdev) ? IB_EVENT_PORT_ACTIVE :
 						       IB_EVENT_PORT_ERR);
 	return 0;

@@ -62,6 +62,7 @@
  * @num_mr: MRs, against SWI_MAX_MR
  * @num_srq: SRQs, against SWI_MAX_SRQ
  * @knobs: per-device MPA startup policy (sysfs), see cm/policy.c
+ * @debugfs: the device's debugfs directory (cm/cm.c)
  *
  * Lifetime: from swi_newlink() to ib_unregister_device() (dealloc_driver
  * frees the rest). The counters are atomics; nothing else here changes
@@ -82,6 +83,7 @@ struct swi_device {
 	atomic_t num_mr;
 	atomic_t num_srq;
 	struct swi_cm_knobs knobs;
+	struct dentry *debugfs;
 };
 
 /**

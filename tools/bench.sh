@@ -1,0 +1,30 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench: in one VM boot, interleaved repetitions (BENCH_REPS, default
+# 3) of ib_write_bw, ib_send_bw, ib_read_bw (-R, 4 KiB and 64 KiB) and
+# ib_send_lat (64 B) for softiwarp with CRC on, CRC off and Markers on, for
+# siw <-> siw, and iperf3 over the same kind of veth as the ceiling. Prints
+# the medians with the ratios softiwarp/siw and softiwarp/TCP and plots
+# them (build/bench/bench.png). Figures, not assertions: under QEMU
+# without KVM only ratios from the same boot mean anything.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+"$top/tools/install-deps.sh" || exit 1
+prepare_test_kernel || exit 1
+build_test_modules || exit 1
+res="$top/build/bench"
+rm -rf "$res"
+mkdir -p "$res"
+echo "bench: booting the test VM; this takes several minutes"
+"$top/tools/vm-run" -o "$res" -t 3000 "$top/tools/guest/bench.sh"
+rc=$?
+if [ ! -s "$res/bench.csv" ]; then
+	echo "bench: no figures (guest status $rc, console: $res/console.log)" >&2
+	exit 1
+fi
+python3 "$top/tools/bench/summary.py" "$res/bench.csv" "$res" || exit 1
+gnuplot "$res/bench.gp" && echo "bench: plot in $res/bench.png"
+[ "$rc" -eq 0 ] || echo "bench: guest exited with status $rc" >&2
+exit "$rc"

@@ -1,0 +1,107 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest side of `make bench`: one VM boot, interleaved repetitions.
+# Two veth pairs, each between two network namespaces: one pair carries
+# softiwarp (swl/swr), the other the in-tree siw (siwl/siwr), so both
+# drivers are measured in the same boot. Each repetition runs every
+# (configuration, test) once, in the same order, so that slow phases of
+# the emulated machine spread over all of them.
+#
+# Writes $RESULTS/bench.csv: rep,config,test,size,value,unit
+set -u
+REPS=${BENCH_REPS:-3}
+out=$RESULTS/bench.csv
+log=$RESULTS/bench.log
+: > "$out"
+: > "$log"
+
+pair() {	# NAME NSL NSR IPL IPR
+	ip netns add "$2"
+	ip netns add "$3"
+	ip link add "$1l" type veth peer name "$1r"
+	ip link set "$1l" netns "$2"
+	ip link set "$1r" netns "$3"
+	ip -n "$2" addr add "$4/24" dev "$1l"
+	ip -n "$3" addr add "$5/24" dev "$1r"
+	ip -n "$2" link set "$1l" up
+	ip -n "$3" link set "$1r" up
+	ip -n "$2" link set lo up
+	ip -n "$3" link set lo up
+}
+
+pair vs swL swR 10.98.0.1 10.98.0.2
+pair vi siL siR 10.97.0.1 10.97.0.2
+ip netns exec swL rdma link add swl type softiwarp netdev vsl
+ip netns exec swR rdma link add swr type softiwarp netdev vsr
+ip netns exec siL rdma link add siwl type siw netdev vil
+ip netns exec siR rdma link add siwr type siw netdev vir
+
+knobs() {	# CRC MARKERS
+	for d in swl swr; do
+		echo "$1" > /sys/class/infiniband/$d/mpa_crc
+		echo "$2" > /sys/class/infiniband/$d/mpa_markers
+	done
+}
+
+# perftest TEST SIZE CONFIG REP: one server/client run, one figure
+perftest() {
+	local t=$1 size=$2 cfg=$3 rep=$4 nsl nsr dl dr ip n args val
+	case $cfg in
+	siw)	nsl=siL nsr=siR dl=siwl dr=siwr ip=10.97.0.1 ;;
+	*)	nsl=swL nsr=swR dl=swl dr=swr ip=10.98.0.1 ;;
+	esac
+	case $cfg in
+	sw-crc)		knobs 1 0 ;;
+	sw-nocrc)	knobs 0 0 ;;
+	sw-markers)	knobs 1 1 ;;
+	esac
+	n=$(( size > 8192 ? 300 : 2000 ))
+	args=(-R -F -s "$size" -n "$n")
+	[ "$t" = ib_send_lat ] && args=(-R -F -s "$size" -n 1000)
+	ip netns exec $nsl timeout 120 "$t" -d $dl "${args[@]}" \
+		>> "$log" 2>&1 &
+	sleep 1.5
+	val=$(ip netns exec $nsr timeout 120 "$t" -d $dr "${args[@]}" "$ip" \
+		2>> "$log" | tee -a "$log" | awk -v s="$size" -v t="$t" '
+		# bandwidth: BW average [MB/s]; latency: t_typical [usec]
+		$1 == s && NF >= 5 { print (t ~ /_lat$/) ? $5 : $4 }' |
+		tail -n 1)
+	wait
+	if [ "$t" = ib_send_lat ]; then
+		echo "$rep,$cfg,$t,$size,${val:-NA},usec" >> "$out"
+	else
+		echo "$rep,$cfg,$t,$size,${val:-NA},MB/s" >> "$out"
+	fi
+}
+
+tcp() {	# REP: iperf3 over the softiwarp veth, the ceiling
+	local val
+	ip netns exec swL iperf3 -s -1 >> "$log" 2>&1 &
+	sleep 1
+	val=$(ip netns exec swR timeout 60 iperf3 -c 10.98.0.1 -t 3 -J \
+		2>> "$log" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print("%.2f" % (d["end"]["sum_received"]["bits_per_second"] / 8e6))')
+	wait
+	echo "$1,tcp,iperf3,0,${val:-NA},MB/s" >> "$out"
+}
+
+for rep in $(seq "$REPS"); do
+	for cfg in sw-crc sw-nocrc sw-markers siw; do
+		for t in ib_write_bw ib_send_bw ib_read_bw; do
+			for size in 4096 65536; do
+				perftest $t $size $cfg "$rep"
+			done
+		done
+		perftest ib_send_lat 64 $cfg "$rep"
+	done
+	tcp "$rep"
+	echo "repetition $rep done" >&2
+done
+rdma link delete swl; rdma link delete swr
+rdma link delete siwl; rdma link delete siwr
+rmmod softiwarp
+grep -c ',NA,' "$out" && exit 1
+exit 0
