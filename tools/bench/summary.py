@@ -20,7 +20,8 @@ def main():
     units = {}
     for rep, cfg, test, size, value, unit in rows:
         units[(test, size)] = unit
-        if value != "NA":
+        # perftest prints 0.00 or inf when its cycle clock fails (TCG)
+        if value not in ("NA", "inf", "nan", "-nan") and float(value) > 0:
             vals[(cfg, test, size)].append(float(value))
     med = {k: statistics.median(v) for k, v in vals.items()}
     tcp = med.get(("tcp", "iperf3", "0"))
@@ -47,7 +48,8 @@ def main():
         print(line)
     print("iperf3 (TCP over the same veth): %s MB/s"
           % ("%.2f" % tcp if tcp else "NA"))
-    print("medians of %d repetitions; ratios > 1 favour softiwarp"
+    print("medians of up to %d repetitions (perftest runs whose clock "
+          "failed are left out); ratios > 1 favour softiwarp"
           % max(len(v) for v in vals.values()))
     with open(out + "/bench.dat", "w") as f:
         for t, s in tests:
