@@ -18,8 +18,7 @@ res="$top/build/bench"
 rm -rf "$res"
 mkdir -p "$res"
 echo "bench: booting the test VM; this takes several minutes"
-VM_CMDLINE="tsc=reliable" "$top/tools/vm-run" -o "$res" -t 3000 \
-	"$top/tools/guest/bench.sh"
+"$top/tools/vm-run" -o "$res" -t 3000 "$top/tools/guest/bench.sh"
 rc=$?
 if [ ! -s "$res/bench.csv" ]; then
 	echo "bench: no figures (guest status $rc, console: $res/console.log)" >&2

@@ -19,7 +19,7 @@ pkgs=(
 	qemu-system-x86 busybox-static
 	# RDMA user space and network tools used inside the guest
 	rdma-core ibverbs-utils rdmacm-utils perftest iproute2 tcpdump
-	tshark iperf3 gnuplot-nox
+	tshark iperf3 gnuplot-nox ethtool
 )
 if [ "${1:-}" = "--compat" ]; then
 	pkgs=(linux-headers-amd64 linux-headers-6.12-amd64)
