@@ -30,69 +30,7 @@ IP0=10.77.0.1 IP1=10.77.0.2
 PERF_PORT=18515             # perftest's default port
 ITERS=20                    # per message size (perftest's minimum is 5)
 LAT_ITERS=100
-bg_pids=()
-
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
-
-cleanup() {
-	local rc=$?
-	set +e
-	for p in "${bg_pids[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	for p in "${bg_pids[@]}"; do
-		wait "$p" 2>/dev/null
-	done
-	rdma link delete "$DEV0" 2>/dev/null
-	rdma link delete "$DEV1" 2>/dev/null
-	ip netns del "$NS0" 2>/dev/null
-	ip netns del "$NS1" 2>/dev/null
-	modprobe -r softiwarp 2>/dev/null
-	exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 143' TERM
-trap 'exit 130' INT
-
-in_ns() {
-	local ns=$1
-	shift
-	timeout 30 ip netns exec "$ns" "$@"
-}
-
-port_active() {
-	local out
-	out=$(timeout 10 rdma link show "$1/1") || return 1
-	[[ $out == *"state ACTIVE"* ]]
-}
-
-knob() {
-	local f=/sys/class/infiniband/$1/$2
-	[ -e "$f" ] || fail "no sysfs knob $f"
-	echo "$3" > "$f"
-	echo "knob: $1 $2 <- $3, reads $(cat "$f")"
-}
-
-knobs_default() {
-	local d k
-	for d in "$DEV0" "$DEV1"; do
-		for k in mpa_crc mpa_markers; do
-			knob "$d" "$k" -1
-		done
-	done
-}
-
-wait_listen() {
-	local i
-	for i in $(seq 100); do
-		[ -n "$(timeout 10 ip netns exec "$1" ss -Hltn "sport = :$2")" ] && return 0
-		sleep 0.2
-	done
-	echo "WARN: no TCP listener on port $2 in $1 after $i polls" >&2
-}
+. "$(dirname "$0")/netns-lib.sh"
 
 # perf_run TAG TOOL LASTSIZE ARGS...: TOOL's server in NS0 on DEV0, client
 # in NS1 on DEV1, same ARGS both sides. Both must exit 0 and the client's
@@ -138,7 +76,9 @@ perf_run() {
 	[ "$crc" -eq 0 ] || fail "$tag: $tool client exited $crc (see $clog)"
 	[ "$src" -eq 0 ] || fail "$tag: $tool server exited $src (see $slog)"
 	grep -q '#bytes' "$clog" || fail "$tag: no result table (see $clog)"
-	grep -qE "^ *$last +[0-9]+ +[0-9.]+ +[0-9.]+" "$clog" ||
+	# perftest's cycle clock fails in guests whose TSC could not be
+	# calibrated (TCG): its figures are then "inf", the run still counts.
+	grep -qE "^ *$last +[0-9]+ +([0-9.]+|inf) +([0-9.]+|inf)" "$clog" ||
 		fail "$tag: no result row for $last octets (see $clog)"
 }
 
@@ -150,35 +90,8 @@ bw_all() {
 	[ "$rows" -eq 23 ] || fail "$1: $rows result rows, expected 23"
 }
 
-# --- setup (as in 03-netns-rping.sh) --------------------------------------
-ip netns del "$NS0" 2>/dev/null || true
-ip netns del "$NS1" 2>/dev/null || true
-modprobe -r softiwarp 2>/dev/null || true
-dmesg -C
-
-ip netns add "$NS0"
-ip netns add "$NS1"
-ip link add veth0 netns "$NS0" type veth peer name veth1 netns "$NS1"
-in_ns "$NS0" ip link set lo up
-in_ns "$NS1" ip link set lo up
-in_ns "$NS0" ip addr add "$IP0/24" dev veth0
-in_ns "$NS1" ip addr add "$IP1/24" dev veth1
-in_ns "$NS0" ip link set veth0 up
-in_ns "$NS1" ip link set veth1 up
-for _ in $(seq 10); do
-	in_ns "$NS1" busybox ping -c 1 -W 1 "$IP0" && break
-	sleep 0.5
-done
-in_ns "$NS1" busybox ping -c 1 -W 5 "$IP0"
-
-in_ns "$NS0" rdma link add "$DEV0" type softiwarp netdev veth0
-in_ns "$NS1" rdma link add "$DEV1" type softiwarp netdev veth1
-for _ in $(seq 50); do
-	port_active "$DEV0" && port_active "$DEV1" && break
-	sleep 0.2
-done
-port_active "$DEV0" || fail "$DEV0 port not ACTIVE"
-port_active "$DEV1" || fail "$DEV1 port not ACTIVE"
+# --- setup -------------------------------------------------------------
+netns_setup
 
 # --- CRC on (default), no Markers ---------------------------------------
 start=$SECONDS

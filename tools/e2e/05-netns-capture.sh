@@ -55,60 +55,7 @@ PCAP=$RESULTS/$T.pcap
 FIELDS=$RESULTS/$T-fields.tsv
 TEXT=$RESULTS/$T-tshark.txt
 TSHARK_OPTS=(-n -o tcp.try_heuristic_first:TRUE --enable-heuristic iwarp_mpa_tcp)
-bg_pids=()
-
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
-
-cleanup() {
-	local rc=$?
-	set +e
-	for p in "${bg_pids[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	for p in "${bg_pids[@]}"; do
-		wait "$p" 2>/dev/null
-	done
-	rdma link delete "$DEV0" 2>/dev/null
-	rdma link delete "$DEV1" 2>/dev/null
-	ip netns del "$NS0" 2>/dev/null
-	ip netns del "$NS1" 2>/dev/null
-	modprobe -r softiwarp 2>/dev/null
-	exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 143' TERM
-trap 'exit 130' INT
-
-in_ns() {
-	local ns=$1
-	shift
-	timeout 30 ip netns exec "$ns" "$@"
-}
-
-port_active() {
-	local out
-	out=$(timeout 10 rdma link show "$1/1") || return 1
-	[[ $out == *"state ACTIVE"* ]]
-}
-
-knob() {
-	local f=/sys/class/infiniband/$1/$2
-	[ -e "$f" ] || fail "no sysfs knob $f"
-	echo "$3" > "$f"
-	echo "knob: $1 $2 <- $3, reads $(cat "$f")"
-}
-
-wait_listen() {
-	local i
-	for i in $(seq 100); do
-		[ -n "$(timeout 10 ip netns exec "$1" ss -Hltn "sport = :$2")" ] && return 0
-		sleep 0.2
-	done
-	echo "WARN: no TCP listener on port $2 in $1 after $i polls" >&2
-}
+. "$(dirname "$0")/netns-lib.sh"
 
 # offloads_off NS DEV: no TSO/GSO when sending, no GRO when receiving, so
 # that the capture shows the segments as TCP built them. ethtool is not

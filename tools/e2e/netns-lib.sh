@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers of the two-namespace tests (03-07): sourced after the test set
+# NS0, NS1 (server and client namespaces), DEV0, DEV1 (their softiwarp
+# devices) and IP0, IP1. Installs an EXIT trap that cleans up after a
+# failed run.
+
+bg_pids=()
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# Everything left behind by a failed run would break the next tests in the
+# same guest: kill what we started, remove the devices, the namespaces
+# (and with them the veth pair) and the module. On success the test has
+# already done all this itself, and these steps find nothing to do.
+cleanup() {
+	local rc=$?
+	set +e
+	for p in "${bg_pids[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	for p in "${bg_pids[@]}"; do
+		wait "$p" 2>/dev/null
+	done
+	rdma link delete "$DEV0" 2>/dev/null
+	rdma link delete "$DEV1" 2>/dev/null
+	ip netns del "$NS0" 2>/dev/null
+	ip netns del "$NS1" 2>/dev/null
+	modprobe -r softiwarp 2>/dev/null
+	exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT
+
+in_ns() {
+	local ns=$1
+	shift
+	timeout 30 ip netns exec "$ns" "$@"
+}
+
+port_active() {
+	local out
+	out=$(timeout 10 rdma link show "$1/1") || return 1
+	[[ $out == *"state ACTIVE"* ]]
+}
+
+# knob DEV NAME VALUE: set a per-device MPA knob (-1: module default).
+knob() {
+	local f=/sys/class/infiniband/$1/$2
+	[ -e "$f" ] || fail "no sysfs knob $f"
+	echo "$3" > "$f"
+	echo "knob: $1 $2 <- $3, reads $(cat "$f")"
+}
+
+knobs_default() {
+	local d k
+	for d in "$DEV0" "$DEV1"; do
+		for k in mpa_crc mpa_markers; do
+			knob "$d" "$k" -1
+		done
+	done
+}
+
+# wait_listen NS PORT: wait until a TCP listener on PORT shows up in NS.
+# The iWARP connection manager listens through a kernel TCP socket, so ss
+# sees it. If it never shows, go on anyway: the client will tell.
+wait_listen() {
+	local i
+	for i in $(seq 100); do
+		[ -n "$(timeout 10 ip netns exec "$1" ss -Hltn "sport = :$2")" ] && return 0
+		sleep 0.2
+	done
+	echo "WARN: no TCP listener on port $2 in $1 after $i polls" >&2
+}
+
+# netns_setup: NS0 and NS1 joined by veth0/veth1 with IP0/IP1, a softiwarp
+# device on each end, both ports ACTIVE. Leftovers of an earlier,
+# interrupted run are removed first.
+netns_setup() {
+	ip netns del "$NS0" 2>/dev/null || true
+	ip netns del "$NS1" 2>/dev/null || true
+	modprobe -r softiwarp 2>/dev/null || true
+	dmesg -C
+	ip netns add "$NS0"
+	ip netns add "$NS1"
+	ip link add veth0 netns "$NS0" type veth peer name veth1 netns "$NS1"
+	in_ns "$NS0" ip link set lo up
+	in_ns "$NS1" ip link set lo up
+	in_ns "$NS0" ip addr add "$IP0/24" dev veth0
+	in_ns "$NS1" ip addr add "$IP1/24" dev veth1
+	in_ns "$NS0" ip link set veth0 up
+	in_ns "$NS1" ip link set veth1 up
+	for _ in $(seq 10); do
+		in_ns "$NS1" busybox ping -c 1 -W 1 "$IP0" && break
+		sleep 0.5
+	done
+	in_ns "$NS1" busybox ping -c 1 -W 5 "$IP0"
+	# "rdma link add" looks the netdev up in the caller's namespace.
+	in_ns "$NS0" rdma link add "$DEV0" type softiwarp netdev veth0
+	in_ns "$NS1" rdma link add "$DEV1" type softiwarp netdev veth1
+	for _ in $(seq 50); do
+		port_active "$DEV0" && port_active "$DEV1" && break
+		sleep 0.2
+	done
+	port_active "$DEV0" || fail "$DEV0 port not ACTIVE"
+	port_active "$DEV1" || fail "$DEV1 port not ACTIVE"
+}
