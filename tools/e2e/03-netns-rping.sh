@@ -61,7 +61,8 @@ rping_run() {
 	n=$(grep -c '^ping data: rdma-ping-' "$clog" || true)
 	echo "rping $tag: size $size client $crc server $src iterations $n"
 	[ "$crc" -eq 0 ] || fail "$tag: rping client exited $crc (see $clog)"
-	[ "$src" -eq 0 ] || fail "$tag: rping server exited $src (see $slog)"
+	rping_server_ok "$src" "$slog" ||
+		fail "$tag: rping server exited $src (see $slog)"
 	[ "$n" -eq "$COUNT" ] || fail "$tag: $n of $COUNT iterations (see $clog)"
 	if grep -qi 'mismatch' "$clog" "$slog"; then
 		fail "$tag: data mismatch"

@@ -47,11 +47,13 @@ variant() {	# NAME EXPECTED_REV
 	sleep 1
 	ip netns exec swvB timeout 60 rping -c -a 10.55.0.1 -V -C 10 -S 1000 \
 		-v > "$RESULTS/07-$name-client.log" 2>&1
-	wait $srv
+	local rc=0
+	wait $srv || rc=$?
+	rping_server_ok $rc "$RESULTS/07-$name-server.log"
 	[ "$(grep -c 'ping data' "$RESULTS/07-$name-client.log")" = 10 ]
 	# A long run to read the negotiated revision back while connected
 	ip netns exec swvA timeout 60 rping -s -a 10.55.0.1 -C 3000 -S 64 \
-		> /dev/null 2>&1 &
+		> "$RESULTS/07-$name-long-server.log" 2>&1 &
 	srv=$!
 	sleep 1
 	ip netns exec swvB timeout 60 rping -c -a 10.55.0.1 -C 3000 -S 64 \
@@ -64,7 +66,9 @@ variant() {	# NAME EXPECTED_REV
 		sleep 0.1
 	done
 	wait $cli
-	wait $srv
+	rc=0
+	wait $srv || rc=$?
+	rping_server_ok $rc "$RESULTS/07-$name-long-server.log"
 	grep -q "initiator rev $rev " "$conn"
 	echo -1 > $S/mpa_rev; echo -1 > $C/mpa_rev
 	echo -1 > $S/mpa_p2p; echo -1 > $C/mpa_p2p
