@@ -316,8 +316,10 @@ struct swi_stream_cfg {
  * @mtx: MPA transmit state (transmitter only)
  * @fpdu: the FPDU being built (transmitter only)
  * @stage: the ULPDU being framed (transmitter only)
- * @wire: the FPDU octets on their way into the socket (transmitter only)
- * @wire_len: octets in @wire
+ * @wire: the FPDU on its way into the socket, as kvecs over the framing
+ *	octets of @fpdu and the ULPDU in @stage (transmitter only)
+ * @wire_nr: kvecs in @wire
+ * @wire_len: octets of the FPDU
  * @wire_sent: of which the socket took these
  * @job: the message being transmitted (transmitter only)
  * @msn: next MSN per untagged queue we send on (transmitter only)
@@ -347,7 +349,8 @@ struct swi_stream {
 	struct mpa_tx mtx;
 	struct mpa_fpdu fpdu;
 	u8 *stage;
-	u8 *wire;
+	struct kvec *wire;
+	u32 wire_nr;
 	u32 wire_len;
 	u32 wire_sent;
 	struct swi_tx_job job;

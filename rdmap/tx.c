@@ -13,10 +13,11 @@
  * at most MULPDU octets (from the socket's current MSS, so that FPDUs stay
  * aligned with TCP segments); stages each ULPDU, frames it with
  * mpa_fpdu_layout() and mpa_fpdu_set_crc() and hands the FPDU to the
- * socket without blocking. The payload is copied into the FPDU buffer:
- * the CRC and TCP's retransmission read the octets after sendmsg()
- * returns, so the work request can complete as soon as the socket has
- * taken its last FPDU.
+ * socket without blocking, as a kvec list over the framing octets and the
+ * staged ULPDU (one copy of the payload, into the stage). sendmsg() copies
+ * into the socket's buffers: the CRC and TCP's retransmission read the
+ * octets after it returns, so the work request can complete as soon as
+ * the socket has taken its last FPDU.
  */
 #include <linux/highmem.h>
 #include <linux/net.h>
@@ -26,9 +27,6 @@
 #include <net/tcp.h>
 
 #include "rdmap/softiwarp.h"
-
-#define SWI_WIRE_MAX	(MPA_FPDU_MAX_BARE + \
-			 MPA_FPDU_MAX_MARKERS * MPA_MARKER_SIZE)
 
 static struct workqueue_struct *swi_tx_wq;
 
@@ -210,14 +208,13 @@ static int swi_tx_stage(struct swi_stream *s)
 	return hl + n;
 }
 
-/* Frame the staged ULPDU of @ulen octets into the wire buffer */
+/* Frame the staged ULPDU of @ulen octets: kvecs over framing and payload */
 static int swi_tx_frame(struct swi_stream *s, u32 ulen)
 {
 	struct mpa_fpdu *f = &s->fpdu;
 	struct kvec kv = { .iov_base = s->stage, .iov_len = ulen };
 	struct iov_iter it;
 	unsigned int i;
-	u8 *w = s->wire;
 	int err;
 
 	err = mpa_fpdu_layout(&s->mtx, f, ulen);
@@ -229,13 +226,13 @@ static int swi_tx_frame(struct swi_stream *s, u32 ulen)
 		return err;
 	for (i = 0; i < f->nr_pieces; i++) {
 		const struct mpa_piece *p = &f->piece[i];
-		const u8 *src = p->type == MPA_PIECE_FRAMING ?
-				f->bytes + p->off : s->stage + p->off;
 
-		memcpy(w, src, p->len);
-		w += p->len;
+		s->wire[i].iov_base = p->type == MPA_PIECE_FRAMING ?
+				      f->bytes + p->off : s->stage + p->off;
+		s->wire[i].iov_len = p->len;
 	}
-	s->wire_len = w - s->wire;
+	s->wire_nr = f->nr_pieces;
+	s->wire_len = f->len;
 	s->wire_sent = 0;
 	return 0;
 }
@@ -445,20 +442,20 @@ static void swi_tx_finish(struct swi_stream *s)
 	j->last = false;
 }
 
-/* Hand the rest of the wire buffer to the socket without blocking */
+/* Hand the rest of the FPDU to the socket without blocking */
 static int swi_tx_push(struct swi_stream *s)
 {
 	while (s->wire_sent < s->wire_len) {
-		struct kvec kv = {
-			.iov_base = s->wire + s->wire_sent,
-			.iov_len = s->wire_len - s->wire_sent,
-		};
 		struct msghdr msg = {
 			.msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL |
 				     (s->job.last ? 0 : MSG_MORE),
 		};
-		int n = kernel_sendmsg(s->sock, &msg, &kv, 1, kv.iov_len);
+		int n;
 
+		iov_iter_kvec(&msg.msg_iter, ITER_SOURCE, s->wire, s->wire_nr,
+			      s->wire_len);
+		iov_iter_advance(&msg.msg_iter, s->wire_sent);
+		n = sock_sendmsg(s->sock, &msg);
 		if (n <= 0)
 			return n ? n : -EPIPE;
 		s->wire_sent += n;
@@ -704,7 +701,7 @@ int swi_stream_init(struct swi_stream *s, struct swi_qp *qp,
 	if (err)
 		return err;
 	s->stage = kvmalloc(MPA_MULPDU_MAX, GFP_KERNEL);
-	s->wire = kvmalloc(SWI_WIRE_MAX, GFP_KERNEL);
+	s->wire = kcalloc(MPA_FPDU_MAX_PIECES, sizeof(*s->wire), GFP_KERNEL);
 	s->irq = kcalloc(qp->ird, sizeof(*s->irq), GFP_KERNEL);
 	s->orq = kcalloc(qp->ord, sizeof(*s->orq), GFP_KERNEL);
 	if (!s->stage || !s->wire || !s->irq || !s->orq) {
@@ -796,7 +793,7 @@ void swi_stream_free(struct swi_stream *s)
 	if (s->sock)
 		sock_release(s->sock);
 	kvfree(s->stage);
-	kvfree(s->wire);
+	kfree(s->wire);
 	kfree(s->irq);
 	kfree(s->orq);
 	kfree(s);

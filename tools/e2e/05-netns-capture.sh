@@ -76,39 +76,15 @@ for tool in tcpdump tshark; do
 	command -v "$tool" >/dev/null || fail "$tool is not installed on the host"
 done
 
-# --- setup (as in 03-netns-rping.sh), one FPDU per segment ----------------
-ip netns del "$NS0" 2>/dev/null || true
-ip netns del "$NS1" 2>/dev/null || true
-modprobe -r softiwarp 2>/dev/null || true
-dmesg -C
-
-ip netns add "$NS0"
-ip netns add "$NS1"
-ip link add veth0 netns "$NS0" type veth peer name veth1 netns "$NS1"
-in_ns "$NS0" ip link set lo up
-in_ns "$NS1" ip link set lo up
-in_ns "$NS0" ip addr add "$IP0/24" dev veth0
-in_ns "$NS1" ip addr add "$IP1/24" dev veth1
-offloads_off "$NS0" veth0
-offloads_off "$NS1" veth1
-in_ns "$NS0" sysctl -w net.ipv4.tcp_autocorking=0
-in_ns "$NS1" sysctl -w net.ipv4.tcp_autocorking=0
-in_ns "$NS0" ip link set veth0 up
-in_ns "$NS1" ip link set veth1 up
-for _ in $(seq 10); do
-	in_ns "$NS1" busybox ping -c 1 -W 1 "$IP0" && break
-	sleep 0.5
-done
-in_ns "$NS1" busybox ping -c 1 -W 5 "$IP0"
-
-in_ns "$NS0" rdma link add "$DEV0" type softiwarp netdev veth0
-in_ns "$NS1" rdma link add "$DEV1" type softiwarp netdev veth1
-for _ in $(seq 50); do
-	port_active "$DEV0" && port_active "$DEV1" && break
-	sleep 0.2
-done
-port_active "$DEV0" || fail "$DEV0 port not ACTIVE"
-port_active "$DEV1" || fail "$DEV1 port not ACTIVE"
+# --- setup, one FPDU per segment ----------------------------------------
+# One FPDU per TCP segment, as tshark's dissector needs.
+netns_tune() {
+	offloads_off "$NS0" veth0
+	offloads_off "$NS1" veth1
+	in_ns "$NS0" sysctl -w net.ipv4.tcp_autocorking=0
+	in_ns "$NS1" sysctl -w net.ipv4.tcp_autocorking=0
+}
+netns_setup
 knob "$DEV0" mpa_markers 1
 knob "$DEV1" mpa_markers 1
 knob "$DEV0" mpa_crc 1

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Helpers of the two-namespace tests (03-07): sourced after the test set
 # NS0, NS1 (server and client namespaces), DEV0, DEV1 (their softiwarp
 # devices) and IP0, IP1. Installs an EXIT trap that cleans up after a
@@ -78,7 +79,8 @@ wait_listen() {
 
 # netns_setup: NS0 and NS1 joined by veth0/veth1 with IP0/IP1, a softiwarp
 # device on each end, both ports ACTIVE. Leftovers of an earlier,
-# interrupted run are removed first.
+# interrupted run are removed first. A test that defines netns_tune gets it
+# called with the addresses set and the links still down.
 netns_setup() {
 	ip netns del "$NS0" 2>/dev/null || true
 	ip netns del "$NS1" 2>/dev/null || true
@@ -91,6 +93,9 @@ netns_setup() {
 	in_ns "$NS1" ip link set lo up
 	in_ns "$NS0" ip addr add "$IP0/24" dev veth0
 	in_ns "$NS1" ip addr add "$IP1/24" dev veth1
+	if declare -F netns_tune > /dev/null; then
+		netns_tune
+	fi
 	in_ns "$NS0" ip link set veth0 up
 	in_ns "$NS1" ip link set veth1 up
 	for _ in $(seq 10); do
