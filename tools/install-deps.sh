@@ -20,6 +20,8 @@ pkgs=(
 	# RDMA user space and network tools used inside the guest
 	rdma-core ibverbs-utils rdmacm-utils perftest iproute2 tcpdump
 	tshark iperf3 gnuplot-nox ethtool
+	# kernel ULP tests: the NFS server and its helpers (rpcbind, exportfs)
+	nfs-kernel-server
 )
 if [ "${1:-}" = "--compat" ]; then
 	pkgs=(linux-headers-amd64 linux-headers-6.12-amd64)
