@@ -8,6 +8,12 @@
  * verbs API and check every octet placed and every completion; an RDMA
  * Write to an unknown STag must end in a Terminate that takes both QPs to
  * ERROR; a Send with Invalidate must invalidate the peer's STag.
+ *
+ * The kernel's own consumer code is run against the device as well: the
+ * rdma_rw API (drivers/infiniband/core/rw.c), which every kernel ULP uses
+ * for RDMA Reads and Writes and which on iWARP reads through a REG_MR and
+ * an IB_WR_RDMA_READ_WITH_INV, and ib_drain_qp(). Work requests iWARP
+ * cannot carry (immediate data, atomics) are refused at post time.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -18,12 +24,14 @@
 #include <net/net_namespace.h>
 #include <net/sock.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/rw.h>
 
 #include "rdmap/softiwarp.h"
 
 #define QPT_LEN		(96 * 1024 + 123)	/* several FPDUs, odd tail */
 #define QPT_BUF		(128 * 1024)
 #define QPT_WAIT_MS	5000
+#define QPT_RW_CTXS	4
 
 struct qpt {
 	struct ib_device *dev;
@@ -66,7 +74,7 @@ static void qpt_down(struct qpt *t)
 		if (!IS_ERR_OR_NULL(t->qp[i]))
 			ib_destroy_qp(t->qp[i]);
 		if (!IS_ERR_OR_NULL(t->cq[i]))
-			ib_destroy_cq(t->cq[i]);
+			ib_free_cq(t->cq[i]);
 		kfree(t->buf[i]);
 	}
 	if (!IS_ERR_OR_NULL(t->pd))
@@ -83,10 +91,11 @@ static void qpt_down_action(void *t)
 /* Device, PD, CQs, QPs and buffers; the QPs connected with @cfg */
 static struct qpt *qpt_up(struct kunit *test, const struct swi_stream_cfg *cfg)
 {
-	struct ib_cq_init_attr ca = { .cqe = 64 };
 	struct ib_qp_init_attr qa = {
 		.cap = { .max_send_wr = 16, .max_recv_wr = 16,
-			 .max_send_sge = 2, .max_recv_sge = 2 },
+			 .max_send_sge = 2, .max_recv_sge = 2,
+			 .max_rdma_ctxs = QPT_RW_CTXS },
+		.port_num = 1,
 		.qp_type = IB_QPT_RC,
 		.sq_sig_type = IB_SIGNAL_REQ_WR,
 	};
@@ -107,7 +116,8 @@ static struct qpt *qpt_up(struct kunit *test, const struct swi_stream_cfg *cfg)
 	t->pd = ib_alloc_pd(t->dev, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t->pd);
 	for (i = 0; i < 2; i++) {
-		t->cq[i] = ib_create_cq(t->dev, NULL, NULL, NULL, &ca);
+		/* polled by the test; ib_drain_qp() polls it itself */
+		t->cq[i] = ib_alloc_cq(t->dev, NULL, 64, 0, IB_POLL_DIRECT);
 		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t->cq[i]);
 		qa.send_cq = t->cq[i];
 		qa.recv_cq = t->cq[i];
@@ -369,12 +379,209 @@ static void qpt_send_invalidate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
 }
 
+/* One rdma_rw context (REG_MR + Read with Invalidate on iWARP), polled */
+static void qpt_rw_one(struct kunit *test, struct qpt *t, struct ib_mr *mr,
+		       u32 off, enum dma_data_direction dir)
+{
+	struct rdma_rw_ctx ctx;
+	struct scatterlist sg;
+	struct ib_cqe cqe = {};
+	struct ib_wc wc;
+	int n;
+
+	sg_init_one(&sg, t->buf[0] + off, QPT_LEN);
+	n = rdma_rw_ctx_init(&ctx, t->qp[0], 1, &sg, 1, 0, mr->iova + off,
+			     mr->rkey, dir);
+	KUNIT_ASSERT_GT(test, n, 0);
+	KUNIT_ASSERT_EQ(test, rdma_rw_ctx_post(&ctx, t->qp[0], 1, &cqe, NULL),
+			0);
+	/* unsignalled REG_MR, signalled Read/Write: one completion */
+	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[0], &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_PTR_EQ(test, wc.wr_cqe, &cqe);
+	KUNIT_EXPECT_EQ(test, wc.opcode, dir == DMA_FROM_DEVICE ?
+			IB_WC_RDMA_READ : IB_WC_RDMA_WRITE);
+	rdma_rw_ctx_destroy(&ctx, t->qp[0], 1, &sg, 1, dir);
+}
+
+/* Is the STag of the MR the rdma_rw API used last still valid? */
+static bool qpt_stag_valid(struct qpt *t, u32 stag)
+{
+	struct rdmap_mem *mem = rdmap_mem_lookup(&to_swi_dev(t->dev)->mem,
+						 stag);
+	bool valid;
+
+	if (IS_ERR(mem))
+		return false;
+	valid = mem->valid && mem->key == rdmap_stag_key(stag);
+	rdmap_mem_put(mem);
+	return valid;
+}
+
+/*
+ * The kernel's rdma_rw API, as nvmet-rdma, svcrdma and isert use it: on
+ * iWARP a Read registers the sink with REG_MR and reads with
+ * IB_WR_RDMA_READ_WITH_INV; the sink STag is invalid once the Read
+ * completed. Several rounds reuse the MR pool (new key each time).
+ */
+static void qpt_rdma_rw(struct kunit *test)
+{
+	const struct swi_stream_cfg cfg = {
+		.tx = { .crc = true }, .rx = { .crc = true },
+	};
+	struct qpt *t = qpt_up(test, &cfg);
+	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
+					       IB_ACCESS_REMOTE_WRITE |
+					       IB_ACCESS_REMOTE_READ);
+	struct ib_mr *pmr;
+	int round;
+
+	KUNIT_EXPECT_EQ(test, t->dev->attrs.max_sge_rd, 1);
+	for (round = 0; round < 2 * QPT_RW_CTXS; round++) {
+		u32 off = 13 * round;
+
+		qpt_fill(t->buf[1], QPT_BUF, 40 + round);
+		memset(t->buf[0], 0, QPT_BUF);
+		qpt_rw_one(test, t, mr, off, DMA_FROM_DEVICE);
+		KUNIT_EXPECT_EQ(test, memcmp(t->buf[0] + off, t->buf[1] + off,
+					     QPT_LEN), 0);
+		/* every pool MR was used and invalidated by its Read */
+		list_for_each_entry(pmr, &t->qp[0]->rdma_mrs, qp_entry)
+			KUNIT_EXPECT_FALSE(test, qpt_stag_valid(t, pmr->lkey));
+	}
+	qpt_fill(t->buf[0], QPT_BUF, 50);
+	qpt_rw_one(test, t, mr, 5, DMA_TO_DEVICE);
+	/* a Send after the Write: the Write was placed when it arrives */
+	qpt_post_recv(test, t, 1, 51, 0);
+	{
+		struct ib_send_wr sw = { .opcode = IB_WR_SEND, .wr_id = 52 };
+
+		qpt_post(test, t, 0, &sw, 0);
+	}
+	qpt_expect_wc(test, t->cq[0], IB_WC_SEND, 52, 0);
+	qpt_expect_wc(test, t->cq[1], IB_WC_RECV, 51, 0);
+	KUNIT_EXPECT_EQ(test, memcmp(t->buf[0] + 5, t->buf[1] + 5, QPT_LEN), 0);
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+}
+
+/* Read with Invalidate of an STag that cannot be: local protection error */
+static void qpt_read_inv_bad_stag(struct kunit *test)
+{
+	const struct swi_stream_cfg cfg = {
+		.tx = { .crc = true }, .rx = { .crc = true },
+	};
+	struct qpt *t = qpt_up(test, &cfg);
+	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
+					       IB_ACCESS_REMOTE_READ);
+	struct ib_rdma_wr rw = {
+		.wr = { .opcode = IB_WR_RDMA_READ_WITH_INV, .wr_id = 61 },
+		.rkey = mr->rkey,
+	};
+	struct ib_sge sge = { .addr = (uintptr_t)t->buf[0], .length = 64,
+			      .lkey = t->pd->local_dma_lkey };
+	const struct ib_send_wr *bad;
+	struct ib_wc wc;
+
+	rw.remote_addr = mr->iova;
+	/* invalidate_rkey must name the sink's MR: refused at post time */
+	rw.wr.sg_list = &sge;
+	rw.wr.num_sge = 1;
+	rw.wr.ex.invalidate_rkey = mr->rkey;
+	KUNIT_EXPECT_EQ(test, ib_post_send(t->qp[0], &rw.wr, &bad), -EINVAL);
+	/* the local DMA lkey cannot be invalidated: fails at completion */
+	rw.wr.ex.invalidate_rkey = t->pd->local_dma_lkey;
+	qpt_post(test, t, 0, &rw.wr, 64);
+	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[0], &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 61);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_LOC_PROT_ERR);
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+}
+
+/* Immediate data and atomics: refused at post time, nothing sent */
+static void qpt_unsupported_wr(struct kunit *test)
+{
+	static const enum ib_wr_opcode ops[] = {
+		IB_WR_RDMA_WRITE_WITH_IMM, IB_WR_SEND_WITH_IMM,
+		IB_WR_ATOMIC_CMP_AND_SWP, IB_WR_ATOMIC_FETCH_AND_ADD,
+		IB_WR_LSO, IB_WR_MASKED_ATOMIC_CMP_AND_SWP,
+	};
+	const struct swi_stream_cfg cfg = {};
+	struct qpt *t = qpt_up(test, &cfg);
+	struct ib_send_wr ok = { .opcode = IB_WR_SEND, .wr_id = 71,
+				 .send_flags = IB_SEND_SIGNALED };
+	struct ib_atomic_wr aw = {};
+	const struct ib_send_wr *bad;
+	struct ib_wc wc;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		aw.wr.opcode = ops[i];
+		aw.wr.next = NULL;
+		bad = NULL;
+		KUNIT_EXPECT_EQ(test, ib_post_send(t->qp[0], &aw.wr, &bad),
+				-EOPNOTSUPP);
+		KUNIT_EXPECT_PTR_EQ(test, bad, &aw.wr);
+	}
+	/* an unknown send flag is refused too; the good one before it posts */
+	aw.wr.opcode = IB_WR_SEND;
+	aw.wr.send_flags = IB_SEND_IP_CSUM;
+	ok.next = &aw.wr;
+	qpt_post_recv(test, t, 1, 72, 0);
+	KUNIT_EXPECT_EQ(test, ib_post_send(t->qp[0], &ok, &bad), -EINVAL);
+	KUNIT_EXPECT_PTR_EQ(test, bad, &aw.wr);
+	qpt_expect_wc(test, t->cq[0], IB_WC_SEND, 71, 0);
+	qpt_expect_wc(test, t->cq[1], IB_WC_RECV, 72, 0);
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(t->cq[1], 1, &wc), 0);
+}
+
+struct qpt_count {
+	struct ib_cqe cqe;
+	int flushed;
+};
+
+static void qpt_count_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct qpt_count *c = container_of(wc->wr_cqe, struct qpt_count, cqe);
+
+	c->flushed += wc->status == IB_WC_WR_FLUSH_ERR;
+}
+
+/* ib_drain_qp() as ULPs call it on teardown: returns, all flushed */
+static void qpt_drain(struct kunit *test)
+{
+	const struct swi_stream_cfg cfg = { .tx = { .crc = true },
+					    .rx = { .crc = true } };
+	struct qpt *t = qpt_up(test, &cfg);
+	struct qpt_count c = { .cqe.done = qpt_count_done };
+	struct ib_sge sge = { .addr = (uintptr_t)t->buf[0], .length = 64,
+			      .lkey = t->pd->local_dma_lkey };
+	struct ib_recv_wr rw[2] = {
+		{ .wr_cqe = &c.cqe, .sg_list = &sge, .num_sge = 1,
+		  .next = &rw[1] },
+		{ .wr_cqe = &c.cqe, .sg_list = &sge, .num_sge = 1 },
+	};
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_EQ(test, ib_post_recv(t->qp[0], rw, NULL), 0);
+	/* polls the CQ itself (IB_POLL_DIRECT) until its markers came */
+	ib_drain_qp(t->qp[0]);
+	KUNIT_EXPECT_EQ(test, qpt_state(t, 0), IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, c.flushed, 2);
+	KUNIT_EXPECT_EQ(test, ib_poll_cq(t->cq[0], 1, &wc), 0);
+	/* the peer learns of it: its QP leaves RTS */
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
+}
+
 static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_ops_crc),
 	KUNIT_CASE_SLOW(qpt_ops_plain),
 	KUNIT_CASE_SLOW(qpt_ops_markers),
 	KUNIT_CASE_SLOW(qpt_bad_stag_terminates),
 	KUNIT_CASE_SLOW(qpt_send_invalidate),
+	KUNIT_CASE_SLOW(qpt_rdma_rw),
+	KUNIT_CASE_SLOW(qpt_read_inv_bad_stag),
+	KUNIT_CASE_SLOW(qpt_unsupported_wr),
+	KUNIT_CASE_SLOW(qpt_drain),
 	{}
 };
 

@@ -81,7 +81,7 @@ static void swi_fill_device_attr(struct swi_device *dev,
 	a->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	a->max_send_sge = SWI_MAX_SGE;
 	a->max_recv_sge = SWI_MAX_SGE;
-	a->max_sge_rd = SWI_MAX_SGE;
+	a->max_sge_rd = SWI_MAX_SGE_RD;
 	a->max_cq = SWI_MAX_CQ;
 	a->max_cqe = SWI_MAX_CQE;
 	a->max_mr = SWI_MAX_MR;

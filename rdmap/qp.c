@@ -673,6 +673,22 @@ int swi_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	return 0;
 }
 
+/* The send flags a kernel work request may carry */
+#define SWI_SEND_FLAGS	(IB_SEND_FENCE | IB_SEND_SIGNALED | IB_SEND_SOLICITED | \
+			 IB_SEND_INLINE)
+
+/*
+ * A Read with Invalidate invalidates its Data Sink STag, as iWARP RNICs do.
+ * ex.invalidate_rkey must name the same MR; its key octet is not compared:
+ * rdma_rw (core/rw.c) sets it before it moves the MR to a new key.
+ */
+static bool swi_read_inv_ok(const struct ib_send_wr *wr)
+{
+	return wr->num_sge == 1 &&
+	       rdmap_stag_index(wr->ex.invalidate_rkey) ==
+	       rdmap_stag_index(wr->sg_list[0].lkey);
+}
+
 static int swi_sqe_opcode(const struct ib_send_wr *wr, struct siw_sqe *sqe)
 {
 	switch (wr->opcode) {
@@ -687,9 +703,15 @@ static int swi_sqe_opcode(const struct ib_send_wr *wr, struct siw_sqe *sqe)
 		sqe->opcode = SIW_OP_WRITE;
 		break;
 	case IB_WR_RDMA_READ:
-		if (wr->num_sge > 1)
+	case IB_WR_RDMA_READ_WITH_INV:
+		if (wr->num_sge > SWI_MAX_SGE_RD)
 			return -EINVAL;
 		sqe->opcode = SIW_OP_READ;
+		if (wr->opcode == IB_WR_RDMA_READ_WITH_INV) {
+			if (!swi_read_inv_ok(wr))
+				return -EINVAL;
+			sqe->opcode = SIW_OP_READ_LOCAL_INV;
+		}
 		break;
 	case IB_WR_LOCAL_INV:
 		sqe->opcode = SIW_OP_INVAL_STAG;
@@ -702,6 +724,7 @@ static int swi_sqe_opcode(const struct ib_send_wr *wr, struct siw_sqe *sqe)
 		sqe->access = reg_wr(wr)->access;
 		return 0;
 	default:
+		/* immediate data and atomics do not exist on iWARP */
 		return -EOPNOTSUPP;
 	}
 	sqe->raddr = rdma_wr(wr)->remote_addr;
@@ -738,6 +761,8 @@ static int swi_sqe_from_wr(struct swi_qp *qp, const struct ib_send_wr *wr,
 	memset(sqe, 0, sizeof(*sqe));
 	sqe->id = wr->wr_id;
 	err = swi_sqe_opcode(wr, sqe);
+	if (!err && wr->send_flags & ~SWI_SEND_FLAGS)
+		err = -EINVAL;
 	if (err)
 		return err;
 	if (wr->send_flags & IB_SEND_SIGNALED)
@@ -750,7 +775,7 @@ static int swi_sqe_from_wr(struct swi_qp *qp, const struct ib_send_wr *wr,
 		return 0;
 	if (wr->num_sge > qp->send_sge)
 		return -EINVAL;
-	if (wr->send_flags & IB_SEND_INLINE && sqe->opcode != SIW_OP_READ)
+	if (wr->send_flags & IB_SEND_INLINE && !swi_op_is_read(sqe->opcode))
 		return swi_sqe_inline(wr, sqe);
 	memcpy(sqe->sge, wr->sg_list, wr->num_sge * sizeof(sqe->sge[0]));
 	sqe->num_sge = wr->num_sge;
@@ -763,8 +788,13 @@ static int swi_post_send_one(struct swi_qp *qp, const struct ib_send_wr *wr)
 	unsigned long flags;
 	int err = swi_sqe_from_wr(qp, wr, &sqe);
 
-	if (err)
+	if (err) {
+		ibdev_warn_ratelimited(&qp->dev->ibdev,
+				       "QP %u: work request opcode %d flags 0x%x num_sge %d refused (%d)\n",
+				       qp->base.qp_num, wr->opcode,
+				       wr->send_flags, wr->num_sge, err);
 		return err;
+	}
 	spin_lock_irqsave(&qp->sq_lock, flags);
 	slot = swi_sq_slot(qp, qp->sq.put);
 	if (READ_ONCE(slot->flags) & SIW_WQE_VALID) {

@@ -294,6 +294,13 @@ int swi_rx_orq_complete(struct swi_stream *s, enum siw_wc_status status)
 	sqe = s->orq[s->orq_get % s->qp->ord];
 	WRITE_ONCE(s->orq_get, s->orq_get + 1);
 	spin_unlock_irqrestore(&s->qlock, flags);
+	/* Read with Invalidate: the sink STag goes before the completion */
+	if (status == SIW_WC_SUCCESS && sqe.opcode == SIW_OP_READ_LOCAL_INV &&
+	    rdmap_mem_invalidate_local(&s->qp->dev->mem, sqe.sge[0].lkey,
+				       s->qp->base.pd)) {
+		status = SIW_WC_LOC_PROT_ERR;
+		swi_qp_raise(s->qp, RDMAP_QPE_LOCAL_ERROR, RDMAP_QP_ERR_ACCESS);
+	}
 	swi_qp_complete_sqe(s->qp, &sqe,
 			    status || !sqe.num_sge ? 0 : sqe.sge[0].length,
 			    status);

@@ -39,6 +39,7 @@
 #define SWI_MAX_SRQ		1024
 #define SWI_MAX_SRQ_WR		(SWI_MAX_QP_WR * 4)
 #define SWI_MAX_SGE		SIW_MAX_SGE
+#define SWI_MAX_SGE_RD		1	/* a Read Request names one sink */
 #define SWI_MAX_INLINE		SIW_MAX_INLINE	/* 80 octets */
 #define SWI_MAX_ORD		128
 #define SWI_MAX_IRD		128
@@ -300,6 +301,18 @@ struct swi_stream_cfg {
 
 /* SQE flag of a work request the driver made itself: never completes */
 #define SWI_WQE_INTERNAL	BIT(15)
+
+/**
+ * swi_op_is_read() - is an SQE opcode an RDMA Read?
+ * @op: SIW_OP_* of an SQE
+ *
+ * Context: any context.
+ * Return: true for SIW_OP_READ and SIW_OP_READ_LOCAL_INV.
+ */
+static inline bool swi_op_is_read(u8 op)
+{
+	return op == SIW_OP_READ || op == SIW_OP_READ_LOCAL_INV;
+}
 
 /**
  * struct swi_stream - a QP's TCP stream in Full Operation

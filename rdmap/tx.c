@@ -143,7 +143,7 @@ static void swi_tx_hdr(struct swi_stream *s, struct ddp_hdr_info *h)
 		h->stag = sqe->rkey;
 		h->to = sqe->raddr + j->done;
 		return;
-	} else if (sqe->opcode == SIW_OP_READ) {
+	} else if (swi_op_is_read(sqe->opcode)) {
 		h->opcode = RDMAP_READ_REQ;
 		h->qn = RDMAP_QN_READ_REQ;
 	} else {
@@ -261,7 +261,7 @@ static int swi_tx_sq_ready(struct swi_stream *s)
 		return -ENOENT;
 	if ((fl & SIW_WQE_READ_FENCE) && swi_orq_used(s))
 		return -EAGAIN;
-	if (op == SIW_OP_READ && swi_orq_used(s) >= qp->ord)
+	if (swi_op_is_read(op) && swi_orq_used(s) >= qp->ord)
 		return -EAGAIN;
 	return 0;
 }
@@ -278,7 +278,7 @@ static void swi_tx_sqe_failed(struct swi_stream *s, enum siw_wc_status st)
 static enum siw_wc_status swi_tx_check_sqe(struct swi_stream *s)
 {
 	const struct siw_sqe *sqe = &s->job.sqe;
-	int access = sqe->opcode == SIW_OP_READ ? IB_ACCESS_LOCAL_WRITE : 0;
+	int access = swi_op_is_read(sqe->opcode) ? IB_ACCESS_LOCAL_WRITE : 0;
 	struct swi_qp *qp = s->qp;
 	enum siw_wc_status st = SIW_WC_SUCCESS;
 	unsigned int i;
@@ -359,7 +359,7 @@ static bool swi_tx_pick_sqe(struct swi_stream *s)
 		return true;
 	}
 	j->len = len;
-	if (j->sqe.opcode == SIW_OP_READ) {
+	if (swi_op_is_read(j->sqe.opcode)) {
 		/* In the ORQ before the Request leaves: the Response may race */
 		spin_lock_irqsave(&s->qlock, flags);
 		s->orq[s->orq_put % s->qp->ord] = j->sqe;
@@ -417,7 +417,7 @@ static void swi_tx_finish(struct swi_stream *s)
 
 	switch (j->kind) {
 	case SWI_TX_SQE:
-		if (j->sqe.opcode == SIW_OP_READ) {
+		if (swi_op_is_read(j->sqe.opcode)) {
 			s->msn[RDMAP_QN_READ_REQ]++;
 			break;
 		}
@@ -609,7 +609,7 @@ void swi_stream_flush_tx(struct swi_stream *s)
 	unsigned long flags;
 
 	mutex_lock(&s->tx_mutex);
-	if (j->kind == SWI_TX_SQE && j->sqe.opcode != SIW_OP_READ)
+	if (j->kind == SWI_TX_SQE && !swi_op_is_read(j->sqe.opcode))
 		swi_qp_complete_sqe(s->qp, &j->sqe, 0, SIW_WC_WR_FLUSH_ERR);
 	/* A Read Response job holds the IRQ head's reference: freed below */
 	if (j->kind != SWI_TX_TERM) {

@@ -67,6 +67,7 @@ rping_run() {
 	if grep -qi 'mismatch' "$clog" "$slog"; then
 		fail "$tag: data mismatch"
 	fi
+	rping_logs_clean "$clog" "$slog" || fail "$tag: rping printed an error"
 }
 
 # --- setup -------------------------------------------------------------

@@ -123,6 +123,8 @@ wait "$tpid" || trc=$?
 bg_pids=()
 [ "$crc" -eq 0 ] || fail "rping client exited $crc (see $T-client.log)"
 [ "$src" -eq 0 ] || fail "rping server exited $src (see $T-server.log)"
+rping_logs_clean "$RESULTS/$T-client.log" "$RESULTS/$T-server.log" ||
+	fail "rping printed an error"
 n=$(grep -c '^ping data: rdma-ping-' "$RESULTS/$T-client.log" || true)
 [ "$n" -eq 10 ] || fail "rping client completed $n of 10 iterations"
 [ "$trc" -eq 0 ] || fail "tcpdump exited $trc (see $T-tcpdump.log)"

@@ -57,6 +57,7 @@ grep -q 'responder rev 2 crc tx/rx 1/1 markers tx/rx 0/1 .*rpcrdma_peer=none' \
 grep -q 'initiator rev 2 crc tx/rx 1/1 markers tx/rx 1/0 .*rpcrdma_peer=none' \
 	"$RESULTS/06-conn.txt"
 wait $client
+rping_logs_clean "$RESULTS/06-client.log"
 trap - EXIT
 cleanup
 rmmod softiwarp

@@ -51,6 +51,8 @@ variant() {	# NAME EXPECTED_REV
 	wait $srv || rc=$?
 	rping_server_ok $rc "$RESULTS/07-$name-server.log"
 	[ "$(grep -c 'ping data' "$RESULTS/07-$name-client.log")" = 10 ]
+	rping_logs_clean "$RESULTS/07-$name-client.log" \
+		"$RESULTS/07-$name-server.log"
 	# A long run to read the negotiated revision back while connected
 	ip netns exec swvA timeout 60 rping -s -a 10.55.0.1 -C 3000 -S 64 \
 		> "$RESULTS/07-$name-long-server.log" 2>&1 &
@@ -70,6 +72,8 @@ variant() {	# NAME EXPECTED_REV
 	wait $srv || rc=$?
 	rping_server_ok $rc "$RESULTS/07-$name-long-server.log"
 	grep -q "initiator rev $rev " "$conn"
+	rping_logs_clean "$RESULTS/07-$name-long.log" \
+		"$RESULTS/07-$name-long-server.log"
 	echo -1 > $S/mpa_rev; echo -1 > $C/mpa_rev
 	echo -1 > $S/mpa_p2p; echo -1 > $C/mpa_p2p
 }

@@ -16,3 +16,23 @@ rping_server_ok() {
 dmesg_clean() {
 	! grep -E 'WARNING:|BUG:|Oops|general protection|KASAN|UBSAN|kmemleak|Call Trace' "$1"
 }
+
+# tool_log_clean LOG...: no error line from an rdma-core or perftest tool.
+# The tools do not always turn an error into their exit status (perftest
+# reports a failed rdma_disconnect() and exits 0), so the logs are read
+# too: "Failed to ...", "ERRNO: ...", "... error ...", "... failed ...",
+# "Couldn't ...", "Unable to ...". Prints the offending lines.
+tool_log_clean() {
+	! grep -HnE "Failed to|ERRNO|[Ee]rror|[Ff]ailed|Couldn't|Unable to" "$@"
+}
+
+# rping_logs_clean LOG...: tool_log_clean for rping logs, leaving out the
+# one line of rping's own teardown race (see rping_server_ok).
+rping_logs_clean() {
+	local f rc=0
+	for f in "$@"; do
+		grep -v 'rdma_get_cm_event: Bad file descriptor' "$f" |
+			sed "s|^|$f: |" | tool_log_clean - || rc=1
+	done
+	return $rc
+}
