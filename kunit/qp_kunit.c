@@ -572,6 +572,59 @@ static void qpt_drain(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
 }
 
+/*
+ * The limits the device reports are the ones it enforces: one past each is
+ * refused (ULPs size their work requests and MR pools by them).
+ */
+static void qpt_limits(struct kunit *test)
+{
+	const struct swi_stream_cfg cfg = {};
+	struct qpt *t = qpt_up(test, &cfg);
+	const struct ib_device_attr *a = &t->dev->attrs;
+	struct ib_qp_init_attr qa = {
+		.send_cq = t->cq[0], .recv_cq = t->cq[0],
+		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
+			 .max_send_sge = a->max_send_sge + 1, .max_recv_sge = 1 },
+		.qp_type = IB_QPT_RC,
+	};
+	struct ib_sge sge[2] = {
+		{ .addr = (uintptr_t)t->buf[0], .length = 8,
+		  .lkey = t->pd->local_dma_lkey },
+		{ .addr = (uintptr_t)t->buf[0] + 8, .length = 8,
+		  .lkey = t->pd->local_dma_lkey },
+	};
+	struct ib_rdma_wr rw = {
+		.wr = { .opcode = IB_WR_RDMA_READ, .sg_list = sge,
+			.num_sge = a->max_sge_rd + 1 },
+	};
+	const struct ib_send_wr *bad;
+	struct scatterlist sg;
+	struct ib_mr *mr;
+	struct ib_qp *qp;
+
+	qp = ib_create_qp(t->pd, &qa);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(qp));
+	qa.cap.max_send_sge = 1;
+	qa.cap.max_recv_sge = a->max_recv_sge + 1;
+	qp = ib_create_qp(t->pd, &qa);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(qp));
+	qa.cap.max_recv_sge = 1;
+	qa.cap.max_send_wr = a->max_qp_wr + 1;
+	qp = ib_create_qp(t->pd, &qa);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(qp));
+	KUNIT_EXPECT_EQ(test, ib_post_send(t->qp[0], &rw.wr, &bad), -EINVAL);
+
+	mr = ib_alloc_mr(t->pd, IB_MR_TYPE_MEM_REG,
+			 a->max_fast_reg_page_list_len + 1);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(mr));
+	mr = ib_alloc_mr(t->pd, IB_MR_TYPE_MEM_REG, a->max_fast_reg_page_list_len);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr);
+	sg_init_one(&sg, t->buf[0], 4 * PAGE_SIZE);
+	KUNIT_EXPECT_LT(test, ib_map_mr_sg(mr, &sg, 1, NULL, 2 * PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, ib_map_mr_sg(mr, &sg, 1, NULL, PAGE_SIZE), 1);
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+}
+
 static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_ops_crc),
 	KUNIT_CASE_SLOW(qpt_ops_plain),
@@ -582,6 +635,7 @@ static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_read_inv_bad_stag),
 	KUNIT_CASE_SLOW(qpt_unsupported_wr),
 	KUNIT_CASE_SLOW(qpt_drain),
+	KUNIT_CASE_SLOW(qpt_limits),
 	{}
 };
 

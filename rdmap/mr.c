@@ -225,8 +225,12 @@ static int swi_set_page(struct ib_mr *ibmr, u64 addr)
  * @nents: its entries
  * @sg_offset: offset into the first entry
  *
+ * The MR's page size must be PAGE_SIZE (page_size_cap): the page list
+ * holds struct pages.
+ *
  * Context: process or softirq context of the ULP; does not sleep.
- * Return: the number of entries mapped, or a negative errno.
+ * Return: the number of entries mapped, or a negative errno (-EINVAL for
+ * another page size).
  */
 int swi_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int nents,
 		  unsigned int *sg_offset)
@@ -235,6 +239,12 @@ int swi_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int nents,
 	struct rdmap_mem_pages pages;
 	int n, err;
 
+	if (ibmr->page_size != PAGE_SIZE) {
+		ibdev_warn_ratelimited(ibmr->device,
+				       "map_mr_sg: page size %u not supported\n",
+				       ibmr->page_size);
+		return -EINVAL;
+	}
 	mr->npages = 0;
 	n = ib_sg_to_pages(ibmr, sg, nents, sg_offset, swi_set_page);
 	if (n <= 0)
