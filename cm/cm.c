@@ -640,9 +640,16 @@ static void swi_cm_listen_ready(struct sock *sk)
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
-/* One listening socket on @addr in the device's namespace */
+/*
+ * One listening socket on @addr in the device's namespace. IPv6 sockets
+ * are IPv6-only, so that the IPv4 and IPv6 wildcards of one port can be
+ * listened on at once (as nfsd does). @freebind: the address was read off
+ * the netdev and may still be tentative (IPv6 duplicate address
+ * detection running).
+ */
 static int swi_cm_listen_on(struct swi_listener *lst,
-			    struct sockaddr_storage *addr, int backlog)
+			    struct sockaddr_storage *addr, bool freebind,
+			    int backlog)
 {
 	struct sockaddr *sa = (struct sockaddr *)addr;
 	struct socket *sock;
@@ -657,7 +664,12 @@ static int swi_cm_listen_on(struct swi_listener *lst,
 		return err;
 	sk = sock->sk;
 	sock_set_reuseaddr(sk);
-	err = kernel_bind(sock, sa, rdma_addr_size(sa));
+	if (freebind)
+		ip_sock_set_freebind(sk);
+	if (IS_ENABLED(CONFIG_IPV6) && sa->sa_family == AF_INET6)
+		err = ip6_sock_set_v6only(sk);
+	if (!err)
+		err = kernel_bind(sock, sa, rdma_addr_size(sa));
 	if (!err)
 		err = kernel_listen(sock, backlog);
 	if (err) {
@@ -673,32 +685,84 @@ static int swi_cm_listen_on(struct swi_listener *lst,
 	return 0;
 }
 
-/* A wildcard IPv4 listen: one socket per address of the netdev */
-static int swi_cm_listen_ipv4_any(struct swi_listener *lst, __be16 port,
-				  int backlog)
+/* The netdev's IPv4 addresses, port 0 */
+static int swi_cm_addrs_ipv4(struct net_device *nd,
+			     struct sockaddr_storage *out, int max)
 {
-	struct sockaddr_storage ss = {};
-	struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
-	__be32 addrs[SWI_LISTEN_MAX];
-	struct in_device *in_dev;
 	const struct in_ifaddr *ifa;
-	int n = 0, i, err = -EADDRNOTAVAIL;
+	struct in_device *in_dev;
+	int n = 0;
 
 	rcu_read_lock();
-	in_dev = __in_dev_get_rcu(lst->dev->netdev);
+	in_dev = __in_dev_get_rcu(nd);
 	if (in_dev)
-		in_dev_for_each_ifa_rcu(ifa, in_dev)
-			if (n < SWI_LISTEN_MAX)
-				addrs[n++] = ifa->ifa_local;
+		in_dev_for_each_ifa_rcu(ifa, in_dev) {
+			struct sockaddr_in *sin = (void *)&out[n];
+
+			if (n == max)
+				break;
+			sin->sin_family = AF_INET;
+			sin->sin_addr.s_addr = ifa->ifa_local;
+			n++;
+		}
 	rcu_read_unlock();
-	sin->sin_family = AF_INET;
-	sin->sin_port = port;
-	for (i = 0; i < n; i++) {
-		sin->sin_addr.s_addr = addrs[i];
-		err = swi_cm_listen_on(lst, &ss, backlog);
-		if (err)
-			return err;
+	return n;
+}
+
+/* The netdev's IPv6 addresses, port 0; link-local ones with their scope */
+static int swi_cm_addrs_ipv6(struct net_device *nd,
+			     struct sockaddr_storage *out, int max)
+{
+	int n = 0;
+#if IS_ENABLED(CONFIG_IPV6)
+	struct inet6_ifaddr *ifp;
+	struct inet6_dev *idev = in6_dev_get(nd);
+
+	if (!idev)
+		return 0;
+	read_lock_bh(&idev->lock);
+	list_for_each_entry(ifp, &idev->addr_list, if_list) {
+		struct sockaddr_in6 *sin6 = (void *)&out[n];
+
+		if (n == max)
+			break;
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_addr = ifp->addr;
+		if (ipv6_addr_type(&ifp->addr) & IPV6_ADDR_LINKLOCAL)
+			sin6->sin6_scope_id = nd->ifindex;
+		n++;
 	}
+	read_unlock_bh(&idev->lock);
+	in6_dev_put(idev);
+#endif
+	return n;
+}
+
+/*
+ * A wildcard listen: one socket per address of the netdev in @family. A
+ * netdev without such an address listens on nothing and succeeds: rdma_cm
+ * listens on the wildcard through every device, and one device without,
+ * say, IPv6 must not fail the listen of all of them.
+ */
+static int swi_cm_listen_any(struct swi_listener *lst, sa_family_t family,
+			     __be16 port, int backlog)
+{
+	struct sockaddr_storage *addrs;
+	int n, i, err = 0;
+
+	addrs = kcalloc(SWI_LISTEN_MAX, sizeof(*addrs), GFP_KERNEL);
+	if (!addrs)
+		return -ENOMEM;
+	if (family == AF_INET)
+		n = swi_cm_addrs_ipv4(lst->dev->netdev, addrs, SWI_LISTEN_MAX);
+	else
+		n = swi_cm_addrs_ipv6(lst->dev->netdev, addrs, SWI_LISTEN_MAX);
+	for (i = 0; i < n && !err; i++) {
+		/* port is at the same offset in sockaddr_in and _in6 */
+		((struct sockaddr_in *)&addrs[i])->sin_port = port;
+		err = swi_cm_listen_on(lst, &addrs[i], true, backlog);
+	}
+	kfree(addrs);
 	return err;
 }
 
@@ -722,24 +786,44 @@ static void swi_cm_listen_close(struct swi_listener *lst)
 	lst->nsock = 0;
 }
 
+/* The IPv4 or IPv6 wildcard address */
+static bool swi_cm_addr_any(const struct sockaddr_storage *ss)
+{
+	const struct sockaddr_in6 *sin6 = (const void *)ss;
+	const struct sockaddr_in *sin = (const void *)ss;
+
+	if (ss->ss_family == AF_INET)
+		return sin->sin_addr.s_addr == htonl(INADDR_ANY);
+	return ss->ss_family == AF_INET6 && ipv6_addr_any(&sin6->sin6_addr);
+}
+
 /**
  * swi_cm_create_listen() - iw_cm's listen
  * @id: the listening iw_cm_id (m_local_addr: address and port)
  * @backlog: the TCP backlog
  *
- * A wildcard IPv4 address listens on each address of the device's netdev,
- * so that another iWARP device on the same host can listen on the same
- * port; other addresses get one socket.
+ * A wildcard address, IPv4 or IPv6, listens on each address of that family
+ * the device's netdev has when the listen begins (IPv6 link-local ones
+ * with the netdev's scope), so that another iWARP device on the same host
+ * can listen on the same port; another address gets one socket. IPv6
+ * sockets take IPv6 only: the IPv4 and IPv6 wildcards are two listens.
+ * Each listen has its own sockets; failing or ending one leaves every
+ * other as it was.
  *
  * Context: process context.
- * Return: 0 or a negative errno.
+ * Return: 0 or a negative errno (-EADDRINUSE: an address of the listen is
+ * taken by another socket on that port).
  */
 int swi_cm_create_listen(struct iw_cm_id *id, int backlog)
 {
-	struct sockaddr_in *sin = (struct sockaddr_in *)&id->m_local_addr;
-	struct swi_listener *lst = kzalloc(sizeof(*lst), GFP_KERNEL);
+	struct sockaddr_storage addr = id->m_local_addr;
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&addr;
+	struct swi_listener *lst;
 	int err;
 
+	if (addr.ss_family != AF_INET && addr.ss_family != AF_INET6)
+		return -EAFNOSUPPORT;
+	lst = kzalloc(sizeof(*lst), GFP_KERNEL);
 	if (!lst)
 		return -ENOMEM;
 	kref_init(&lst->ref);
@@ -747,11 +831,18 @@ int swi_cm_create_listen(struct iw_cm_id *id, int backlog)
 	lst->cm_id = id;
 	INIT_WORK(&lst->work, swi_cm_listen_work);
 	id->add_ref(id);
-	if (sin->sin_family == AF_INET && sin->sin_addr.s_addr == htonl(INADDR_ANY))
-		err = swi_cm_listen_ipv4_any(lst, sin->sin_port, backlog);
+	if (addr.ss_family == AF_INET6 && !sin6->sin6_scope_id &&
+	    (ipv6_addr_type(&sin6->sin6_addr) & IPV6_ADDR_LINKLOCAL))
+		sin6->sin6_scope_id = lst->dev->netdev->ifindex;
+	if (swi_cm_addr_any(&addr))
+		err = swi_cm_listen_any(lst, addr.ss_family, sin6->sin6_port,
+					backlog);
 	else
-		err = swi_cm_listen_on(lst, &id->m_local_addr, backlog);
+		err = swi_cm_listen_on(lst, &addr, false, backlog);
 	if (err) {
+		ibdev_info_ratelimited(&lst->dev->ibdev,
+				       "listen on %pISpc failed: %d\n",
+				       &id->m_local_addr, err);
 		swi_cm_listen_close(lst);
 		kref_put(&lst->ref, swi_lst_free);
 		return err;

@@ -58,7 +58,7 @@ static const struct step_case table_cases[] = {
 	/* IDLE: no stream yet, or no more */
 	T(IDLE, MOD_IDLE, IDLE, 0),
 	X(IDLE, MOD_RTS),
-	X(IDLE, MOD_CLOSING),
+	T(IDLE, MOD_CLOSING, IDLE, 0),
 	X(IDLE, MOD_TERMINATE),
 	T(IDLE, MOD_ERROR, ERROR, Q_FSQ | Q_FRQ),
 	T(IDLE, LLP_UP, RTS, Q_START),
@@ -101,7 +101,7 @@ static const struct step_case table_cases[] = {
 	/* TERMINATE: queues flushed on entry, a Terminate queued */
 	X(TERMINATE, MOD_IDLE),
 	X(TERMINATE, MOD_RTS),
-	X(TERMINATE, MOD_CLOSING),
+	T(TERMINATE, MOD_CLOSING, TERMINATE, 0),
 	T(TERMINATE, MOD_TERMINATE, TERMINATE, 0),
 	T(TERMINATE, MOD_ERROR, ERROR, Q_CLOSE),
 	X(TERMINATE, LLP_UP),
@@ -115,7 +115,7 @@ static const struct step_case table_cases[] = {
 	/* ERROR: everything flushed, the stream going or gone */
 	T(ERROR, MOD_IDLE, IDLE, 0),
 	X(ERROR, MOD_RTS),
-	X(ERROR, MOD_CLOSING),
+	T(ERROR, MOD_CLOSING, ERROR, 0),
 	X(ERROR, MOD_TERMINATE),
 	T(ERROR, MOD_ERROR, ERROR, 0),
 	X(ERROR, LLP_UP),
@@ -516,18 +516,25 @@ static const struct scenario scenarios[] = {
 		S(MOD_ERROR, ERROR, 0),
 		S(MOD_IDLE, IDLE, 0),
 	} },
+	{ "peer closes first, then rdma_disconnect() (SQD) succeeds",
+	  RDMAP_QPS_RTS, 4, {
+		S(LLP_FIN, CLOSING, Q_CLOSE | Q_TIMER),
+		S(CLOSE_DONE, IDLE, 0),
+		S(MOD_CLOSING, IDLE, 0),
+		S(MOD_ERROR, ERROR, Q_FSQ | Q_FRQ),
+	} },
 	{ "peer FIN with a Read outstanding: abort to ERROR",
 	  RDMAP_QPS_RTS, 3, {
 		SC(LLP_FIN, 1, 0, 0, ERROR, Q_FSQ | Q_FRQ | Q_ABORT),
 		S(CLOSE_DONE, ERROR, 0),
-		R(MOD_CLOSING),
+		S(MOD_CLOSING, ERROR, 0),
 	} },
 	{ "protocol error: Terminate, second error, FIN, sent, ERROR",
 	  RDMAP_QPS_RTS, 7, {
 		SC(LOCAL_ERROR, 0, 0, ERR_ACCESS, TERMINATE,
 		   Q_TERM | Q_FSQ | Q_FRQ | Q_ACC | Q_TIMER),
 		SC(LOCAL_ERROR, 0, 0, ERR_REQ, TERMINATE, 0),
-		R(MOD_CLOSING),
+		S(MOD_CLOSING, TERMINATE, 0),
 		S(LLP_FIN, TERMINATE, 0),
 		S(TERM_SENT, ERROR, Q_CLOSE),
 		S(CLOSE_DONE, ERROR, 0),
@@ -537,7 +544,7 @@ static const struct scenario scenarios[] = {
 	  RDMAP_QPS_RTS, 4, {
 		SC(TERM_RCVD, 0, 0, ERR_REQ, ERROR,
 		   Q_FSQ | Q_FRQ | Q_REQ | Q_CLOSE),
-		R(MOD_CLOSING),
+		S(MOD_CLOSING, ERROR, 0),
 		S(MOD_ERROR, ERROR, 0),
 		S(LLP_FIN, ERROR, 0),
 	} },

@@ -389,6 +389,13 @@ static struct swi_device *swi_dev_alloc(struct net_device *netdev)
 	xa_init_flags(&dev->qp_xa, XA_FLAGS_ALLOC1);
 	ib_set_device_ops(ibdev, &swi_device_ops);
 	ibdev->node_type = RDMA_NODE_RNIC;
+	/*
+	 * The iWARP port mapper (iwpmd) must leave our ports alone: the
+	 * connection manager binds kernel TCP sockets on the consumer's
+	 * address and port itself, as TCP's own port space is shared.
+	 */
+	ibdev->iw_driver_flags = IW_F_NO_PORT_MAP;
+	strscpy(ibdev->iw_ifname, netdev->name, sizeof(ibdev->iw_ifname));
 	/* libsiw's doorbell is the legacy POST_SEND write, off by default */
 	ibdev->uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POST_SEND);
 	ibdev->phys_port_cnt = 1;

@@ -28,7 +28,10 @@
  *   is received, nothing more is processed.
  * - IW: the Linux iWARP connection manager (iw_cm): a graceful disconnect
  *   is modify_qp to SQD, an abrupt one (and destroy, and ib_drain_qp) to
- *   ERR; both ignore the result, as the QP may already be in SQD or ERR.
+ *   ERR. iw_cm ignores the result, as the QP may already be closed, but
+ *   librdmacm's rdma_disconnect() returns it to the program: SQD is
+ *   accepted, as a no-op, in every state a connection ends in (IDLE after
+ *   the peer's close, TERMINATE, ERROR), as siw and hardware do.
  * - IB: the IB verbs the core speaks: ERR to ERR and ERR to RESET are
  *   allowed, RTS to RTS changes attributes only.
  * - L: a late report (the stream is already gone, or the event belongs to
@@ -77,8 +80,13 @@ rdmap_qp_rules[RDMAP_QPS_COUNT][RDMAP_QPE_COUNT] = {
 		[RDMAP_QPE_MOD_IDLE] = GO(IDLE, 0),
 		/* R6.1, V: RTS needs a stream, which comes with LLP_UP */
 		[RDMAP_QPE_MOD_RTS] = NO,
-		/* V: CLOSING and TERMINATE are left states of RTS only */
-		[RDMAP_QPE_MOD_CLOSING] = NO,
+		/*
+		 * IW, L: a graceful disconnect after the peer's close
+		 * completed (rdma_disconnect() after DISCONNECTED): the
+		 * stream is gone already, nothing to close
+		 */
+		[RDMAP_QPE_MOD_CLOSING] = GO(IDLE, 0),
+		/* V: TERMINATE is a left state of RTS only */
 		[RDMAP_QPE_MOD_TERMINATE] = NO,
 		/* V: flush what was posted */
 		[RDMAP_QPE_MOD_ERROR] = GO(ERROR, A_FLUSH),
@@ -158,7 +166,8 @@ rdmap_qp_rules[RDMAP_QPS_COUNT][RDMAP_QPE_COUNT] = {
 		/* V, R7: TERMINATE leads to ERROR only */
 		[RDMAP_QPE_MOD_IDLE] = NO,
 		[RDMAP_QPE_MOD_RTS] = NO,
-		[RDMAP_QPE_MOD_CLOSING] = NO,
+		/* IW, L: a disconnect meets the Terminate; it goes on */
+		[RDMAP_QPE_MOD_CLOSING] = GO(TERMINATE, 0),
 		/* D: already terminating */
 		[RDMAP_QPE_MOD_TERMINATE] = GO(TERMINATE, 0),
 		/* V, IW: the queued Terminate still goes out before the FIN */
@@ -185,7 +194,8 @@ rdmap_qp_rules[RDMAP_QPS_COUNT][RDMAP_QPE_COUNT] = {
 		[RDMAP_QPE_MOD_IDLE] = GO(IDLE, 0),
 		/* V: only IDLE leaves ERROR */
 		[RDMAP_QPE_MOD_RTS] = NO,
-		[RDMAP_QPE_MOD_CLOSING] = NO,
+		/* IW, L: a disconnect after the stream failed or was reset */
+		[RDMAP_QPE_MOD_CLOSING] = GO(ERROR, 0),
 		[RDMAP_QPE_MOD_TERMINATE] = NO,
 		/* IB, IW */
 		[RDMAP_QPE_MOD_ERROR] = GO(ERROR, 0),

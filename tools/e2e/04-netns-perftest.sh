@@ -51,18 +51,6 @@ perf_run() {
 	timeout 120 ip netns exec "$NS1" \
 		"$tool" -R -F -d "$DEV1" -p "$PERF_PORT" "$@" "$IP0" > "$clog" 2>&1 ||
 		crc=$?
-	# Seen once in about five runs: the connection refused at TCP level
-	# (ECONNREFUSED, before any MPA frame). Not understood yet; retried
-	# once, loudly, so that it shows in the log and the closing note.
-	if [ "$crc" -ne 0 ] && grep -q 'RDMA_CM_EVENT_REJECTED' "$clog" &&
-	   kill -0 "$spid" 2>/dev/null; then
-		echo "RETRY: $tag: $tool client was refused, once more" >&2
-		cp "$clog" "$clog.refused"
-		crc=0
-		timeout 120 ip netns exec "$NS1" \
-			"$tool" -R -F -d "$DEV1" -p "$PERF_PORT" "$@" "$IP0" \
-			> "$clog" 2>&1 || crc=$?
-	fi
 	# The server finishes right after the client; do not wait for long.
 	for _ in $(seq 100); do
 		kill -0 "$spid" 2>/dev/null || break
@@ -76,6 +64,7 @@ perf_run() {
 	[ "$crc" -eq 0 ] || fail "$tag: $tool client exited $crc (see $clog)"
 	[ "$src" -eq 0 ] || fail "$tag: $tool server exited $src (see $slog)"
 	grep -q '#bytes' "$clog" || fail "$tag: no result table (see $clog)"
+	tool_log_clean "$clog" "$slog" || fail "$tag: $tool printed an error"
 	# perftest's cycle clock fails in guests whose TSC could not be
 	# calibrated (TCG): its figures are then "inf", the run still counts.
 	grep -qE "^ *$last +[0-9]+ +([0-9.]+|inf) +([0-9.]+|inf)" "$clog" ||

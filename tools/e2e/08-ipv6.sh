@@ -1,0 +1,159 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# IPv6 and the listeners of the connection manager, with rdma-core's and
+# perftest's own tools between two softiwarp devices in two namespaces
+# (the setup of 03-netns-rping.sh, plus IPv6 addresses):
+#
+#   global          rping -V, server on a global IPv6 address
+#   linklocal       rping -V, server on its link-local address with the
+#                   scope (fe80::...%veth0), client to fe80::...%veth1
+#   any6            rping -V, server on the IPv6 wildcard
+#   ib_send_bw      perftest -R, 64 KiB sends, client to an IPv6 address
+#   both-any        an IPv4 and an IPv6 wildcard listener on one port at
+#                   once (what nfsd does), a client to each
+#   failed-listen   a listen that fails (the address is taken by a plain
+#                   TCP socket) leaves a listener already running and one
+#                   started afterwards working; the port works once freed
+#   disconnect      every run above ends with rdma_disconnect() on both
+#                   sides after the peer's close: no tool may print an
+#                   error (perftest prints one for a failed disconnect)
+#
+# Ends with "rdma link delete", rmmod and a clean kernel log.
+set -eux -o pipefail
+. "$(dirname "$0")/lib.sh"
+
+T=08-ipv6
+NS0=swns0 NS1=swns1
+DEV0=swi0 DEV1=swi1
+IP0=10.77.0.1 IP1=10.77.0.2
+IP6_0=fd77::1 IP6_1=fd77::2
+COUNT=50
+. "$(dirname "$0")/netns-lib.sh"
+
+# No duplicate address detection: the addresses are usable at once.
+netns_tune() {
+	in_ns "$NS0" sysctl -qw net.ipv6.conf.veth0.accept_dad=0
+	in_ns "$NS1" sysctl -qw net.ipv6.conf.veth1.accept_dad=0
+	in_ns "$NS0" ip -6 addr add "$IP6_0/64" dev veth0 nodad
+	in_ns "$NS1" ip -6 addr add "$IP6_1/64" dev veth1 nodad
+}
+
+# rping_server TAG ADDR PORT: start an rping server in NS0 (-V, $COUNT
+# iterations of 1000 octets), wait for its listener; sets spid.
+rping_server() {
+	timeout 120 ip netns exec "$NS0" rping -s -a "$2" -p "$3" -V \
+		-C "$COUNT" -S 1000 > "$RESULTS/$T-$1-server.log" 2>&1 &
+	spid=$!
+	bg_pids+=("$spid")
+	wait_listen "$NS0" "$3"
+	kill -0 "$spid" 2>/dev/null || fail "$1: rping server died"
+}
+
+# rping_client TAG ADDR PORT: the client in NS1; it and the server of TAG
+# (pid SPID) must complete $COUNT verified iterations and print no error.
+rping_client() {
+	local tag=$1 clog="$RESULTS/$T-$1-client.log"
+	local slog="$RESULTS/$T-$1-server.log" crc=0 src=0 n
+
+	timeout 90 ip netns exec "$NS1" rping -c -a "$2" -p "$3" -V -v \
+		-C "$COUNT" -S 1000 2>&1 | cut -c1-100 > "$clog" || crc=$?
+	wait "$4" || src=$?
+	n=$(grep -c '^ping data: rdma-ping-' "$clog" || true)
+	echo "rping $tag: to $2 port $3: client $crc server $src iterations $n"
+	[ "$crc" -eq 0 ] || fail "$tag: rping client exited $crc (see $clog)"
+	rping_server_ok "$src" "$slog" ||
+		fail "$tag: rping server exited $src (see $slog)"
+	[ "$n" -eq "$COUNT" ] || fail "$tag: $n of $COUNT iterations"
+	rping_logs_clean "$clog" "$slog" || fail "$tag: rping printed an error"
+}
+
+# rping_pair TAG SERVER_ADDR CLIENT_ADDR PORT
+rping_pair() {
+	rping_server "$1" "$2" "$4"
+	rping_client "$1" "$3" "$4" "$spid"
+	bg_pids=()
+}
+
+netns_setup
+LL0=$(in_ns "$NS0" ip -6 -o addr show dev veth0 scope link |
+	awk '{ sub("/.*", "", $4); print $4 }')
+[ -n "$LL0" ] || fail "no link-local address on veth0"
+in_ns "$NS1" busybox ping -c 1 -W 5 "$IP6_0"
+
+# --- rping over IPv6 ------------------------------------------------------
+rping_pair global "$IP6_0" "$IP6_0" 7301
+rping_pair linklocal "$LL0%veth0" "$LL0%veth1" 7302
+rping_pair any6 "::" "$IP6_0" 7303
+
+# --- perftest over IPv6 ---------------------------------------------------
+slog="$RESULTS/$T-send_bw-server.log" clog="$RESULTS/$T-send_bw-client.log"
+timeout 120 ip netns exec "$NS0" ib_send_bw -R -F -d "$DEV0" -p 7310 \
+	-s 65536 -n 50 > "$slog" 2>&1 &
+spid=$!
+bg_pids=("$spid")
+wait_listen "$NS0" 7310
+crc=0 src=0
+timeout 90 ip netns exec "$NS1" ib_send_bw -R -F -d "$DEV1" -p 7310 \
+	-s 65536 -n 50 "$IP6_0" > "$clog" 2>&1 || crc=$?
+wait "$spid" || src=$?
+bg_pids=()
+echo "ib_send_bw over IPv6: client $crc server $src"
+[ "$crc" -eq 0 ] && [ "$src" -eq 0 ] || fail "ib_send_bw over IPv6 failed"
+grep -qE '^ *65536 +50 ' "$clog" || fail "ib_send_bw: no result row"
+tool_log_clean "$clog" "$slog" || fail "ib_send_bw printed an error"
+
+# --- the IPv4 and the IPv6 wildcard on one port ---------------------------
+# rdma_cm lets an IPv6 wildcard share a port with the IPv4 one only when
+# it is IPv6-only (bindv6only, or RDMA_OPTION_ID_AFONLY as svcrdma sets).
+in_ns "$NS0" sysctl -qw net.ipv6.bindv6only=1
+rping_server both-any-4 0.0.0.0 7320
+spid4=$spid
+rping_server both-any-6 :: 7320
+spid6=$spid
+rping_client both-any-6 "$IP6_0" 7320 "$spid6"
+rping_client both-any-4 "$IP0" 7320 "$spid4"
+bg_pids=()
+in_ns "$NS0" sysctl -qw net.ipv6.bindv6only=0
+
+# --- a failing listen disturbs no other -----------------------------------
+rping_server failed-listen-before "$IP0" 7330
+spid_before=$spid
+# A plain TCP socket holds [IP6_0]:7331; the RDMA listen there must fail.
+ip netns exec "$NS0" python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_INET6)
+s.bind((sys.argv[1], int(sys.argv[2])))
+s.listen()
+time.sleep(60)' "$IP6_0" 7331 &
+blocker=$!
+bg_pids+=("$blocker")
+wait_listen "$NS0" 7331
+flog="$RESULTS/$T-failed-listen-refused.log"
+if timeout 20 ip netns exec "$NS0" rping -s -a "$IP6_0" -p 7331 -C 1 \
+	> "$flog" 2>&1; then
+	fail "listen on a taken address succeeded (see $flog)"
+fi
+grep -q 'rdma_listen' "$flog" || fail "the listen did not fail in rdma_listen"
+rping_server failed-listen-after "$IP6_0" 7332
+rping_client failed-listen-after "$IP6_0" 7332 "$spid"
+rping_client failed-listen-before "$IP0" 7330 "$spid_before"
+kill "$blocker"
+wait "$blocker" || true
+bg_pids=()
+rping_pair failed-listen-freed "$IP6_0" "$IP6_0" 7331
+
+# --- teardown -------------------------------------------------------------
+in_ns "$NS0" rdma link delete "$DEV0"
+in_ns "$NS1" rdma link delete "$DEV1"
+for _ in $(seq 20); do
+	rmmod softiwarp 2>/dev/null && break
+	sleep 0.5
+done
+grep -q '^softiwarp ' /proc/modules && fail "rmmod softiwarp failed"
+ip netns del "$NS0"
+ip netns del "$NS1"
+
+dmesg > "$RESULTS/$T.dmesg"
+dmesg_clean "$RESULTS/$T.dmesg" || fail "kernel log shows a warning (see $T.dmesg)"
+echo "PASS $T"
