@@ -4,8 +4,11 @@
  *
  * Module parameters give the defaults, RFC 5044 and RFC 6581 ones: CRCs
  * requested (RFC 5044 section 4.4), Markers not requested but sent
- * whenever the peer asks, revision 2 with IRD/ORD, no peer-to-peer mode
- * unless asked, revision 0 peers refused unless permissive. The same knobs
+ * whenever the peer asks, revision 2 with IRD/ORD, RFC 6581 peer-to-peer
+ * mode offered as initiator (so that a consumer whose responder sends
+ * first does not wait forever on the responder's hold of RFC 5044 section
+ * 7.1.2, as iw_cxgb4's peer2peer default does), revision 0 peers refused
+ * unless permissive. The same knobs
  * exist per device in sysfs (/sys/class/infiniband/DEV/mpa_*): a value
  * written there overrides the module default for new connections of that
  * device; -1 returns to the default.
@@ -31,10 +34,10 @@ static uint mpa_rev = MPA_REV_2;
 module_param(mpa_rev, uint, 0644);
 MODULE_PARM_DESC(mpa_rev, "MPA revision to initiate with: 1 (RFC 5044) or 2 (RFC 6581, default)");
 
-static bool mpa_p2p;
+static bool mpa_p2p = true;
 module_param(mpa_p2p, bool, 0644);
 MODULE_PARM_DESC(mpa_p2p,
-		 "RFC 6581 peer-to-peer mode: initiator sends a Ready-To-Receive message (default: off)");
+		 "RFC 6581 peer-to-peer mode: initiator offers it and sends a Ready-To-Receive message (default: on)");
 
 static bool mpa_permissive;
 module_param(mpa_permissive, bool, 0644);

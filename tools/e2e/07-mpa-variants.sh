@@ -7,12 +7,15 @@
 #   rev1-client    the client initiates with revision 1 (RFC 5044 only)
 #   rev1-server    the server answers a revision 2 Request as revision 1,
 #                  and the initiator carries on as revision 1
-#   p2p            RFC 6581 peer-to-peer mode on both: the initiator sends
-#                  a zero-length RDMA Write as Ready-To-Receive
-#   p2p-client     only the initiator asks for peer-to-peer mode
+#   p2p            RFC 6581 peer-to-peer mode asked on both: the initiator
+#                  sends a zero-length RDMA Write as Ready-To-Receive
+#   p2p-default    the defaults: the initiator asks for peer-to-peer mode
+#                  (mpa_p2p=1), the responder takes it
+#   no-p2p         the initiator does not ask (mpa_p2p=0): the responder
+#                  holds its FPDUs until the first one arrives
 #
-# The negotiated revision is read back from debugfs while the connection
-# is up.
+# The negotiated revision and peer-to-peer mode are read back from debugfs
+# while the connection is up.
 set -eux -o pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -39,8 +42,8 @@ ip netns exec swvA rdma link add swvA0 type softiwarp netdev vvA
 ip netns exec swvB rdma link add swvB0 type softiwarp netdev vvB
 S=/sys/class/infiniband/swvA0 C=/sys/class/infiniband/swvB0
 
-variant() {	# NAME EXPECTED_REV
-	local name=$1 rev=$2 conn=$RESULTS/07-$1-conn.txt
+variant() {	# NAME EXPECTED_REV EXPECTED_P2P
+	local name=$1 rev=$2 p2p=$3 conn=$RESULTS/07-$1-conn.txt
 	ip netns exec swvA timeout 60 rping -s -a 10.55.0.1 -V -C 10 -S 1000 \
 		> "$RESULTS/07-$name-server.log" 2>&1 &
 	local srv=$!
@@ -71,7 +74,8 @@ variant() {	# NAME EXPECTED_REV
 	rc=0
 	wait $srv || rc=$?
 	rping_server_ok $rc "$RESULTS/07-$name-long-server.log"
-	grep -q "initiator rev $rev " "$conn"
+	grep -q "initiator rev $rev .* p2p $p2p " "$conn"
+	grep -q "responder rev $rev .* p2p $p2p " "$conn"
 	rping_logs_clean "$RESULTS/07-$name-long.log" \
 		"$RESULTS/07-$name-long-server.log"
 	echo -1 > $S/mpa_rev; echo -1 > $C/mpa_rev
@@ -79,13 +83,14 @@ variant() {	# NAME EXPECTED_REV
 }
 
 echo 1 > $C/mpa_rev
-variant rev1-client 1
+variant rev1-client 1 0
 echo 1 > $S/mpa_rev
-variant rev1-server 1
+variant rev1-server 1 0
 echo 1 > $S/mpa_p2p; echo 1 > $C/mpa_p2p
-variant p2p 2
-echo 1 > $C/mpa_p2p
-variant p2p-client 2
+variant p2p 2 1
+variant p2p-default 2 1
+echo 0 > $C/mpa_p2p
+variant no-p2p 2 0
 trap - EXIT
 cleanup
 rmmod softiwarp

@@ -22,8 +22,9 @@ dmesg_clean() {
 # reports a failed rdma_disconnect() and exits 0), so the logs are read
 # too: "Failed to ...", "ERRNO: ...", "... error ...", "... failed ...",
 # "Couldn't ...", "Unable to ...". Prints the offending lines.
+TOOL_ERROR_RE="Failed to|ERRNO|[Ee]rror|[Ff]ailed|Couldn't|Unable to"
 tool_log_clean() {
-	! grep -HnE "Failed to|ERRNO|[Ee]rror|[Ff]ailed|Couldn't|Unable to" "$@"
+	! grep -HnE "$TOOL_ERROR_RE" "$@"
 }
 
 # rping_logs_clean LOG...: tool_log_clean for rping logs, leaving out the
@@ -31,8 +32,9 @@ tool_log_clean() {
 rping_logs_clean() {
 	local f rc=0
 	for f in "$@"; do
-		grep -v 'rdma_get_cm_event: Bad file descriptor' "$f" |
-			sed "s|^|$f: |" | tool_log_clean - || rc=1
+		# the file name stays out of the matched text (it may say "failed")
+		! grep -v 'rdma_get_cm_event: Bad file descriptor' "$f" |
+			grep -HnE --label="$f" "$TOOL_ERROR_RE" || rc=1
 	done
 	return $rc
 }
