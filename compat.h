@@ -5,36 +5,16 @@
  * softiwarp builds against Debian's 6.1 (bookworm) and 6.12 (+deb12) kernel
  * headers and against the project's own 6.12 test kernel. Every difference
  * between those kernels that the sources need to know about lives here, so
- * the rest of the code is written against one API.
+ * the rest of the code is written against one API. This header is the
+ * part every layer may use; it includes nothing of <rdma/...>, so that the
+ * protocol layers (mpa/, ddp/) stay free of the verbs API. The verbs
+ * differences are in rdmap/verbs_compat.h.
  */
 #ifndef SOFTIWARP_COMPAT_H
 #define SOFTIWARP_COMPAT_H
 
 #include <linux/version.h>
 #include <kunit/visibility.h>
-#include <rdma/ib_verbs.h>
-
-/*
- * create_cq: since 6.11 the core passes the whole attribute bundle; the
- * driver's udata is inside it. swi_cq_udata() gives the udata either way.
- */
-#if KERNEL_VERSION(6, 11, 0) <= LINUX_VERSION_CODE
-#include <rdma/uverbs_ioctl.h>
-
-#define SWI_CREATE_CQ_ARG	struct uverbs_attr_bundle
-
-static inline struct ib_udata *swi_cq_udata(SWI_CREATE_CQ_ARG *arg)
-{
-	return arg ? &arg->driver_udata : NULL;
-}
-#else
-#define SWI_CREATE_CQ_ARG	struct ib_udata
-
-static inline struct ib_udata *swi_cq_udata(SWI_CREATE_CQ_ARG *arg)
-{
-	return arg;
-}
-#endif
 
 /*
  * iov_iter directions got their own names in 6.2; the values are the old

@@ -28,7 +28,7 @@
 #include <net/tcp.h>
 
 #include "cm/cm.h"
-#include "mpa/rpcrdma_cm.h"
+#include "cm/rpcrdma_cm.h"
 #include "rdmap/softiwarp.h"
 
 #define SWI_LISTEN_MAX	8	/* sockets per listener (one per address) */
@@ -284,10 +284,7 @@ static int swi_cm_attach(struct swi_cep *cep)
 	struct swi_qp *qp = cep->qp;
 	int err;
 
-	mutex_lock(&qp->state_lock);
-	qp->ird = clamp_t(u32, cep->res.ird, 1, SWI_MAX_IRD);
-	qp->ord = clamp_t(u32, cep->res.ord, 1, SWI_MAX_ORD);
-	mutex_unlock(&qp->state_lock);
+	swi_qp_set_rd_limits(qp, cep->res.ird, cep->res.ord);
 	kref_get(&cep->ref);	/* held by qp->conn */
 	err = swi_qp_attach(qp, cep->sock, &cfg, cep);
 	if (err) {
@@ -319,6 +316,13 @@ static int swi_cm_connect_steps(struct swi_cep *cep)
 	if (err)
 		return err;
 	swi_cm_sock_timeouts(cep->sock);
+	/*
+	 * rdma_cm picked the local port in its own port space, not in TCP's:
+	 * one of our earlier connections may still hold it in TIME_WAIT,
+	 * which must not fail the bind (connect still refuses a duplicate
+	 * four-tuple).
+	 */
+	sock_set_reuseaddr(cep->sock->sk);
 	err = kernel_bind(cep->sock, laddr, rdma_addr_size(laddr));
 	if (!err)
 		err = kernel_connect(cep->sock, raddr, rdma_addr_size(raddr), 0);

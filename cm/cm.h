@@ -14,31 +14,7 @@
 #include <rdma/iw_cm.h>
 
 #include "mpa/mpa_startup.h"
-
-struct swi_device;
-struct swi_qp;
-
-/* A per-device knob not set: the module parameter applies */
-#define SWI_KNOB_DEFAULT	(-1)
-
-/**
- * struct swi_cm_knobs - per-device overrides of the startup policy
- * @crc: request CRCs (0/1) or SWI_KNOB_DEFAULT
- * @markers: request Markers
- * @rev: MPA revision to initiate with (1 or 2)
- * @p2p: peer-to-peer mode (RFC 6581)
- * @permissive: accept revision 0 (RDMAC) peers (RFC 5044 Appendix C)
- *
- * Written through sysfs, read when a connection starts; each is a plain
- * int read with READ_ONCE().
- */
-struct swi_cm_knobs {
-	int crc;
-	int markers;
-	int rev;
-	int p2p;
-	int permissive;
-};
+#include "rdmap/softiwarp.h"
 
 extern const struct attribute_group swi_cm_attr_group;
 

@@ -33,6 +33,7 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 
+#include "kunit/helpers.h"
 #include "mpa/mpa_frame.h"
 
 /* RFC 5044 Figure 5: the first FPDU of the stream, after the first Marker. */
@@ -1368,46 +1369,6 @@ static struct kunit_suite mpa_deframe_suite = {
 
 /* ---- softiwarp_mpa_socket ------------------------------------------ */
 
-static void test_sock_release(void *sock)
-{
-	sock_release(sock);
-}
-
-static struct socket *test_sock(struct kunit *test)
-{
-	struct socket *sock;
-
-	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, PF_INET, SOCK_STREAM,
-					       IPPROTO_TCP, &sock), 0);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, test_sock_release,
-							sock), 0);
-	return sock;
-}
-
-/* Client and server ends of a loopback TCP connection. */
-static void test_sock_pair(struct kunit *test, struct socket **cli,
-			   struct socket **srv)
-{
-	struct sockaddr_in sin = {
-		.sin_family = AF_INET,
-		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
-	};
-	struct socket *lsock = test_sock(test);
-
-	KUNIT_ASSERT_EQ(test, kernel_bind(lsock, (struct sockaddr *)&sin,
-					  sizeof(sin)), 0);
-	KUNIT_ASSERT_EQ(test, kernel_listen(lsock, 1), 0);
-	KUNIT_ASSERT_EQ(test, kernel_getsockname(lsock,
-						 (struct sockaddr *)&sin),
-			sizeof(sin));
-	*cli = test_sock(test);
-	KUNIT_ASSERT_EQ(test, kernel_connect(*cli, (struct sockaddr *)&sin,
-					     sizeof(sin), 0), 0);
-	KUNIT_ASSERT_EQ(test, kernel_accept(lsock, srv, 0), 0);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, test_sock_release,
-							*srv), 0);
-}
-
 /* The sender: one FPDU in flight as kvecs over framing and payload. */
 struct sock_tx {
 	struct mpa_tx tx;
@@ -1528,7 +1489,7 @@ static void sock_transfer(struct kunit *test, struct sock_tx *t,
 	struct socket *cli, *srv;
 	int sent = 0, got = 0;
 
-	test_sock_pair(test, &cli, &srv);
+	swi_kunit_sock_pair(test, &cli, &srv);
 	while (s->nr < count && !mpa_rx_stopped(rx) &&
 	       time_before(jiffies, deadline)) {
 		sent = sock_tx_push(t, cli, src, lens, count);

@@ -26,6 +26,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rw.h>
 
+#include "kunit/helpers.h"
 #include "rdmap/softiwarp.h"
 
 #define QPT_LEN		(96 * 1024 + 123)	/* several FPDUs, odd tail */
@@ -40,31 +41,6 @@ struct qpt {
 	struct ib_qp *qp[2];
 	u8 *buf[2];
 };
-
-static void qpt_sock_pair(struct kunit *test, struct socket **cli,
-			  struct socket **srv)
-{
-	struct sockaddr_in sin = {
-		.sin_family = AF_INET,
-		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
-	};
-	struct socket *lsock;
-
-	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, PF_INET, SOCK_STREAM,
-					       IPPROTO_TCP, &lsock), 0);
-	KUNIT_ASSERT_EQ(test, kernel_bind(lsock, (struct sockaddr *)&sin,
-					  sizeof(sin)), 0);
-	KUNIT_ASSERT_EQ(test, kernel_listen(lsock, 1), 0);
-	KUNIT_ASSERT_EQ(test, kernel_getsockname(lsock,
-						 (struct sockaddr *)&sin),
-			sizeof(sin));
-	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, PF_INET, SOCK_STREAM,
-					       IPPROTO_TCP, cli), 0);
-	KUNIT_ASSERT_EQ(test, kernel_connect(*cli, (struct sockaddr *)&sin,
-					     sizeof(sin), 0), 0);
-	KUNIT_ASSERT_EQ(test, kernel_accept(lsock, srv, 0), 0);
-	sock_release(lsock);
-}
 
 static void qpt_down(struct qpt *t)
 {
@@ -126,14 +102,11 @@ static struct qpt *qpt_up(struct kunit *test, const struct swi_stream_cfg *cfg)
 		t->buf[i] = kzalloc(QPT_BUF, GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, t->buf[i]);
 	}
-	qpt_sock_pair(test, &sock[0], &sock[1]);
+	swi_kunit_sock_pair(test, &sock[0], &sock[1]);
 	for (i = 0; i < 2; i++) {
-		int err = swi_qp_attach(to_swi_qp(t->qp[i]), sock[i], cfg,
-					NULL);
-
-		if (err)
-			sock_release(sock[i]);
-		KUNIT_ASSERT_EQ(test, err, 0);
+		KUNIT_ASSERT_EQ(test, swi_qp_attach(to_swi_qp(t->qp[i]),
+						    sock[i], cfg, NULL), 0);
+		swi_kunit_sock_keep(test, sock[i]);	/* the QP's now */
 	}
 	return t;
 }

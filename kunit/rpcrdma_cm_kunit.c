@@ -14,7 +14,7 @@
 #include <linux/limits.h>
 
 #include "mpa/mpa_startup.h"
-#include "mpa/rpcrdma_cm.h"
+#include "cm/rpcrdma_cm.h"
 
 struct cm_vector {
 	const char *desc;

@@ -27,6 +27,7 @@
 #include <rdma/rdma_netlink.h>
 #include <rdma/uverbs_ioctl.h>
 
+#include "cm/cm.h"
 #include "rdmap/softiwarp.h"
 
 static LIST_HEAD(swi_dev_list);

@@ -11,6 +11,7 @@
 
 #include <linux/module.h>
 
+#include "cm/cm.h"
 #include "mpa/mpa.h"
 #include "rdmap/softiwarp.h"
 

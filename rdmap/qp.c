@@ -19,6 +19,7 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
+#include "cm/cm.h"
 #include "rdmap/softiwarp.h"
 
 /* Raised events, applied in this order by swi_qp_err_work() */
@@ -516,6 +517,26 @@ void swi_qp_raise(struct swi_qp *qp, enum rdmap_qp_event event,
 	swi_qp_get(&qp->base);
 	if (!queue_work(system_wq, &qp->err_work))
 		swi_qp_put(&qp->base);
+}
+
+/**
+ * swi_qp_set_rd_limits() - the IRD and ORD a connection negotiated
+ * @qp: the QP, before swi_qp_attach()
+ * @ird: inbound RDMA Read Requests the QP takes at once
+ * @ord: outbound RDMA Read Requests it may have outstanding
+ *
+ * Both are clamped to 1..the device maximum; they size the stream's read
+ * queues when it is attached.
+ *
+ * Context: process context; takes @qp's state_lock.
+ * Return: nothing.
+ */
+void swi_qp_set_rd_limits(struct swi_qp *qp, u32 ird, u32 ord)
+{
+	mutex_lock(&qp->state_lock);
+	qp->ird = clamp_t(u32, ird, 1, SWI_MAX_IRD);
+	qp->ord = clamp_t(u32, ord, 1, SWI_MAX_ORD);
+	mutex_unlock(&qp->state_lock);
 }
 
 /**

@@ -21,12 +21,12 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/siw-abi.h>
 
-#include "cm/cm.h"
 #include "compat.h"
 #include "mpa/mpa_frame.h"
 #include "rdmap/mem.h"
 #include "rdmap/qp_state.h"
 #include "rdmap/terminate.h"
+#include "rdmap/verbs_compat.h"
 
 /* Device limits, reported by query_device and enforced by the verbs. */
 #define SWI_VENDOR_ID		0x626d74	/* same OUI-less id space as siw */
@@ -45,6 +45,29 @@
 #define SWI_MAX_IRD		128
 #define SWI_MAX_FRMR_PAGES	2048
 #define SWI_MAX_CONTEXT		1024
+
+/* A per-device knob not set: the module parameter applies */
+#define SWI_KNOB_DEFAULT	(-1)
+
+/**
+ * struct swi_cm_knobs - per-device overrides of the startup policy
+ * @crc: request CRCs (0/1) or SWI_KNOB_DEFAULT
+ * @markers: request Markers
+ * @rev: MPA revision to initiate with (1 or 2)
+ * @p2p: peer-to-peer mode (RFC 6581)
+ * @permissive: accept revision 0 (RDMAC) peers (RFC 5044 Appendix C)
+ *
+ * Written through sysfs, read when a connection starts; each is a plain
+ * int read with READ_ONCE(). The device holds them; the connection
+ * manager (cm/policy.c) gives them their meaning.
+ */
+struct swi_cm_knobs {
+	int crc;
+	int markers;
+	int rev;
+	int p2p;
+	int permissive;
+};
 
 /**
  * struct swi_device - one softiwarp RDMA device, bound to one netdev
@@ -540,6 +563,7 @@ void swi_qp_complete_sqe(struct swi_qp *qp, const struct siw_sqe *sqe,
 			 u32 bytes, enum siw_wc_status status);
 void swi_qp_complete_rqe(struct swi_qp *qp, const struct siw_rqe *rqe,
 			 u32 bytes, enum siw_wc_status status, u32 inval);
+void swi_qp_set_rd_limits(struct swi_qp *qp, u32 ird, u32 ord);
 int swi_qp_attach(struct swi_qp *qp, struct socket *sock,
 		  const struct swi_stream_cfg *cfg, void *conn);
 

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make lint: checkpatch --strict, kernel-doc -Wall and sparse (C=2) over the
-# module's sources, using the scripts of the test kernel's source tree.
+# make lint: checkpatch --strict, kernel-doc -Wall, the layering rules
+# (tools/check-layers.sh) and sparse (C=2) over the module's sources, using
+# the scripts of the test kernel's source tree.
 # Zero findings allowed; tools/checkpatch.ignore lists the checks that make
 # no sense out of tree, each with its reason.
 set -uo pipefail
@@ -37,6 +38,17 @@ if [ -n "$out" ]; then
 	fail=1
 else
 	tally pass lint:kernel-doc
+fi
+
+# The include rules of Documentation/architecture.rst (and that the
+# checker itself finds a planted violation).
+if out=$("$top/tools/check-layers.sh" --self-test 2>&1) &&
+   out=$("$top/tools/check-layers.sh" 2>&1); then
+	tally pass lint:layers
+else
+	echo "$out"
+	tally fail lint:layers
+	fail=1
 fi
 
 # sparse checks every file (C=2) in a build directory of its own.

@@ -15,7 +15,7 @@
 #include <linux/string.h>
 #include <asm/byteorder.h>
 
-#include "mpa/rpcrdma_cm.h"
+#include "cm/rpcrdma_cm.h"
 
 /**
  * rpcrdma_cm_size_encode() - encode an inline threshold for a Size field

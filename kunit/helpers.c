@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: helpers shared by the KUnit suites
+ *
+ * The loopback socket pair of the MPA socket test and of the QP loopback
+ * suite: every socket is released by a KUnit deferred action, so that a
+ * failed assertion leaks nothing; a socket handed over to the code under
+ * test is taken out of the test's care with swi_kunit_sock_keep().
+ */
+#include <linux/in.h>
+#include <net/net_namespace.h>
+#include <net/sock.h>
+
+#include "kunit/helpers.h"
+
+static void swi_kunit_sock_release(void *sock)
+{
+	sock_release(sock);
+}
+
+/* A new TCP socket, released when the test ends */
+static struct socket *swi_kunit_sock(struct kunit *test)
+{
+	struct socket *sock;
+
+	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, PF_INET, SOCK_STREAM,
+					       IPPROTO_TCP, &sock), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							swi_kunit_sock_release,
+							sock), 0);
+	return sock;
+}
+
+/**
+ * swi_kunit_sock_pair() - the two ends of a loopback TCP connection
+ * @test: the test case; it releases both sockets when it ends
+ * @cli: the connecting end
+ * @srv: the accepted end
+ *
+ * Context: process context (a KUnit case), sleeps. Fails the test with
+ * an assertion when a step fails.
+ * Return: nothing.
+ */
+void swi_kunit_sock_pair(struct kunit *test, struct socket **cli,
+			 struct socket **srv)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	struct socket *lsock = swi_kunit_sock(test);
+
+	KUNIT_ASSERT_EQ(test, kernel_bind(lsock, (struct sockaddr *)&sin,
+					  sizeof(sin)), 0);
+	KUNIT_ASSERT_EQ(test, kernel_listen(lsock, 1), 0);
+	KUNIT_ASSERT_EQ(test, kernel_getsockname(lsock,
+						 (struct sockaddr *)&sin),
+			sizeof(sin));
+	*cli = swi_kunit_sock(test);
+	KUNIT_ASSERT_EQ(test, kernel_connect(*cli, (struct sockaddr *)&sin,
+					     sizeof(sin), 0), 0);
+	KUNIT_ASSERT_EQ(test, kernel_accept(lsock, srv, 0), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							swi_kunit_sock_release,
+							*srv), 0);
+	kunit_release_action(test, swi_kunit_sock_release, lsock);
+}
+
+/**
+ * swi_kunit_sock_keep() - the test no longer releases @sock
+ * @test: the test case
+ * @sock: a socket of swi_kunit_sock_pair() that now belongs to the code
+ *	under test (a QP that took it over, say)
+ *
+ * Context: process context (a KUnit case).
+ * Return: nothing.
+ */
+void swi_kunit_sock_keep(struct kunit *test, struct socket *sock)
+{
+	kunit_remove_action(test, swi_kunit_sock_release, sock);
+}

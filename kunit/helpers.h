@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * DOC: helpers shared by the KUnit suites
+ *
+ * A loopback TCP connection whose sockets the test releases by itself when
+ * it ends, however it ends (an assertion included).
+ */
+#ifndef SOFTIWARP_KUNIT_HELPERS_H
+#define SOFTIWARP_KUNIT_HELPERS_H
+
+#include <kunit/test.h>
+#include <linux/net.h>
+
+void swi_kunit_sock_pair(struct kunit *test, struct socket **cli,
+			 struct socket **srv);
+void swi_kunit_sock_keep(struct kunit *test, struct socket *sock);
+
+#endif /* SOFTIWARP_KUNIT_HELPERS_H */
