@@ -965,7 +965,9 @@ void swi_cm_debugfs_remove(struct swi_device *dev)
  */
 int swi_cm_init(void)
 {
-	swi_cm_wq = alloc_workqueue("softiwarp_cm", WQ_UNBOUND, 0);
+	/* flushed from iw_cm's WQ_MEM_RECLAIM work: reclaim-safe too */
+	swi_cm_wq = alloc_workqueue("softiwarp_cm", WQ_UNBOUND | WQ_MEM_RECLAIM,
+				    0);
 	if (!swi_cm_wq)
 		return -ENOMEM;
 	swi_debugfs_root = debugfs_create_dir("softiwarp", NULL);

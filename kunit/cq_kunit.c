@@ -89,8 +89,9 @@ static void cq_init_ring_needs_power_of_two(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, swi_cq_init_ring(cq, 0, false), -EINVAL);
 	KUNIT_EXPECT_EQ(test, swi_cq_init_ring(cq, 6, false), -EINVAL);
 	KUNIT_ASSERT_EQ(test, swi_cq_init_ring(cq, 1, false), 0);
-	KUNIT_EXPECT_EQ(test, cq->num_cqe, 1U);
-	KUNIT_EXPECT_PTR_EQ(test, (void *)cq->ctrl, (void *)&cq->queue[1]);
+	KUNIT_EXPECT_EQ(test, cq->ring.num, 1U);
+	KUNIT_EXPECT_PTR_EQ(test, (void *)cq->ctrl,
+			    (void *)((struct siw_cqe *)cq->ring.queue + 1));
 	KUNIT_EXPECT_EQ(test, cq->ctrl->flags, (u32)SIW_NOTIFY_NOT);
 	swi_cq_free_ring(cq);
 }
@@ -128,8 +129,8 @@ static void cq_push_poll_order_wraps(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, wc[i].byte_len, 100U);
 		}
 	}
-	KUNIT_EXPECT_EQ(test, ct->cq.put, 25U * CQ_NUM);
-	KUNIT_EXPECT_EQ(test, ct->cq.get, ct->cq.put);
+	KUNIT_EXPECT_EQ(test, ct->cq.ring.put, 25U * CQ_NUM);
+	KUNIT_EXPECT_EQ(test, ct->cq.ring.get, ct->cq.ring.put);
 	KUNIT_EXPECT_EQ(test, ct->events, 0);
 }
 
@@ -301,7 +302,7 @@ static void cq_user_ring_like_libsiw(struct kunit *test)
 	const enum ib_cq_notify_flags f =
 		IB_CQ_NEXT_COMP | IB_CQ_REPORT_MISSED_EVENTS;
 	struct cq_test *ct = cq_test_setup(test, true);
-	struct siw_cqe *q = ct->cq.queue;
+	struct siw_cqe *q = ct->cq.ring.queue;
 	struct ib_wc wc;
 	int i;
 

@@ -7,13 +7,10 @@
  * vmalloc_user() memory that libsiw maps; a kernel CQ in kernel memory
  * polled through swi_poll_cq().
  *
- * Ownership of an entry: the kernel (swi_cq_push()) may write a slot only
- * while SIW_WQE_VALID is clear in its flags; it writes every other field
- * first and sets SIW_WQE_VALID last with a store-release. The consumer
- * (libsiw, or swi_poll_cq() for a kernel CQ) reads the entry after seeing
- * SIW_WQE_VALID and clears the flags when done; the producer reads the
- * flags with a load-acquire before reusing the slot. @put is the kernel's
- * producer index; @get is used for kernel CQs only, libsiw keeps its own.
+ * Ownership of an entry follows the slot protocol of rdmap/ring.h: the
+ * kernel (swi_cq_push()) produces, libsiw or swi_poll_cq() (kernel CQs)
+ * consumes. @ring.put is the kernel's producer index; @ring.get is used
+ * for kernel CQs only, libsiw keeps its own.
  *
  * Notification: the notify word holds SIW_NOTIFY_* bits. libsiw arms a
  * user CQ by storing into it; swi_req_notify_cq() arms a kernel CQ the
@@ -76,15 +73,9 @@ static const struct {
 	[SIW_OP_REG_MR] = { true, IB_WC_REG_MR },
 };
 
-static size_t swi_cq_bytes(u32 num)
-{
-	return size_add(array_size(num, sizeof(struct siw_cqe)),
-			sizeof(struct siw_cq_ctrl));
-}
-
 static struct siw_cqe *swi_cq_slot(struct swi_cq *cq, u32 index)
 {
-	return &cq->queue[index & (cq->num_cqe - 1)];
+	return swi_ring_slot(&cq->ring, index);
 }
 
 /**
@@ -102,20 +93,16 @@ static struct siw_cqe *swi_cq_slot(struct swi_cq *cq, u32 index)
  */
 int swi_cq_init_ring(struct swi_cq *cq, u32 num, bool user)
 {
-	size_t len = swi_cq_bytes(num);
+	int err;
 
-	if (!is_power_of_2(num))
+	if (!num)
 		return -EINVAL;
-	cq->queue = user ? vmalloc_user(len) : kvzalloc(len, GFP_KERNEL);
-	if (!cq->queue)
-		return -ENOMEM;
+	err = swi_ring_alloc(&cq->ring, num, sizeof(struct siw_cqe),
+			     sizeof(struct siw_cq_ctrl), user);
+	if (err)
+		return err;
 	spin_lock_init(&cq->lock);
-	cq->ctrl = (struct siw_cq_ctrl *)&cq->queue[num];
-	cq->num_cqe = num;
-	cq->put = 0;
-	cq->get = 0;
-	cq->user = user;
-	cq->mmap = NULL;
+	cq->ctrl = cq->ring.queue + array_size(num, sizeof(struct siw_cqe));
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(swi_cq_init_ring);
@@ -133,14 +120,7 @@ EXPORT_SYMBOL_IF_KUNIT(swi_cq_init_ring);
  */
 void swi_cq_free_ring(struct swi_cq *cq)
 {
-	if (cq->mmap)
-		swi_mmap_unpublish(cq->mmap);
-	else if (cq->user)
-		vfree(cq->queue);
-	else
-		kvfree(cq->queue);
-	cq->mmap = NULL;
-	cq->queue = NULL;
+	swi_ring_free(&cq->ring);
 	cq->ctrl = NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(swi_cq_free_ring);
@@ -149,12 +129,11 @@ static int swi_cq_publish(struct swi_cq *cq, struct ib_udata *udata)
 {
 	struct siw_uresp_create_cq uresp = {
 		.cq_id = cq->id,
-		.num_cqe = cq->num_cqe,
+		.num_cqe = cq->ring.num,
 	};
 	int err;
 
-	err = swi_mmap_publish(udata, cq->queue, swi_cq_bytes(cq->num_cqe),
-			       &cq->mmap, &uresp.cq_key);
+	err = swi_ring_publish(&cq->ring, udata, &uresp.cq_key);
 	if (err)
 		return err;
 	return ib_copy_to_udata(udata, &uresp, sizeof(uresp));
@@ -199,7 +178,7 @@ int swi_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	if (err)
 		goto out_count;
 	cq->id = atomic_inc_return(&swi_cq_next_id);
-	ibcq->cqe = cq->num_cqe;
+	ibcq->cqe = cq->ring.num;
 	if (udata) {
 		err = swi_cq_publish(cq, udata);
 		if (err)
@@ -264,14 +243,14 @@ static void swi_cqe_to_wc(const struct siw_cqe *cqe, struct ib_wc *wc)
 /* Consume the entry at @get of a kernel CQ into @wc, if there is one */
 static bool swi_cq_take_locked(struct swi_cq *cq, struct ib_wc *wc)
 {
-	struct siw_cqe *slot = swi_cq_slot(cq, cq->get);
+	struct siw_cqe *slot = swi_cq_slot(cq, cq->ring.get);
 
 	lockdep_assert_held(&cq->lock);
-	if (!(READ_ONCE(slot->flags) & SIW_WQE_VALID))
+	if (!swi_slot_busy(slot))
 		return false;
 	swi_cqe_to_wc(slot, wc);
-	WRITE_ONCE(slot->flags, 0);
-	cq->get++;
+	swi_slot_free(slot);
+	cq->ring.get++;
 	return true;
 }
 
@@ -298,7 +277,7 @@ int swi_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
 	unsigned long flags;
 	int n;
 
-	if (cq->user)
+	if (cq->ring.user)
 		return -EOPNOTSUPP;
 	spin_lock_irqsave(&cq->lock, flags);
 	for (n = 0; n < num_entries; n++)
@@ -317,10 +296,9 @@ EXPORT_SYMBOL_IF_KUNIT(swi_poll_cq);
 static int swi_cq_pending_locked(struct swi_cq *cq)
 {
 	lockdep_assert_held(&cq->lock);
-	if (!cq->user)
-		return cq->put - cq->get;
-	return READ_ONCE(swi_cq_slot(cq, cq->put - 1)->flags) &
-	       SIW_WQE_VALID ? 1 : 0;
+	if (!cq->ring.user)
+		return cq->ring.put - cq->ring.get;
+	return swi_slot_busy(swi_cq_slot(cq, cq->ring.put - 1)) ? 1 : 0;
 }
 
 /**
@@ -367,11 +345,10 @@ EXPORT_SYMBOL_IF_KUNIT(swi_req_notify_cq);
 /* Write @cqe into the slot at @put unless the consumer still owns it */
 static int swi_cq_put_locked(struct swi_cq *cq, const struct siw_cqe *cqe)
 {
-	struct siw_cqe *slot = swi_cq_slot(cq, cq->put);
+	struct siw_cqe *slot = swi_cq_slot(cq, cq->ring.put);
 
 	lockdep_assert_held(&cq->lock);
-	/* entry contents after the VALID flag; pairs with the producer */
-	if (smp_load_acquire(&slot->flags) & SIW_WQE_VALID)
+	if (swi_slot_busy(slot))
 		return -ENOMEM;
 	slot->id = cqe->id;
 	slot->opcode = cqe->opcode;
@@ -379,9 +356,8 @@ static int swi_cq_put_locked(struct swi_cq *cq, const struct siw_cqe *cqe)
 	slot->bytes = cqe->bytes;
 	slot->imm_data = cqe->imm_data;
 	slot->qp_id = cqe->qp_id;
-	/* VALID last: the entry is complete before the peer sees it */
-	smp_store_release(&slot->flags, (u8)(cqe->flags | SIW_WQE_VALID));
-	cq->put++;
+	swi_slot_fill(slot, cqe->flags);
+	cq->ring.put++;
 	return 0;
 }
 

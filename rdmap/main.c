@@ -27,9 +27,12 @@ static int __init softiwarp_init(void)
 	err = swi_tx_init();
 	if (err)
 		goto out_crc;
-	err = swi_cm_init();
+	err = swi_qp_init();
 	if (err)
 		goto out_tx;
+	err = swi_cm_init();
+	if (err)
+		goto out_qp;
 	err = swi_device_init();
 	if (err) {
 		pr_err("cannot register the rdma link type: %d\n", err);
@@ -40,6 +43,8 @@ static int __init softiwarp_init(void)
 
 out_cm:
 	swi_cm_exit();
+out_qp:
+	swi_qp_exit();
 out_tx:
 	swi_tx_exit();
 out_crc:
@@ -51,6 +56,7 @@ static void __exit softiwarp_exit(void)
 {
 	swi_device_exit();
 	swi_cm_exit();
+	swi_qp_exit();
 	swi_tx_exit();
 	mpa_crc_exit();
 	pr_info("unloaded\n");

@@ -5,9 +5,9 @@
  * A QP owns two rings in the siw ABI's layout: the SQ (struct siw_sqe) and
  * the RQ (struct siw_rqe, absent with an SRQ). Kernel consumers fill them
  * through post_send/post_recv; libsiw writes them in place and rings the
- * doorbell with an empty POST_SEND. An entry belongs to the data path
- * while SIW_WQE_VALID is set; taking it copies it out and clears the flag,
- * which hands the slot back to the producer.
+ * doorbell with an empty POST_SEND. Who owns an entry follows the slot
+ * protocol of rdmap/ring.h: taking an entry copies it out and frees the
+ * slot for the producer.
  *
  * State changes go through rdmap_qp_next() (rdmap/qp_state.c) under
  * @state_lock, always in process context: the receiver and the
@@ -18,9 +18,13 @@
 #include <linux/log2.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 
 #include "cm/cm.h"
 #include "rdmap/softiwarp.h"
+
+/* Runs swi_qp_err_work(); see swi_qp_init() */
+static struct workqueue_struct *swi_qp_wq;
 
 /* Raised events, applied in this order by swi_qp_err_work() */
 static const u8 swi_qp_raise_order[] = {
@@ -30,38 +34,12 @@ static const u8 swi_qp_raise_order[] = {
 
 static struct siw_sqe *swi_sq_slot(struct swi_qp *qp, u32 i)
 {
-	return (struct siw_sqe *)qp->sq.queue + (i & (qp->sq.num - 1));
+	return swi_ring_slot(&qp->sq, i);
 }
 
 static struct siw_rqe *swi_rq_slot(struct swi_qp *qp, u32 i)
 {
-	return (struct siw_rqe *)qp->rq.queue + (i & (qp->rq.num - 1));
-}
-
-static int swi_wq_alloc(struct swi_wq *wq, u32 num, size_t esize, bool user)
-{
-	size_t len = array_size(num, esize);
-
-	wq->num = num;
-	wq->put = 0;
-	wq->get = 0;
-	wq->mmap = NULL;
-	if (!num)
-		return 0;
-	wq->queue = user ? vmalloc_user(len) : kvzalloc(len, GFP_KERNEL);
-	return wq->queue ? 0 : -ENOMEM;
-}
-
-static void swi_wq_free(struct swi_wq *wq, bool user)
-{
-	if (wq->mmap)
-		swi_mmap_unpublish(wq->mmap);
-	else if (user)
-		vfree(wq->queue);
-	else
-		kvfree(wq->queue);
-	wq->queue = NULL;
-	wq->mmap = NULL;
+	return swi_ring_slot(&qp->rq, i);
 }
 
 static int swi_qp_check_attr(const struct ib_qp_init_attr *attr)
@@ -94,14 +72,9 @@ static int swi_qp_publish(struct swi_qp *qp, struct ib_udata *udata)
 
 	if (udata->outlen < sizeof(uresp))
 		return -EINVAL;
-	err = swi_mmap_publish(udata, qp->sq.queue,
-			       array_size(qp->sq.num, sizeof(struct siw_sqe)),
-			       &qp->sq.mmap, &uresp.sq_key);
+	err = swi_ring_publish(&qp->sq, udata, &uresp.sq_key);
 	if (!err && qp->rq.num)
-		err = swi_mmap_publish(udata, qp->rq.queue,
-				       array_size(qp->rq.num,
-						  sizeof(struct siw_rqe)),
-				       &qp->rq.mmap, &uresp.rq_key);
+		err = swi_ring_publish(&qp->rq, udata, &uresp.rq_key);
 	return err ? err : ib_copy_to_udata(udata, &uresp, sizeof(uresp));
 }
 
@@ -153,10 +126,11 @@ int swi_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	qp->dev = dev;
 	swi_qp_init_fields(qp, attr, udata);
 	nrq = attr->srq ? 0 : roundup_pow_of_two(attr->cap.max_recv_wr);
-	err = swi_wq_alloc(&qp->sq, roundup_pow_of_two(attr->cap.max_send_wr),
-			   sizeof(struct siw_sqe), udata);
+	err = swi_ring_alloc(&qp->sq, roundup_pow_of_two(attr->cap.max_send_wr),
+			     sizeof(struct siw_sqe), 0, udata);
 	if (!err)
-		err = swi_wq_alloc(&qp->rq, nrq, sizeof(struct siw_rqe), udata);
+		err = swi_ring_alloc(&qp->rq, nrq, sizeof(struct siw_rqe), 0,
+				     udata);
 	if (err)
 		goto out_rings;
 	err = xa_alloc_cyclic(&dev->qp_xa, &id, qp, XA_LIMIT(1, SWI_MAX_QP * 4),
@@ -179,8 +153,8 @@ int swi_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 out_xa:
 	xa_erase(&dev->qp_xa, id);
 out_rings:
-	swi_wq_free(&qp->rq, udata);
-	swi_wq_free(&qp->sq, udata);
+	swi_ring_free(&qp->rq);
+	swi_ring_free(&qp->sq);
 out_count:
 	atomic_dec(&dev->num_qp);
 	return err;
@@ -190,7 +164,7 @@ out_count:
 static void swi_qp_cqe_owner(struct swi_qp *qp, struct swi_cq *cq,
 			     struct siw_cqe *cqe)
 {
-	if (cq->user)
+	if (cq->ring.user)
 		cqe->qp_id = qp->base.qp_num;
 	else
 		cqe->base_qp = &qp->base;
@@ -294,14 +268,12 @@ int swi_qp_take_sqe(struct swi_qp *qp, struct siw_sqe *sqe)
 
 	spin_lock_irqsave(&qp->sq_lock, flags);
 	slot = swi_sq_slot(qp, qp->sq.get);
-	/* entry contents after the VALID flag; pairs with the producer */
-	if (!(smp_load_acquire(&slot->flags) & SIW_WQE_VALID)) {
+	if (!swi_slot_busy(slot)) {
 		err = -ENOENT;
 		goto out;
 	}
 	memcpy(sqe, slot, sizeof(*sqe));
-	/* VALID last: the entry is complete before the peer sees it */
-	smp_store_release(&slot->flags, 0);
+	swi_slot_free(slot);
 	qp->sq.get++;
 	if (qp->user && !swi_user_sqe_ok(sqe))
 		err = -EINVAL;
@@ -329,14 +301,12 @@ int swi_qp_take_rqe(struct swi_qp *qp, struct siw_rqe *rqe)
 		return swi_srq_get(qp->srq, rqe);
 	spin_lock_irqsave(&qp->rq_lock, flags);
 	slot = swi_rq_slot(qp, qp->rq.get);
-	/* entry contents after the VALID flag; pairs with the producer */
-	if (!(smp_load_acquire(&slot->flags) & SIW_WQE_VALID)) {
+	if (!swi_slot_busy(slot)) {
 		err = -ENOENT;
 		goto out;
 	}
 	memcpy(rqe, slot, sizeof(*rqe));
-	/* VALID last: the entry is complete before the peer sees it */
-	smp_store_release(&slot->flags, 0);
+	swi_slot_free(slot);
 	qp->rq.get++;
 	if (rqe->num_sge > SIW_MAX_SGE)
 		err = -EINVAL;
@@ -515,8 +485,36 @@ void swi_qp_raise(struct swi_qp *qp, enum rdmap_qp_event event,
 		cmpxchg(&qp->err_class, RDMAP_QP_ERR_FATAL, err);
 	atomic_or(BIT(event), &qp->err_event);
 	swi_qp_get(&qp->base);
-	if (!queue_work(system_wq, &qp->err_work))
+	if (!queue_work(swi_qp_wq, &qp->err_work))
 		swi_qp_put(&qp->base);
+}
+
+/**
+ * swi_qp_init() - create the workqueue of the QPs' error work
+ *
+ * The work is flushed when a QP is destroyed, which iw_cm does from its
+ * own WQ_MEM_RECLAIM workqueue (a ULP's disconnect handler) and storage
+ * ULPs do under memory reclaim: the queue must be WQ_MEM_RECLAIM as well.
+ *
+ * Context: module init.
+ * Return: 0 or -ENOMEM.
+ */
+int swi_qp_init(void)
+{
+	swi_qp_wq = alloc_workqueue("softiwarp_qp", WQ_UNBOUND | WQ_MEM_RECLAIM,
+				    0);
+	return swi_qp_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * swi_qp_exit() - destroy the workqueue of swi_qp_init()
+ *
+ * Context: module exit, after every device is gone.
+ * Return: nothing.
+ */
+void swi_qp_exit(void)
+{
+	destroy_workqueue(swi_qp_wq);
 }
 
 /**
@@ -688,8 +686,8 @@ int swi_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	if (qp->stream)
 		swi_stream_free(qp->stream);
 	qp->stream = NULL;
-	swi_wq_free(&qp->rq, qp->user);
-	swi_wq_free(&qp->sq, qp->user);
+	swi_ring_free(&qp->rq);
+	swi_ring_free(&qp->sq);
 	atomic_dec(&dev->num_qp);
 	return 0;
 }
@@ -818,12 +816,11 @@ static int swi_post_send_one(struct swi_qp *qp, const struct ib_send_wr *wr)
 	}
 	spin_lock_irqsave(&qp->sq_lock, flags);
 	slot = swi_sq_slot(qp, qp->sq.put);
-	if (READ_ONCE(slot->flags) & SIW_WQE_VALID) {
+	if (swi_slot_busy(slot)) {
 		err = -ENOMEM;
 	} else {
 		memcpy(slot, &sqe, sizeof(sqe));
-		/* VALID last: the entry is complete before the peer sees it */
-		smp_store_release(&slot->flags, sqe.flags | SIW_WQE_VALID);
+		swi_slot_fill(slot, sqe.flags);
 		qp->sq.put++;
 	}
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
@@ -887,7 +884,7 @@ static int swi_post_recv_one(struct swi_qp *qp, const struct ib_recv_wr *wr)
 		return -EINVAL;
 	spin_lock_irqsave(&qp->rq_lock, flags);
 	slot = swi_rq_slot(qp, qp->rq.put);
-	if (READ_ONCE(slot->flags) & SIW_WQE_VALID) {
+	if (swi_slot_busy(slot)) {
 		err = -ENOMEM;
 	} else {
 		slot->id = wr->wr_id;
@@ -895,8 +892,7 @@ static int swi_post_recv_one(struct swi_qp *qp, const struct ib_recv_wr *wr)
 		slot->opcode = SIW_OP_RECEIVE;
 		memcpy(slot->sge, wr->sg_list,
 		       wr->num_sge * sizeof(slot->sge[0]));
-		/* VALID last: the entry is complete before the peer sees it */
-		smp_store_release(&slot->flags, SIW_WQE_VALID);
+		swi_slot_fill(slot, 0);
 		qp->rq.put++;
 	}
 	spin_unlock_irqrestore(&qp->rq_lock, flags);

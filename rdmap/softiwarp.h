@@ -25,6 +25,7 @@
 #include "mpa/mpa_frame.h"
 #include "rdmap/mem.h"
 #include "rdmap/qp_state.h"
+#include "rdmap/ring.h"
 #include "rdmap/terminate.h"
 #include "rdmap/verbs_compat.h"
 
@@ -141,50 +142,20 @@ struct swi_mmap_entry {
 /**
  * struct swi_cq - a completion queue, a ring of struct siw_cqe
  * @base: the IB core's CQ
- * @lock: protects @put, @get and the notify state; taken from any
+ * @lock: protects @ring's indexes and the notify state; taken from any
  *	context, so always with spin_lock_irqsave()
- * @queue: @num_cqe entries followed by the struct siw_cq_ctrl @ctrl
+ * @ring: the entries, followed in the same memory by @ctrl; @ring.get
+ *	is used for a kernel CQ only (libsiw consumes a user CQ by clearing
+ *	SIW_WQE_VALID in each entry)
  * @ctrl: the notify word libsiw arms (SIW_NOTIFY_*)
- * @num_cqe: ring size, a power of two
- * @put: producer index (free running)
- * @get: consumer index of a kernel CQ (free running); libsiw consumes a
- *	user CQ by clearing SIW_WQE_VALID in each entry
  * @id: CQ number reported to libsiw
- * @user: @queue is mapped by user space
- * @mmap: the mapping's entry, user CQs only
  */
 struct swi_cq {
 	struct ib_cq base;
 	spinlock_t lock;		/* ring indexes, notify state */
-	struct siw_cqe *queue;
+	struct swi_ring ring;
 	struct siw_cq_ctrl *ctrl;
-	u32 num_cqe;
-	u32 put;
-	u32 get;
 	u32 id;
-	bool user;
-	struct rdma_user_mmap_entry *mmap;
-};
-
-/**
- * struct swi_wq - a work queue ring (SQ, RQ or SRQ)
- * @queue: struct siw_sqe or struct siw_rqe entries
- * @num: number of entries, a power of two
- * @put: producer index (kernel post verbs), free running
- * @get: consumer index (the data path), free running
- * @mmap: the mapping's entry when user space fills the ring
- * @flushing: a flush is taking entries (rdmap/qp.c), under the ring's lock
- *
- * An entry belongs to the consumer while SIW_WQE_VALID is set in its
- * flags; the consumer clears it when done.
- */
-struct swi_wq {
-	void *queue;
-	u32 num;
-	u32 put;
-	u32 get;
-	struct rdma_user_mmap_entry *mmap;
-	bool flushing;
 };
 
 /**
@@ -199,7 +170,7 @@ struct swi_wq {
 struct swi_srq {
 	struct ib_srq base;
 	spinlock_t lock;		/* ring indexes, limit, armed */
-	struct swi_wq rq;
+	struct swi_ring rq;
 	u32 limit;
 	bool armed;
 	bool user;
@@ -446,8 +417,8 @@ struct swi_qp {
 	enum rdmap_qps state;
 	spinlock_t sq_lock;		/* kernel SQ producer */
 	spinlock_t rq_lock;		/* kernel RQ producer */
-	struct swi_wq sq;
-	struct swi_wq rq;
+	struct swi_ring sq;
+	struct swi_ring rq;
 	struct swi_cq *scq;
 	struct swi_cq *rcq;
 	struct swi_srq *srq;
@@ -563,6 +534,8 @@ void swi_qp_complete_sqe(struct swi_qp *qp, const struct siw_sqe *sqe,
 			 u32 bytes, enum siw_wc_status status);
 void swi_qp_complete_rqe(struct swi_qp *qp, const struct siw_rqe *rqe,
 			 u32 bytes, enum siw_wc_status status, u32 inval);
+int swi_qp_init(void);
+void swi_qp_exit(void);
 void swi_qp_set_rd_limits(struct swi_qp *qp, u32 ird, u32 ord);
 int swi_qp_attach(struct swi_qp *qp, struct socket *sock,
 		  const struct swi_stream_cfg *cfg, void *conn);

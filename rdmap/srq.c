@@ -7,12 +7,10 @@
  * it itself; kernel consumers post through swi_post_srq_recv(). The data
  * path takes entries in order with swi_srq_get().
  *
- * Ownership of an entry: the producer writes a slot only while
- * SIW_WQE_VALID is clear in its flags, and sets it last (store-release
- * here, an atomic store in libsiw). The consumer, swi_srq_get(), copies
- * the entry after seeing SIW_WQE_VALID (load-acquire) and hands the slot
- * back by clearing the flags (store-release). @rq.put is the kernel's
- * producer index (kernel SRQs only), @rq.get the consumer index.
+ * Ownership of an entry follows the slot protocol of rdmap/ring.h (libsiw
+ * sets SIW_WQE_VALID with an atomic store of its own); the consumer,
+ * swi_srq_get(), copies the entry out and frees the slot. @rq.put is the
+ * kernel's producer index (kernel SRQs only), @rq.get the consumer index.
  *
  * Limit: with a non-zero limit armed (at creation or with IB_SRQ_LIMIT),
  * the first swi_srq_get() that leaves fewer than limit entries posted
@@ -43,14 +41,7 @@
 
 static struct siw_rqe *swi_srq_slot(struct swi_srq *srq, u32 index)
 {
-	struct siw_rqe *ring = srq->rq.queue;
-
-	return &ring[index & (srq->rq.num - 1)];
-}
-
-static size_t swi_srq_bytes(u32 num)
-{
-	return array_size(num, sizeof(struct siw_rqe));
+	return swi_ring_slot(&srq->rq, index);
 }
 
 /**
@@ -68,18 +59,14 @@ static size_t swi_srq_bytes(u32 num)
  */
 int swi_srq_init_ring(struct swi_srq *srq, u32 num, bool user)
 {
-	size_t len = swi_srq_bytes(num);
+	int err;
 
-	if (!is_power_of_2(num))
+	if (!num)
 		return -EINVAL;
-	srq->rq.queue = user ? vmalloc_user(len) : kvzalloc(len, GFP_KERNEL);
-	if (!srq->rq.queue)
-		return -ENOMEM;
+	err = swi_ring_alloc(&srq->rq, num, sizeof(struct siw_rqe), 0, user);
+	if (err)
+		return err;
 	spin_lock_init(&srq->lock);
-	srq->rq.num = num;
-	srq->rq.put = 0;
-	srq->rq.get = 0;
-	srq->rq.mmap = NULL;
 	srq->limit = 0;
 	srq->armed = false;
 	srq->user = user;
@@ -100,14 +87,7 @@ EXPORT_SYMBOL_IF_KUNIT(swi_srq_init_ring);
  */
 void swi_srq_free_ring(struct swi_srq *srq)
 {
-	if (srq->rq.mmap)
-		swi_mmap_unpublish(srq->rq.mmap);
-	else if (srq->user)
-		vfree(srq->rq.queue);
-	else
-		kvfree(srq->rq.queue);
-	srq->rq.mmap = NULL;
-	srq->rq.queue = NULL;
+	swi_ring_free(&srq->rq);
 }
 EXPORT_SYMBOL_IF_KUNIT(swi_srq_free_ring);
 
@@ -130,9 +110,7 @@ static int swi_srq_publish(struct swi_srq *srq, struct ib_udata *udata)
 	};
 	int err;
 
-	err = swi_mmap_publish(udata, srq->rq.queue,
-			       swi_srq_bytes(srq->rq.num), &srq->rq.mmap,
-			       &uresp.srq_key);
+	err = swi_ring_publish(&srq->rq, udata, &uresp.srq_key);
 	if (err)
 		return err;
 	return ib_copy_to_udata(udata, &uresp, sizeof(uresp));
@@ -279,8 +257,7 @@ static int swi_srq_post_one_locked(struct swi_srq *srq,
 	lockdep_assert_held(&srq->lock);
 	if (wr->num_sge < 0 || wr->num_sge > SWI_MAX_SGE)
 		return -EINVAL;
-	/* entry contents after the VALID flag; pairs with the producer */
-	if (smp_load_acquire(&rqe->flags) & SIW_WQE_VALID)
+	if (swi_slot_busy(rqe))
 		return -ENOMEM;
 	rqe->id = wr->wr_id;
 	rqe->num_sge = wr->num_sge;
@@ -290,8 +267,7 @@ static int swi_srq_post_one_locked(struct swi_srq *srq,
 		rqe->sge[i].length = wr->sg_list[i].length;
 		rqe->sge[i].lkey = wr->sg_list[i].lkey;
 	}
-	/* VALID last: the entry is complete before the peer sees it */
-	smp_store_release(&rqe->flags, (u16)SIW_WQE_VALID);
+	swi_slot_fill(rqe, 0);
 	srq->rq.put++;
 	return 0;
 }
@@ -344,8 +320,7 @@ static int swi_srq_take_locked(struct swi_srq *srq, struct siw_rqe *rqe)
 	int err = 0;
 
 	lockdep_assert_held(&srq->lock);
-	/* entry contents after the VALID flag; pairs with the producer */
-	if (!(smp_load_acquire(&slot->flags) & SIW_WQE_VALID))
+	if (!swi_slot_busy(slot))
 		return -ENOENT;
 	memset(rqe, 0, sizeof(*rqe));
 	rqe->id = READ_ONCE(slot->id);
@@ -358,8 +333,7 @@ static int swi_srq_take_locked(struct swi_srq *srq, struct siw_rqe *rqe)
 	} else {
 		err = -EINVAL;
 	}
-	/* VALID last: the entry is complete before the peer sees it */
-	smp_store_release(&slot->flags, 0);
+	swi_slot_free(slot);
 	srq->rq.get++;
 	return err;
 }
@@ -373,7 +347,7 @@ static bool swi_srq_limit_reached_locked(struct swi_srq *srq)
 	if (!srq->armed || !srq->limit)
 		return false;
 	probe = swi_srq_slot(srq, srq->rq.get + srq->limit - 1);
-	if (READ_ONCE(probe->flags) & SIW_WQE_VALID)
+	if (swi_slot_busy(probe))
 		return false;
 	srq->armed = false;
 	return true;

@@ -252,9 +252,8 @@ static int swi_tx_sq_ready(struct swi_stream *s)
 	u8 op;
 
 	spin_lock_irqsave(&qp->sq_lock, flags);
-	slot = (struct siw_sqe *)qp->sq.queue + (qp->sq.get & (qp->sq.num - 1));
-	/* entry contents after the VALID flag; pairs with the producer */
-	fl = smp_load_acquire(&slot->flags);
+	slot = swi_ring_slot(&qp->sq, qp->sq.get);
+	fl = swi_slot_flags(slot);
 	op = READ_ONCE(slot->opcode);
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 	if (!(fl & SIW_WQE_VALID))
