@@ -42,6 +42,9 @@ enum swi_cep_state {
 
 struct swi_listener;
 
+#define SWI_CEP_HELD_DISCONNECT	BIT(0)
+#define SWI_CEP_HELD_CLOSE	BIT(1)
+
 /**
  * struct swi_cm_rpc - RFC 8797 RPC-over-RDMA private data seen in a frame
  * @present: a version 1 message was found (section 5.2)
@@ -55,7 +58,8 @@ struct swi_cm_rpc {
 /**
  * struct swi_cep - one connection during MPA startup
  * @ref: references; the last put releases the socket if still owned
- * @lock: serialises accept, reject and the work item
+ * @lock: serialises accept, reject and the work item (their use of
+ *	@sock, @state, @qp, @res); taken before the QP's state_lock
  * @dev: the device
  * @cm_id: the connection's iw_cm_id once known, referenced
  * @lst: the listener a passive endpoint came from, referenced
@@ -64,7 +68,15 @@ struct swi_cm_rpc {
  * @work: connect (initiator) or wait for the Request (responder)
  * @state: enum swi_cep_state
  * @initiator: we connected
- * @closed: CLOSE was reported to iw_cm
+ * @closed: CLOSE was reported to iw_cm (or is held back, see @held)
+ * @announced: CONNECT_REPLY or ESTABLISHED was delivered; until then
+ *	DISCONNECT and CLOSE are held back, as iw_cm BUG()s on a CLOSE that
+ *	comes before them (a reset right after the QP took the socket)
+ * @held: SWI_CEP_HELD_* events held back until announced
+ * @held_status: the status of a held CLOSE
+ *
+ * @closed, @announced, @held and @held_status are written under the QP's
+ * state_lock (swi_cm_qp_changed(), swi_cm_announce()), not under @lock.
  * @pol: the startup policy
  * @res: the negotiation's outcome
  * @peer: the peer's frame; its private data points into @frame
@@ -86,6 +98,9 @@ struct swi_cep {
 	u8 state;
 	bool initiator;
 	bool closed;
+	bool announced;
+	u8 held;
+	int held_status;
 	struct mpa_startup_policy pol;
 	struct mpa_startup_result res;
 	struct mpa_startup_frame peer;
@@ -342,6 +357,29 @@ static int swi_cm_connect_steps(struct swi_cep *cep)
 	return swi_cm_recv_frame(cep, MPA_STARTUP_REPLY);
 }
 
+/*
+ * Deliver CONNECT_REPLY (success) or ESTABLISHED, then whatever the QP
+ * reported meanwhile (swi_cm_qp_changed() held it back), in that order.
+ * Called with @cep->lock held and a reference of the caller's own.
+ */
+static void swi_cm_announce(struct swi_cep *cep, enum iw_cm_event_type type)
+{
+	struct swi_qp *qp = cep->qp;
+
+	swi_cm_upcall(cep->cm_id, type, 0, cep,
+		      type == IW_CM_EVENT_CONNECT_REPLY);
+	mutex_lock(&qp->state_lock);
+	cep->announced = true;
+	if (cep->held & SWI_CEP_HELD_DISCONNECT)
+		swi_cm_upcall(cep->cm_id, IW_CM_EVENT_DISCONNECT, 0, NULL,
+			      false);
+	if (cep->held & SWI_CEP_HELD_CLOSE)
+		swi_cm_upcall(cep->cm_id, IW_CM_EVENT_CLOSE, cep->held_status,
+			      NULL, false);
+	cep->held = 0;
+	mutex_unlock(&qp->state_lock);
+}
+
 static void swi_cm_connect_work(struct work_struct *work)
 {
 	struct swi_cep *cep = container_of(work, struct swi_cep, work);
@@ -364,7 +402,10 @@ static void swi_cm_connect_work(struct work_struct *work)
 			err = -ECONNRESET;
 		cep->state = SWI_CEP_DEAD;
 	}
-	swi_cm_upcall(id, IW_CM_EVENT_CONNECT_REPLY, err, cep, true);
+	if (err)
+		swi_cm_upcall(id, IW_CM_EVENT_CONNECT_REPLY, err, cep, true);
+	else
+		swi_cm_announce(cep, IW_CM_EVENT_CONNECT_REPLY);
 	mutex_unlock(&cep->lock);
 	swi_cep_put(cep);
 }
@@ -412,6 +453,7 @@ int swi_cm_connect(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 	queue_work(swi_cm_wq, &cep->work);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(swi_cm_connect);
 
 /* Send a Reply: accepting with @res, or rejecting, with private data */
 static int swi_cm_send_reply(struct swi_cep *cep, bool reject,
@@ -469,7 +511,10 @@ static void swi_cm_passive_work(struct work_struct *work)
 	swi_cep_put(cep);
 }
 
-/* Take the iw_cm_id of a passive endpoint; refuse a wrong state */
+/*
+ * Take the iw_cm_id of a passive endpoint; refuse a wrong state. Returns
+ * with the endpoint's lock held when it returns an endpoint.
+ */
 static struct swi_cep *swi_cm_passive_get(struct iw_cm_id *id)
 {
 	struct swi_cep *cep = id->provider_data;
@@ -526,7 +571,7 @@ int swi_cm_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 		cep->state = SWI_CEP_DEAD;
 		kernel_sock_shutdown(cep->sock, SHUT_RDWR);
 	} else {
-		swi_cm_upcall(id, IW_CM_EVENT_ESTABLISHED, 0, cep, false);
+		swi_cm_announce(cep, IW_CM_EVENT_ESTABLISHED);
 	}
 	/* The iw_cm_id's reference: the QP holds the endpoint from now on */
 	id->provider_data = NULL;
@@ -534,6 +579,7 @@ int swi_cm_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 	swi_cep_put(cep);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(swi_cm_accept);
 
 /**
  * swi_cm_reject() - iw_cm's reject: a rejecting Reply with private data
@@ -559,6 +605,7 @@ int swi_cm_reject(struct iw_cm_id *id, const void *pdata, u8 len)
 	swi_cep_put(cep);	/* the reference of the iw_cm_id */
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(swi_cm_reject);
 
 /**
  * swi_cm_qp_changed() - report a QP's state change to iw_cm
@@ -567,7 +614,9 @@ int swi_cm_reject(struct iw_cm_id *id, const void *pdata, u8 len)
  * @new: the state now
  *
  * Leaving RTS is IW_CM_EVENT_DISCONNECT; reaching IDLE or ERROR is
- * IW_CM_EVENT_CLOSE, after which the endpoint lets go of the QP.
+ * IW_CM_EVENT_CLOSE, after which the endpoint lets go of the QP. Before
+ * the connection was announced to iw_cm both are held back and delivered
+ * by swi_cm_announce() right after it.
  *
  * Context: process context, under the QP's state_lock.
  * Return: nothing.
@@ -575,20 +624,29 @@ int swi_cm_reject(struct iw_cm_id *id, const void *pdata, u8 len)
 void swi_cm_qp_changed(struct swi_qp *qp, int old, int new)
 {
 	struct swi_cep *cep = qp->conn;
+	int status = new == RDMAP_QPS_IDLE ? 0 : -ECONNRESET;
 
 	lockdep_assert_held(&qp->state_lock);
 	if (!cep || old == new)
 		return;
-	if (old == RDMAP_QPS_RTS)
-		swi_cm_upcall(cep->cm_id, IW_CM_EVENT_DISCONNECT, 0, NULL,
-			      false);
+	if (old == RDMAP_QPS_RTS) {
+		if (cep->announced)
+			swi_cm_upcall(cep->cm_id, IW_CM_EVENT_DISCONNECT, 0,
+				      NULL, false);
+		else
+			cep->held |= SWI_CEP_HELD_DISCONNECT;
+	}
 	if (new != RDMAP_QPS_IDLE && new != RDMAP_QPS_ERROR)
 		return;
 	if (!cep->closed) {
 		cep->closed = true;
-		swi_cm_upcall(cep->cm_id, IW_CM_EVENT_CLOSE,
-			      new == RDMAP_QPS_IDLE ? 0 : -ECONNRESET, NULL,
-			      false);
+		if (cep->announced) {
+			swi_cm_upcall(cep->cm_id, IW_CM_EVENT_CLOSE, status,
+				      NULL, false);
+		} else {
+			cep->held |= SWI_CEP_HELD_CLOSE;
+			cep->held_status = status;
+		}
 	}
 	qp->conn = NULL;
 	swi_cep_put(cep);
@@ -623,7 +681,8 @@ static void swi_cm_listen_work(struct work_struct *work)
 	struct socket *ns;
 	int i;
 
-	for (i = 0; i < lst->nsock; i++)
+	/* acquire: the sockets the count covers are in place */
+	for (i = 0; i < smp_load_acquire(&lst->nsock); i++)
 		while (!READ_ONCE(lst->dying) &&
 		       !kernel_accept(lst->sock[i], &ns, O_NONBLOCK))
 			swi_cm_accept_one(lst, ns);
@@ -674,19 +733,23 @@ static int swi_cm_listen_on(struct swi_listener *lst,
 		err = ip6_sock_set_v6only(sk);
 	if (!err)
 		err = kernel_bind(sock, sa, rdma_addr_size(sa));
-	if (!err)
-		err = kernel_listen(sock, backlog);
 	if (err) {
 		sock_release(sock);
 		return err;
 	}
+	/*
+	 * The callback and the socket's place in the listener come before
+	 * the listen: a connection completing at once must find both, or
+	 * it would wait in the accept queue for the next one to arrive.
+	 */
 	write_lock_bh(&sk->sk_callback_lock);
 	lst->saved_data_ready = sk->sk_data_ready;
 	sk->sk_user_data = lst;
 	sk->sk_data_ready = swi_cm_listen_ready;
 	write_unlock_bh(&sk->sk_callback_lock);
-	lst->sock[lst->nsock++] = sock;
-	return 0;
+	lst->sock[lst->nsock] = sock;
+	smp_store_release(&lst->nsock, lst->nsock + 1);	/* pairs: listen work */
+	return kernel_listen(sock, backlog);
 }
 
 /* The netdev's IPv4 addresses, port 0 */
@@ -854,6 +917,7 @@ int swi_cm_create_listen(struct iw_cm_id *id, int backlog)
 	id->provider_data = lst;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(swi_cm_create_listen);
 
 /**
  * swi_cm_destroy_listen() - iw_cm's destroy_listen
@@ -875,6 +939,7 @@ int swi_cm_destroy_listen(struct iw_cm_id *id)
 	kref_put(&lst->ref, swi_lst_free);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(swi_cm_destroy_listen);
 
 static void swi_cm_show_rpc(struct seq_file *m, const char *who,
 			    const struct swi_cm_rpc *r)

@@ -410,23 +410,14 @@ static void swi_qp_ctx(struct swi_qp *qp, enum rdmap_qp_err err,
 	ctx->err = err;
 }
 
-/**
- * swi_qp_event() - apply one event to the QP's state
- * @qp: the QP
- * @event: what happened
- * @err: the error class of an error event
- *
- * Context: process context; takes @qp->state_lock, may sleep.
- * Return: 0, or -EINVAL when the move is not allowed (nothing changed).
- */
-int swi_qp_event(struct swi_qp *qp, enum rdmap_qp_event event,
-		 enum rdmap_qp_err err)
+static int swi_qp_event_locked(struct swi_qp *qp, enum rdmap_qp_event event,
+			       enum rdmap_qp_err err)
 {
 	struct rdmap_qp_ctx ctx;
 	int next, old;
 	u32 act;
 
-	mutex_lock(&qp->state_lock);
+	lockdep_assert_held(&qp->state_lock);
 	swi_qp_ctx(qp, err, &ctx);
 	old = qp->state;
 	next = rdmap_qp_next(old, event, &ctx, &act);
@@ -445,8 +436,27 @@ int swi_qp_event(struct swi_qp *qp, enum rdmap_qp_event event,
 		WRITE_ONCE(qp->state, next);
 		swi_qp_do_actions(qp, act);
 	}
-	mutex_unlock(&qp->state_lock);
 	return next < 0 ? next : 0;
+}
+
+/**
+ * swi_qp_event() - apply one event to the QP's state
+ * @qp: the QP
+ * @event: what happened
+ * @err: the error class of an error event
+ *
+ * Context: process context; takes @qp->state_lock, may sleep.
+ * Return: 0, or -EINVAL when the move is not allowed (nothing changed).
+ */
+int swi_qp_event(struct swi_qp *qp, enum rdmap_qp_event event,
+		 enum rdmap_qp_err err)
+{
+	int ret;
+
+	mutex_lock(&qp->state_lock);
+	ret = swi_qp_event_locked(qp, event, err);
+	mutex_unlock(&qp->state_lock);
+	return ret;
 }
 
 /**
@@ -524,7 +534,7 @@ void swi_qp_exit(void)
  * @ord: outbound RDMA Read Requests it may have outstanding
  *
  * Both are clamped to 1..the device maximum; they size the stream's read
- * queues when it is attached.
+ * queues when it is attached, and are left alone once a stream is.
  *
  * Context: process context; takes @qp's state_lock.
  * Return: nothing.
@@ -532,8 +542,11 @@ void swi_qp_exit(void)
 void swi_qp_set_rd_limits(struct swi_qp *qp, u32 ird, u32 ord)
 {
 	mutex_lock(&qp->state_lock);
-	qp->ird = clamp_t(u32, ird, 1, SWI_MAX_IRD);
-	qp->ord = clamp_t(u32, ord, 1, SWI_MAX_ORD);
+	/* a stream sized its read queues by them: fixed from then on */
+	if (!qp->stream) {
+		qp->ird = clamp_t(u32, ird, 1, SWI_MAX_IRD);
+		qp->ord = clamp_t(u32, ord, 1, SWI_MAX_ORD);
+	}
 	mutex_unlock(&qp->state_lock);
 }
 
@@ -563,17 +576,25 @@ int swi_qp_attach(struct swi_qp *qp, struct socket *sock,
 		kfree(s);
 		return err;
 	}
+	/* checked and attached in one section: no state change between */
 	mutex_lock(&qp->state_lock);
-	if (qp->state != RDMAP_QPS_IDLE || qp->stream) {
-		mutex_unlock(&qp->state_lock);
+	err = -EINVAL;
+	if (qp->state == RDMAP_QPS_IDLE && !qp->stream) {
+		qp->stream = s;
+		qp->conn = conn;
+		err = swi_qp_event_locked(qp, RDMAP_QPE_LLP_UP,
+					  RDMAP_QP_ERR_FATAL);
+		if (err) {
+			qp->stream = NULL;
+			qp->conn = NULL;
+		}
+	}
+	mutex_unlock(&qp->state_lock);
+	if (err) {
 		s->sock = NULL;	/* still the caller's */
 		swi_stream_free(s);
-		return -EINVAL;
 	}
-	qp->stream = s;
-	qp->conn = conn;
-	mutex_unlock(&qp->state_lock);
-	return swi_qp_event(qp, RDMAP_QPE_LLP_UP, RDMAP_QP_ERR_FATAL);
+	return err;
 }
 EXPORT_SYMBOL_IF_KUNIT(swi_qp_attach);
 
@@ -833,10 +854,12 @@ static int swi_post_send_one(struct swi_qp *qp, const struct ib_send_wr *wr)
  * @wr: the work requests (kernel QPs); ignored for user QPs
  * @bad_wr: set to the first one not posted
  *
- * In ERROR, work requests are posted and flushed at once (ib_drain_sq()
- * relies on that). A user QP's doorbell runs the transmitter in the
- * caller's context; a kernel QP's, which may be posted from any context,
- * is run by a work item.
+ * In IDLE a kernel QP refuses them (-ENOTCONN). In RTS they go to the
+ * transmitter; in any other state (CLOSING, TERMINATE, ERROR) they are
+ * posted and flushed at once (ib_drain_sq() relies on that in ERROR). A
+ * user QP's doorbell runs the transmitter in the caller's context; a
+ * kernel QP's, which may be posted from any context, is run by a work
+ * item.
  *
  * Context: any context for kernel QPs; process context for user QPs.
  * Return: 0, or -EINVAL, -ENOMEM (SQ full), -ENOTCONN (no stream yet)

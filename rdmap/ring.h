@@ -44,8 +44,6 @@ struct rdma_user_mmap_entry;
  * @put: producer index, free running (when the kernel produces)
  * @get: consumer index, free running (when the kernel consumes)
  * @user: @queue is vmalloc_user() memory for user space to map
- * @flushing: work queues only: a flush is taking entries (rdmap/qp.c),
- *	under the owner's ring lock
  * @mmap: the mapping's entry once published to user space
  *
  * The indexes are protected by the lock of the object that owns the ring.
@@ -58,7 +56,6 @@ struct swi_ring {
 	u32 put;
 	u32 get;
 	bool user;
-	bool flushing;
 	struct rdma_user_mmap_entry *mmap;
 };
 

@@ -78,7 +78,9 @@ struct swi_cm_knobs {
  * @list: entry in the module's device list (swi_dev_mutex)
  * @mem: the STag table (its own locking, see rdmap/mem.h)
  * @qp_xa: QP number -> struct swi_qp, for iw_get_qp(); the xarray's lock
- *	serialises changes, and lookups take a QP reference under it
+ *	serialises changes. swi_get_qp() takes no reference (iw_cm takes
+ *	its own with iw_add_ref, and the QP number comes from a consumer
+ *	that holds the QP); the debugfs walk takes one under the lock
  * @qp_next: cyclic QP number allocation hint, under the @qp_xa lock
  * @num_ctx: user contexts, against SWI_MAX_CONTEXT
  * @num_pd: PDs, against SWI_MAX_PD
@@ -381,13 +383,13 @@ struct swi_stream {
  * @base: the IB core's QP
  * @dev: the device
  * @ref: held by iw_cm (iw_add_ref/iw_rem_ref), by the connection and by
- *	lookups through @dev->qp_xa; the last put completes @freed
+ *	the debugfs walk of @dev->qp_xa; the last put completes @freed
  * @freed: destroy_qp waits for it before the core frees the QP
  * @state_lock: serialises state changes (modify_qp, stream events)
  * @state: iWARP QP state, under @state_lock
  * @sq_lock: protects the indexes of @sq, both the kernel producer and
- *	the consumers (data path, flush), and is held when @state is read
- *	by the post verbs (irqsave)
+ *	the consumers (data path, flush); irqsave. The post verbs read
+ *	@state with READ_ONCE(), not under it
  * @rq_lock: the same for @rq
  * @sq: send queue ring of struct siw_sqe
  * @rq: receive queue ring of struct siw_rqe (unused with an SRQ)
@@ -405,7 +407,7 @@ struct swi_stream {
  * @stream: the TCP stream, set by swi_qp_attach() under @state_lock and
  *	freed by destroy_qp
  * @err_work: runs the state change the receiver or transmitter asked for
- * @err_event: that event + 1, 0 when none is pending
+ * @err_event: bit mask of the raised events not yet applied
  * @err_class: enum rdmap_qp_err of @err_event
  */
 struct swi_qp {
@@ -415,8 +417,8 @@ struct swi_qp {
 	struct completion freed;
 	struct mutex state_lock;	/* state changes */
 	enum rdmap_qps state;
-	spinlock_t sq_lock;		/* kernel SQ producer */
-	spinlock_t rq_lock;		/* kernel RQ producer */
+	spinlock_t sq_lock;		/* @sq indexes: producer, consumers */
+	spinlock_t rq_lock;		/* @rq indexes: producer, consumers */
 	struct swi_ring sq;
 	struct swi_ring rq;
 	struct swi_cq *scq;
