@@ -12,6 +12,7 @@
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/cpumask.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
@@ -107,17 +108,21 @@ struct ring_pair {
 static bool ring_wait(struct ring_pair *p, struct siw_cqe *e, bool want,
 		      unsigned long end)
 {
+	unsigned int spins = 0;
+
 	while (!!swi_slot_busy(e) != want) {
 		if (time_after(jiffies, end) || READ_ONCE(p->timeout)) {
 			WRITE_ONCE(p->timeout, true);
 			return false;
 		}
 		/*
-		 * The other thread may share this CPU (a one-CPU guest, or
-		 * no second CPU online): let it run rather than spin out
-		 * the time slice.
+		 * The other thread may share this CPU (a one-CPU guest):
+		 * after a short spin, sleep so that it runs.
 		 */
-		yield();
+		if (++spins < 64)
+			cond_resched();
+		else
+			usleep_range(10, 50);
 	}
 	return true;
 }
