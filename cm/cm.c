@@ -609,7 +609,7 @@ EXPORT_SYMBOL_IF_KUNIT(swi_cm_reject);
 
 /**
  * swi_cm_qp_changed() - report a QP's state change to iw_cm
- * @qp: the QP, with its endpoint in &swi_qp.conn
+ * @conn: the QP's endpoint (&swi_qp.conn)
  * @old: the state before (enum rdmap_qps)
  * @new: the state now
  *
@@ -619,16 +619,16 @@ EXPORT_SYMBOL_IF_KUNIT(swi_cm_reject);
  * by swi_cm_announce() right after it.
  *
  * Context: process context, under the QP's state_lock.
- * Return: nothing.
+ * Return: true when the endpoint let go: the QP must forget @conn.
  */
-void swi_cm_qp_changed(struct swi_qp *qp, int old, int new)
+bool swi_cm_qp_changed(void *conn, int old, int new)
 {
-	struct swi_cep *cep = qp->conn;
+	struct swi_cep *cep = conn;
 	int status = new == RDMAP_QPS_IDLE ? 0 : -ECONNRESET;
 
-	lockdep_assert_held(&qp->state_lock);
-	if (!cep || old == new)
-		return;
+	lockdep_assert_held(&cep->qp->state_lock);
+	if (old == new)
+		return false;
 	if (old == RDMAP_QPS_RTS) {
 		if (cep->announced)
 			swi_cm_upcall(cep->cm_id, IW_CM_EVENT_DISCONNECT, 0,
@@ -637,7 +637,7 @@ void swi_cm_qp_changed(struct swi_qp *qp, int old, int new)
 			cep->held |= SWI_CEP_HELD_DISCONNECT;
 	}
 	if (new != RDMAP_QPS_IDLE && new != RDMAP_QPS_ERROR)
-		return;
+		return false;
 	if (!cep->closed) {
 		cep->closed = true;
 		if (cep->announced) {
@@ -648,8 +648,8 @@ void swi_cm_qp_changed(struct swi_qp *qp, int old, int new)
 			cep->held_status = status;
 		}
 	}
-	qp->conn = NULL;
 	swi_cep_put(cep);
+	return true;
 }
 
 /* A new connection on a listening socket: child callbacks back to TCP's */
@@ -952,10 +952,11 @@ static void swi_cm_show_rpc(struct seq_file *m, const char *who,
 		   r->p.send_size, r->p.recv_size, r->p.remote_inv);
 }
 
-static void swi_cm_show_cep(struct seq_file *m, struct swi_qp *qp,
-			    const struct swi_cep *cep)
+static void swi_cm_show_cep(struct swi_qp *qp, void *conn, void *arg)
 {
+	const struct swi_cep *cep = conn;
 	const struct mpa_startup_result *r = &cep->res;
+	struct seq_file *m = arg;
 
 	seq_printf(m, "qp %u %s rev %u crc tx/rx %d/%d markers tx/rx %d/%d ird %u ord %u p2p %d",
 		   qp->base.qp_num, cep->initiator ? "initiator" : "responder",
@@ -969,24 +970,7 @@ static void swi_cm_show_cep(struct seq_file *m, struct swi_qp *qp,
 /* One line per connected QP of the device */
 static int swi_cm_conn_show(struct seq_file *m, void *unused)
 {
-	struct swi_device *dev = m->private;
-	struct swi_qp *qp;
-	unsigned long i;
-	bool got;
-
-	xa_for_each(&dev->qp_xa, i, qp) {
-		xa_lock(&dev->qp_xa);
-		got = xa_load(&dev->qp_xa, i) == qp &&
-		      kref_get_unless_zero(&qp->ref);
-		xa_unlock(&dev->qp_xa);
-		if (!got)
-			continue;
-		mutex_lock(&qp->state_lock);
-		if (qp->conn)
-			swi_cm_show_cep(m, qp, qp->conn);
-		mutex_unlock(&qp->state_lock);
-		swi_qp_put(&qp->base);
-	}
+	swi_qp_for_each_conn(m->private, swi_cm_show_cep, m);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(swi_cm_conn);

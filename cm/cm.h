@@ -28,7 +28,7 @@ int swi_cm_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p);
 int swi_cm_reject(struct iw_cm_id *id, const void *pdata, u8 len);
 int swi_cm_create_listen(struct iw_cm_id *id, int backlog);
 int swi_cm_destroy_listen(struct iw_cm_id *id);
-void swi_cm_qp_changed(struct swi_qp *qp, int old, int new);
+bool swi_cm_qp_changed(void *conn, int old, int new);
 void swi_cm_debugfs_add(struct swi_device *dev);
 void swi_cm_debugfs_remove(struct swi_device *dev);
 int swi_cm_init(void);

@@ -24,12 +24,12 @@ static int __init softiwarp_init(void)
 		pr_err("cannot set up the crc32c transform: %d\n", err);
 		return err;
 	}
-	err = swi_tx_init();
+	err = swi_engine_init();
 	if (err)
 		goto out_crc;
 	err = swi_qp_init();
 	if (err)
-		goto out_tx;
+		goto out_engine;
 	err = swi_cm_init();
 	if (err)
 		goto out_qp;
@@ -45,8 +45,8 @@ out_cm:
 	swi_cm_exit();
 out_qp:
 	swi_qp_exit();
-out_tx:
-	swi_tx_exit();
+out_engine:
+	swi_engine_exit();
 out_crc:
 	mpa_crc_exit();
 	return err;
@@ -57,7 +57,7 @@ static void __exit softiwarp_exit(void)
 	swi_device_exit();
 	swi_cm_exit();
 	swi_qp_exit();
-	swi_tx_exit();
+	swi_engine_exit();
 	mpa_crc_exit();
 	pr_info("unloaded\n");
 }

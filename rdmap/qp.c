@@ -395,10 +395,8 @@ static void swi_qp_do_actions(struct swi_qp *qp, u32 act)
 			swi_stream_flush_rx(s);
 		swi_qp_flush_rq_ring(qp);
 	}
-	if ((act & RDMAP_QPA_CLOSE_LLP) && s) {
-		set_bit(SWI_TX_CLOSE, &s->flags);
-		swi_tx_kick(s, false);
-	}
+	if ((act & RDMAP_QPA_CLOSE_LLP) && s)
+		swi_stream_close(s);
 	swi_qp_do_events(qp, act);
 }
 
@@ -424,8 +422,8 @@ static int swi_qp_event_locked(struct swi_qp *qp, enum rdmap_qp_event event,
 	if (next >= 0) {
 		WRITE_ONCE(qp->state, next);
 		swi_qp_do_actions(qp, act);
-		if (qp->conn)
-			swi_cm_qp_changed(qp, old, next);
+		if (qp->conn && swi_cm_qp_changed(qp->conn, old, next))
+			qp->conn = NULL;
 	}
 	/*
 	 * A closed stream leaves the QP unusable: iw_cm expects it in ERR
@@ -566,16 +564,11 @@ void swi_qp_set_rd_limits(struct swi_qp *qp, u32 ird, u32 ord)
 int swi_qp_attach(struct swi_qp *qp, struct socket *sock,
 		  const struct swi_stream_cfg *cfg, void *conn)
 {
-	struct swi_stream *s = kzalloc(sizeof(*s), GFP_KERNEL);
+	struct swi_stream *s = swi_stream_create(qp, sock, cfg);
 	int err;
 
-	if (!s)
-		return -ENOMEM;
-	err = swi_stream_init(s, qp, sock, cfg);
-	if (err) {
-		kfree(s);
-		return err;
-	}
+	if (IS_ERR(s))
+		return PTR_ERR(s);
 	/* checked and attached in one section: no state change between */
 	mutex_lock(&qp->state_lock);
 	err = -EINVAL;
@@ -590,10 +583,8 @@ int swi_qp_attach(struct swi_qp *qp, struct socket *sock,
 		}
 	}
 	mutex_unlock(&qp->state_lock);
-	if (err) {
-		s->sock = NULL;	/* still the caller's */
-		swi_stream_free(s);
-	}
+	if (err)
+		swi_stream_abandon(s);	/* the socket is still the caller's */
 	return err;
 }
 EXPORT_SYMBOL_IF_KUNIT(swi_qp_attach);
@@ -998,4 +989,39 @@ struct ib_qp *swi_get_qp(struct ib_device *ibdev, int qpn)
 	struct swi_qp *qp = xa_load(&to_swi_dev(ibdev)->qp_xa, qpn);
 
 	return qp ? &qp->base : NULL;
+}
+
+/**
+ * swi_qp_for_each_conn() - visit every QP of a device that has a connection
+ * @dev: the device
+ * @fn: called with the QP, its connection endpoint and @arg, under the
+ *	QP's state_lock and with a reference held
+ * @arg: passed to @fn
+ *
+ * A QP created or destroyed during the walk may or may not be visited.
+ *
+ * Context: process context; takes each QP's state_lock.
+ * Return: nothing.
+ */
+void swi_qp_for_each_conn(struct swi_device *dev,
+			  void (*fn)(struct swi_qp *qp, void *conn, void *arg),
+			  void *arg)
+{
+	struct swi_qp *qp;
+	unsigned long i;
+	bool got;
+
+	xa_for_each(&dev->qp_xa, i, qp) {
+		xa_lock(&dev->qp_xa);
+		got = xa_load(&dev->qp_xa, i) == qp &&
+		      kref_get_unless_zero(&qp->ref);
+		xa_unlock(&dev->qp_xa);
+		if (!got)
+			continue;
+		mutex_lock(&qp->state_lock);
+		if (qp->conn)
+			fn(qp, qp->conn, arg);
+		mutex_unlock(&qp->state_lock);
+		swi_qp_put(&qp->base);
+	}
 }

@@ -24,7 +24,7 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 
-#include "rdmap/softiwarp.h"
+#include "rdmap/stream.h"
 
 static struct swi_stream *swi_rx_stream(void *ctx)
 {

@@ -26,7 +26,7 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 
-#include "rdmap/softiwarp.h"
+#include "rdmap/stream.h"
 
 static struct workqueue_struct *swi_tx_wq;
 
@@ -235,11 +235,6 @@ static int swi_tx_frame(struct swi_stream *s, u32 ulen)
 	s->wire_len = f->len;
 	s->wire_sent = 0;
 	return 0;
-}
-
-static u32 swi_orq_used(struct swi_stream *s)
-{
-	return READ_ONCE(s->orq_put) - READ_ONCE(s->orq_get);
 }
 
 /* May the SQ's head start now? A fence waits for every Read, ORD caps */
@@ -521,7 +516,14 @@ static void swi_tx_run_locked(struct swi_stream *s)
 		kernel_sock_shutdown(s->sock, SHUT_WR);
 }
 
-static void swi_tx_work(struct work_struct *work)
+/**
+ * swi_tx_work() - the transmitter run by &swi_stream.tx_work
+ * @work: the stream's tx_work
+ *
+ * Context: process context (the softiwarp_tx workqueue).
+ * Return: nothing.
+ */
+void swi_tx_work(struct work_struct *work)
 {
 	struct swi_stream *s = container_of(work, struct swi_stream, tx_work);
 
@@ -578,19 +580,6 @@ void swi_tx_queue_term(struct swi_stream *s,
 }
 
 /**
- * swi_stream_busy() - is work outstanding on the stream?
- * @s: the stream
- *
- * Context: any context; a snapshot.
- * Return: true while an RDMA Read awaits its Response or the transmitter
- * has a message in progress.
- */
-bool swi_stream_busy(struct swi_stream *s)
-{
-	return swi_orq_used(s) || READ_ONCE(s->job.kind) != SWI_TX_NONE;
-}
-
-/**
  * swi_stream_flush_tx() - flush the transmitter's work
  * @s: the stream
  *
@@ -625,177 +614,6 @@ void swi_stream_flush_tx(struct swi_stream *s)
 	mutex_unlock(&s->tx_mutex);
 	while (swi_rx_orq_complete(s, SIW_WC_WR_FLUSH_ERR) == 0)
 		;
-}
-
-static void swi_sk_write_space(struct sock *sk)
-{
-	struct swi_stream *s;
-
-	read_lock_bh(&sk->sk_callback_lock);
-	s = sk->sk_user_data;
-	if (s && sk_stream_is_writeable(sk)) {
-		clear_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
-		queue_work(swi_tx_wq, &s->tx_work);
-	}
-	read_unlock_bh(&sk->sk_callback_lock);
-}
-
-static void swi_sk_state_change(struct sock *sk)
-{
-	struct swi_stream *s;
-
-	read_lock_bh(&sk->sk_callback_lock);
-	s = sk->sk_user_data;
-	if (s) {
-		switch (sk->sk_state) {
-		case TCP_CLOSE_WAIT:
-			swi_qp_raise(s->qp, RDMAP_QPE_LLP_FIN,
-				     RDMAP_QP_ERR_FATAL);
-			break;
-		case TCP_CLOSE:
-			swi_qp_raise(s->qp, sk->sk_err ? RDMAP_QPE_LLP_RESET :
-					    RDMAP_QPE_CLOSE_DONE,
-				     RDMAP_QP_ERR_FATAL);
-			break;
-		default:
-			break;
-		}
-	}
-	read_unlock_bh(&sk->sk_callback_lock);
-}
-
-/**
- * swi_stream_init() - set up a stream for a QP
- * @s: the stream, zeroed
- * @qp: its QP; its IRD and ORD size the read queues
- * @sock: the connected socket in MPA Full Operation
- * @cfg: what MPA negotiated
- *
- * Nothing runs until swi_stream_start().
- *
- * Context: process context.
- * Return: 0, -EINVAL for a bad @cfg, -ENOMEM.
- */
-int swi_stream_init(struct swi_stream *s, struct swi_qp *qp,
-		    struct socket *sock, const struct swi_stream_cfg *cfg)
-{
-	unsigned int i;
-	int err;
-
-	s->qp = qp;
-	s->sock = sock;
-	s->cfg = *cfg;
-	spin_lock_init(&s->qlock);
-	mutex_init(&s->tx_mutex);
-	INIT_WORK(&s->tx_work, swi_tx_work);
-	for (i = 0; i < RDMAP_QN_COUNT; i++)
-		s->msn[i] = DDP_MSN_FIRST;
-	if (cfg->hold)
-		set_bit(SWI_TX_HOLD, &s->flags);
-	if (cfg->rtr)
-		set_bit(SWI_TX_RTR, &s->flags);
-	err = mpa_tx_init(&s->mtx, &cfg->tx);
-	if (!err)
-		err = swi_rx_init(s);
-	if (err)
-		return err;
-	s->stage = kvmalloc(MPA_MULPDU_MAX, GFP_KERNEL);
-	s->wire = kcalloc(MPA_FPDU_MAX_PIECES, sizeof(*s->wire), GFP_KERNEL);
-	s->irq = kcalloc(qp->ird, sizeof(*s->irq), GFP_KERNEL);
-	s->orq = kcalloc(qp->ord, sizeof(*s->orq), GFP_KERNEL);
-	if (!s->stage || !s->wire || !s->irq || !s->orq) {
-		s->sock = NULL;
-		swi_stream_free(s);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-/**
- * swi_stream_start() - take over the socket and start moving data
- * @s: the stream
- *
- * Installs the socket callbacks, reads what already arrived and runs the
- * transmitter.
- *
- * Context: process context; called under the QP's state_lock.
- * Return: nothing.
- */
-void swi_stream_start(struct swi_stream *s)
-{
-	struct sock *sk = s->sock->sk;
-
-	lockdep_assert_held(&s->qp->state_lock);
-	tcp_sock_set_nodelay(sk);
-	write_lock_bh(&sk->sk_callback_lock);
-	s->saved_data_ready = sk->sk_data_ready;
-	s->saved_write_space = sk->sk_write_space;
-	s->saved_state_change = sk->sk_state_change;
-	sk->sk_user_data = s;
-	sk->sk_data_ready = swi_rx_data_ready;
-	sk->sk_write_space = swi_sk_write_space;
-	sk->sk_state_change = swi_sk_state_change;
-	write_unlock_bh(&sk->sk_callback_lock);
-	lock_sock(sk);
-	swi_rx_data_ready(sk);
-	release_sock(sk);
-	swi_tx_kick(s, false);
-}
-
-/**
- * swi_stream_stop() - detach from the socket and stop sending
- * @s: the stream
- * @abort: reset the connection rather than closing it in order
- *
- * After it returns no socket callback and no transmitter run uses @s.
- *
- * Context: process context; not from the transmitter.
- * Return: nothing.
- */
-void swi_stream_stop(struct swi_stream *s, bool abort)
-{
-	struct sock *sk = s->sock->sk;
-
-	set_bit(SWI_TX_STOPPED, &s->flags);
-	write_lock_bh(&sk->sk_callback_lock);
-	if (sk->sk_user_data == s) {
-		sk->sk_user_data = NULL;
-		sk->sk_data_ready = s->saved_data_ready;
-		sk->sk_write_space = s->saved_write_space;
-		sk->sk_state_change = s->saved_state_change;
-	}
-	write_unlock_bh(&sk->sk_callback_lock);
-	cancel_work_sync(&s->tx_work);
-	mutex_lock(&s->tx_mutex);	/* an inline run finishes */
-	mutex_unlock(&s->tx_mutex);
-	if (abort)
-		sock_no_linger(sk);
-	kernel_sock_shutdown(s->sock, SHUT_RDWR);
-}
-
-/**
- * swi_stream_free() - release a stopped (or never started) stream
- * @s: the stream; its socket is released when set
- *
- * Context: process context.
- * Return: nothing.
- */
-void swi_stream_free(struct swi_stream *s)
-{
-	while (s->irq && s->irq_get != s->irq_put) {
-		struct swi_rreq *rr = &s->irq[s->irq_get++ % s->qp->ird];
-
-		if (rr->src)
-			rdmap_mem_put(rr->src);
-	}
-	swi_rx_release(s);
-	if (s->sock)
-		sock_release(s->sock);
-	kvfree(s->stage);
-	kfree(s->wire);
-	kfree(s->irq);
-	kfree(s->orq);
-	kfree(s);
 }
 
 /**

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: the stream's life cycle
+ *
+ * A stream is created when the connection manager hands a socket in MPA
+ * Full Operation to an IDLE QP (swi_qp_attach()), started when the QP
+ * enters RTS: it then takes over the socket's data_ready, write_space and
+ * state_change callbacks. Data arriving runs the receiver (rdmap/rx.c);
+ * write space and every post run the transmitter (rdmap/tx.c); a FIN or a
+ * reset becomes a QP event (swi_qp_raise()), which the QP's state table
+ * turns into a close, an abort, flushes. The stream is stopped (callbacks
+ * given back, transmitter quiet, socket shut down) by the QP's abort or
+ * destroy, and freed with the QP.
+ */
+#include <linux/net.h>
+#include <linux/slab.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+
+#include "rdmap/stream.h"
+
+static void swi_sk_write_space(struct sock *sk)
+{
+	struct swi_stream *s;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	s = sk->sk_user_data;
+	if (s && sk_stream_is_writeable(sk)) {
+		clear_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+		swi_tx_kick(s, false);
+	}
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+static void swi_sk_state_change(struct sock *sk)
+{
+	struct swi_stream *s;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	s = sk->sk_user_data;
+	if (s) {
+		switch (sk->sk_state) {
+		case TCP_CLOSE_WAIT:
+			swi_qp_raise(s->qp, RDMAP_QPE_LLP_FIN,
+				     RDMAP_QP_ERR_FATAL);
+			break;
+		case TCP_CLOSE:
+			swi_qp_raise(s->qp, sk->sk_err ? RDMAP_QPE_LLP_RESET :
+					    RDMAP_QPE_CLOSE_DONE,
+				     RDMAP_QP_ERR_FATAL);
+			break;
+		default:
+			break;
+		}
+	}
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+/* Everything but the socket; also for a stream half set up */
+static void swi_stream_release(struct swi_stream *s)
+{
+	while (s->irq && s->irq_get != s->irq_put) {
+		struct swi_rreq *rr = &s->irq[s->irq_get++ % s->qp->ird];
+
+		if (rr->src)
+			rdmap_mem_put(rr->src);
+	}
+	swi_rx_release(s);
+	kvfree(s->stage);
+	kfree(s->wire);
+	kfree(s->irq);
+	kfree(s->orq);
+	kfree(s);
+}
+
+static int swi_stream_setup(struct swi_stream *s,
+			    const struct swi_stream_cfg *cfg)
+{
+	unsigned int i;
+	int err;
+
+	spin_lock_init(&s->qlock);
+	mutex_init(&s->tx_mutex);
+	INIT_WORK(&s->tx_work, swi_tx_work);
+	for (i = 0; i < RDMAP_QN_COUNT; i++)
+		s->msn[i] = DDP_MSN_FIRST;
+	if (cfg->hold)
+		set_bit(SWI_TX_HOLD, &s->flags);
+	if (cfg->rtr)
+		set_bit(SWI_TX_RTR, &s->flags);
+	err = mpa_tx_init(&s->mtx, &cfg->tx);
+	if (!err)
+		err = swi_rx_init(s);
+	if (err)
+		return err;
+	s->stage = kvmalloc(MPA_MULPDU_MAX, GFP_KERNEL);
+	s->wire = kcalloc(MPA_FPDU_MAX_PIECES, sizeof(*s->wire), GFP_KERNEL);
+	s->irq = kcalloc(s->qp->ird, sizeof(*s->irq), GFP_KERNEL);
+	s->orq = kcalloc(s->qp->ord, sizeof(*s->orq), GFP_KERNEL);
+	if (!s->stage || !s->wire || !s->irq || !s->orq)
+		return -ENOMEM;
+	return 0;
+}
+
+/**
+ * swi_stream_create() - set up a stream for a QP
+ * @qp: its QP; its IRD and ORD size the read queues
+ * @sock: the connected socket in MPA Full Operation; the stream owns it
+ *	from now on, unless it is given back with swi_stream_abandon()
+ * @cfg: what MPA negotiated
+ *
+ * Nothing runs until swi_stream_start().
+ *
+ * Context: process context, sleeps.
+ * Return: the stream, or ERR_PTR(-EINVAL) for a bad @cfg, or
+ * ERR_PTR(-ENOMEM); on error @sock is still the caller's.
+ */
+struct swi_stream *swi_stream_create(struct swi_qp *qp, struct socket *sock,
+				     const struct swi_stream_cfg *cfg)
+{
+	struct swi_stream *s = kzalloc(sizeof(*s), GFP_KERNEL);
+	int err;
+
+	if (!s)
+		return ERR_PTR(-ENOMEM);
+	s->qp = qp;
+	s->cfg = *cfg;
+	err = swi_stream_setup(s, cfg);
+	if (err) {
+		swi_stream_release(s);
+		return ERR_PTR(err);
+	}
+	s->sock = sock;
+	return s;
+}
+
+/**
+ * swi_stream_start() - take over the socket and start moving data
+ * @s: the stream
+ *
+ * Installs the socket callbacks, reads what already arrived and runs the
+ * transmitter.
+ *
+ * Context: process context; called under the QP's state_lock.
+ * Return: nothing.
+ */
+void swi_stream_start(struct swi_stream *s)
+{
+	struct sock *sk = s->sock->sk;
+
+	lockdep_assert_held(&s->qp->state_lock);
+	tcp_sock_set_nodelay(sk);
+	write_lock_bh(&sk->sk_callback_lock);
+	s->saved_data_ready = sk->sk_data_ready;
+	s->saved_write_space = sk->sk_write_space;
+	s->saved_state_change = sk->sk_state_change;
+	sk->sk_user_data = s;
+	sk->sk_data_ready = swi_rx_data_ready;
+	sk->sk_write_space = swi_sk_write_space;
+	sk->sk_state_change = swi_sk_state_change;
+	write_unlock_bh(&sk->sk_callback_lock);
+	lock_sock(sk);
+	swi_rx_data_ready(sk);
+	release_sock(sk);
+	swi_tx_kick(s, false);
+}
+
+/**
+ * swi_stream_close() - close the stream in order once it is idle
+ * @s: the stream
+ *
+ * The transmitter shuts down the sending direction (a FIN) when the
+ * message it is working on has gone out, or at once when it has none.
+ *
+ * Context: any context.
+ * Return: nothing.
+ */
+void swi_stream_close(struct swi_stream *s)
+{
+	set_bit(SWI_TX_CLOSE, &s->flags);
+	swi_tx_kick(s, false);
+}
+
+/**
+ * swi_stream_stop() - detach from the socket and stop sending
+ * @s: the stream
+ * @abort: reset the connection rather than closing it in order
+ *
+ * After it returns no socket callback and no transmitter run uses @s.
+ *
+ * Context: process context; not from the transmitter.
+ * Return: nothing.
+ */
+void swi_stream_stop(struct swi_stream *s, bool abort)
+{
+	struct sock *sk = s->sock->sk;
+
+	set_bit(SWI_TX_STOPPED, &s->flags);
+	write_lock_bh(&sk->sk_callback_lock);
+	if (sk->sk_user_data == s) {
+		sk->sk_user_data = NULL;
+		sk->sk_data_ready = s->saved_data_ready;
+		sk->sk_write_space = s->saved_write_space;
+		sk->sk_state_change = s->saved_state_change;
+	}
+	write_unlock_bh(&sk->sk_callback_lock);
+	cancel_work_sync(&s->tx_work);
+	mutex_lock(&s->tx_mutex);	/* an inline run finishes */
+	mutex_unlock(&s->tx_mutex);
+	if (abort)
+		sock_no_linger(sk);
+	kernel_sock_shutdown(s->sock, SHUT_RDWR);
+}
+
+/**
+ * swi_stream_free() - release a stopped stream and its socket
+ * @s: the stream
+ *
+ * Context: process context.
+ * Return: nothing.
+ */
+void swi_stream_free(struct swi_stream *s)
+{
+	sock_release(s->sock);
+	swi_stream_release(s);
+}
+
+/**
+ * swi_stream_abandon() - free a stream that never started
+ * @s: the stream, from swi_stream_create() and not started
+ *
+ * Its socket is given back: it is the caller's again.
+ *
+ * Context: process context.
+ * Return: nothing.
+ */
+void swi_stream_abandon(struct swi_stream *s)
+{
+	swi_stream_release(s);
+}
+
+/**
+ * swi_stream_busy() - is work outstanding on the stream?
+ * @s: the stream
+ *
+ * Context: any context; a snapshot.
+ * Return: true while an RDMA Read awaits its Response or the transmitter
+ * has a message in progress.
+ */
+bool swi_stream_busy(struct swi_stream *s)
+{
+	return swi_orq_used(s) || READ_ONCE(s->job.kind) != SWI_TX_NONE;
+}
+
+/**
+ * swi_engine_init() - set up what the engine shares between streams
+ *
+ * Context: module init.
+ * Return: 0 or -ENOMEM.
+ */
+int swi_engine_init(void)
+{
+	return swi_tx_init();
+}
+
+/**
+ * swi_engine_exit() - tear down what swi_engine_init() set up
+ *
+ * Context: module exit, after every device is gone.
+ * Return: nothing.
+ */
+void swi_engine_exit(void)
+{
+	swi_tx_exit();
+}

@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * DOC: the engine's private state
+ *
+ * Included by rdmap/stream.c, rdmap/tx.c and rdmap/rx.c only (and the
+ * KUnit suites); ``make lint`` (tools/check-layers.sh) refuses it
+ * anywhere else. Everyone else sees struct swi_stream as an opaque
+ * pointer behind rdmap/engine.h. Which part of the state belongs to whom
+ * is written at each field; the locks are described in
+ * Documentation/locking.rst.
+ */
+#ifndef SOFTIWARP_STREAM_H
+#define SOFTIWARP_STREAM_H
+
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <net/sock.h>
+
+#include "ddp/ddp.h"
+#include "rdmap/softiwarp.h"
+
+/**
+ * struct swi_rreq - an RDMA Read Request received, to be answered
+ * @sink_stag: where the Read Response goes (the peer's STag)
+ * @sink_to: and at which tagged offset
+ * @size: octets to read
+ * @src_to: where they come from in @src
+ * @src: our memory object, referenced while the entry lives (NULL for
+ *	a zero-size read)
+ */
+struct swi_rreq {
+	u32 sink_stag;
+	u64 sink_to;
+	u32 size;
+	u64 src_to;
+	struct rdmap_mem *src;
+};
+
+/* What the transmitter is working on (struct swi_tx_job kind) */
+enum swi_tx_kind {
+	SWI_TX_NONE,
+	SWI_TX_SQE,		/* a work request of the SQ */
+	SWI_TX_RRESP,		/* a Read Response */
+	SWI_TX_TERM,		/* the Terminate */
+};
+
+/**
+ * struct swi_tx_job - the message being transmitted
+ * @kind: enum swi_tx_kind
+ * @sqe: the work request (SWI_TX_SQE)
+ * @rr: the Read Request answered (SWI_TX_RRESP)
+ * @len: payload octets of the message
+ * @done: payload octets already framed
+ * @last: the FPDU on the wire is the message's last
+ */
+struct swi_tx_job {
+	u8 kind;
+	struct siw_sqe sqe;
+	struct swi_rreq rr;
+	u32 len;
+	u32 done;
+	bool last;
+};
+
+/* Octets of ULPDU that rx collects before placing payload */
+#define SWI_RX_HDR_MAX	(DDP_UNTAGGED_HDR_SIZE + RDMAP_TERM_MAX_SIZE)
+
+/**
+ * struct swi_rx - receive state of one stream, used under the socket lock
+ * @hdr: the headers of the current segment, collected
+ * @hdr_got: octets in @hdr
+ * @hdr_len: octets of header the segment has (known after two octets)
+ * @ulpdu_len: length of the current ULPDU
+ * @h: the parsed DDP header of the current segment
+ * @rr: the parsed Read Request (RDMAP_READ_REQ)
+ * @ddp: the untagged queues' state, for ddp_rx_check()
+ * @mem: target of the current tagged segment, referenced
+ * @rqe: the receive buffer of the Send in progress
+ * @rqe_valid: @rqe is taken
+ * @failed: a Terminate was raised, nothing more is processed
+ */
+struct swi_rx {
+	u8 hdr[SWI_RX_HDR_MAX];
+	u8 hdr_got;
+	u8 hdr_len;
+	u16 ulpdu_len;
+	struct ddp_hdr_info h;
+	struct rdmap_read_req_info rr;
+	struct ddp_rx_state ddp;
+	struct rdmap_mem *mem;
+	struct siw_rqe rqe;
+	bool rqe_valid;
+	bool failed;
+};
+
+/* struct swi_stream flags bits */
+#define SWI_TX_RUNNING	0	/* one transmitter at a time */
+#define SWI_TX_STOPPED	1	/* nothing more is sent */
+#define SWI_TX_CLOSE	2	/* shut down writing once idle */
+#define SWI_TX_HOLD	3	/* responder: wait for the first FPDU */
+#define SWI_TX_RTR	4	/* initiator: the RTR goes first */
+
+/**
+ * struct swi_stream - a QP's TCP stream in Full Operation
+ * @qp: its QP (the stream holds a reference)
+ * @sock: the kernel socket, owned
+ * @saved_data_ready: the socket's callbacks before attach
+ * @saved_write_space: see @saved_data_ready
+ * @saved_state_change: see @saved_data_ready
+ * @tx_work: runs the transmitter where the poster cannot
+ * @tx_mutex: held by whoever runs the transmitter or flushes its job;
+ *	process context only
+ * @flags: SWI_TX_* bits
+ * @cfg: what was negotiated
+ * @mtx: MPA transmit state (transmitter only)
+ * @fpdu: the FPDU being built (transmitter only)
+ * @stage: the ULPDU being framed (transmitter only)
+ * @wire: the FPDU on its way into the socket, as kvecs over the framing
+ *	octets of @fpdu and the ULPDU in @stage (transmitter only)
+ * @wire_nr: kvecs in @wire
+ * @wire_len: octets of the FPDU
+ * @wire_sent: of which the socket took these
+ * @job: the message being transmitted (transmitter only)
+ * @msn: next MSN per untagged queue we send on (transmitter only)
+ * @qlock: protects @irq_*, @orq_*, @term_* (any context, irqsave)
+ * @irq: Read Requests received and not yet answered, @ird entries
+ * @irq_put: producer index (receiver)
+ * @irq_get: consumer index (transmitter)
+ * @orq: our RDMA Read work requests awaiting their Response, @ord entries
+ * @orq_put: producer index (transmitter)
+ * @orq_get: consumer index (receiver)
+ * @term: the Terminate to send
+ * @term_len: its length, 0 when none is queued
+ * @term_sent: a Terminate went out or is being sent
+ * @mrx: MPA receive state (receiver only)
+ * @rx: DDP/RDMAP receive state (receiver only)
+ */
+struct swi_stream {
+	struct swi_qp *qp;
+	struct socket *sock;
+	void (*saved_data_ready)(struct sock *sk);
+	void (*saved_write_space)(struct sock *sk);
+	void (*saved_state_change)(struct sock *sk);
+	struct work_struct tx_work;
+	struct mutex tx_mutex;		/* the transmitter */
+	unsigned long flags;
+	struct swi_stream_cfg cfg;
+	struct mpa_tx mtx;
+	struct mpa_fpdu fpdu;
+	u8 *stage;
+	struct kvec *wire;
+	u32 wire_nr;
+	u32 wire_len;
+	u32 wire_sent;
+	struct swi_tx_job job;
+	u32 msn[RDMAP_QN_COUNT];
+	spinlock_t qlock;		/* IRQ, ORQ, Terminate */
+	struct swi_rreq *irq;
+	u32 irq_put;
+	u32 irq_get;
+	struct siw_sqe *orq;
+	u32 orq_put;
+	u32 orq_get;
+	struct rdmap_term_hdr term;
+	u8 term_len;
+	bool term_sent;
+	struct mpa_rx mrx;
+	struct swi_rx rx;
+};
+
+/**
+ * swi_orq_used() - RDMA Reads of ours awaiting their Response
+ * @s: the stream
+ *
+ * Context: any context; a snapshot.
+ * Return: the number of ORQ entries in use.
+ */
+static inline u32 swi_orq_used(struct swi_stream *s)
+{
+	return READ_ONCE(s->orq_put) - READ_ONCE(s->orq_get);
+}
+
+/* rdmap/tx.c */
+int swi_tx_init(void);
+void swi_tx_exit(void);
+void swi_tx_work(struct work_struct *work);
+
+/* rdmap/rx.c */
+int swi_rx_init(struct swi_stream *s);
+void swi_rx_release(struct swi_stream *s);
+void swi_rx_data_ready(struct sock *sk);
+int swi_rx_orq_complete(struct swi_stream *s, enum siw_wc_status status);
+
+#endif /* SOFTIWARP_STREAM_H */
