@@ -15,6 +15,7 @@
 #include <linux/limits.h>
 
 #include "ddp/ddp.h"
+#include "kunit/helpers.h"
 #include "rdmap/terminate.h"
 
 struct hdr_vector {
@@ -419,9 +420,7 @@ static void ddp_rx_check_gives_expected_verdict(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, cause.layer, 0xaa);
 		return;
 	}
-	KUNIT_EXPECT_EQ(test, cause.layer, c->cause.layer);
-	KUNIT_EXPECT_EQ(test, cause.etype, c->cause.etype);
-	KUNIT_EXPECT_EQ(test, cause.code, c->cause.code);
+	SWI_EXPECT_TERM_CAUSE_EQ(test, cause, c->cause);
 }
 
 #define SRC_BASE	0x20000ULL
@@ -482,9 +481,7 @@ static void rdmap_read_req_check_gives_expected_verdict(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, cause.layer, 0xaa);
 		return;
 	}
-	KUNIT_EXPECT_EQ(test, cause.layer, c->cause.layer);
-	KUNIT_EXPECT_EQ(test, cause.etype, c->cause.etype);
-	KUNIT_EXPECT_EQ(test, cause.code, c->cause.code);
+	SWI_EXPECT_TERM_CAUSE_EQ(test, cause, c->cause);
 }
 
 static struct kunit_case ddp_cases[] = {

@@ -26,6 +26,7 @@
 #include <linux/workqueue.h>
 
 #include "ddp/ddp.h"
+#include "kunit/helpers.h"
 #include "rdmap/mem.h"
 #include "rdmap/terminate.h"
 
@@ -535,10 +536,8 @@ static void mem_invalidate_remote_follows_rfc5040(struct kunit *test)
 		return;
 	}
 	KUNIT_EXPECT_EQ(test, ret, -EPROTO);
-	KUNIT_EXPECT_EQ(test, cause.layer, 0);
-	KUNIT_EXPECT_EQ(test, cause.etype,
-			c->verdict == SEND_INV_PROT ? 1 : 2);
-	KUNIT_EXPECT_EQ(test, cause.code, 0x09);
+	SWI_EXPECT_TERM_CAUSE(test, cause, 0,
+			      c->verdict == SEND_INV_PROT ? 1 : 2, 0x09);
 	/* a refused invalidation leaves the STag alone */
 	KUNIT_EXPECT_EQ(test, check_stag(test, stag, PD_A).state,
 			DDP_STAG_VALID);
@@ -1016,9 +1015,7 @@ static void mem_check_feeds_ddp_validation(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, cause.layer, 0xaa);
 		return;
 	}
-	KUNIT_EXPECT_EQ(test, cause.layer, c->cause.layer);
-	KUNIT_EXPECT_EQ(test, cause.etype, c->cause.etype);
-	KUNIT_EXPECT_EQ(test, cause.code, c->cause.code);
+	SWI_EXPECT_TERM_CAUSE_EQ(test, cause, c->cause);
 }
 
 static struct kunit_case mem_cases[] = {

@@ -13,6 +13,7 @@
 #include <kunit/test.h>
 
 #include "ddp/ddp.h"
+#include "kunit/helpers.h"
 #include "rdmap/terminate.h"
 
 /* Offending segments, from their DDP Control Field on */
@@ -191,9 +192,7 @@ static void rdmap_term_parse_gives_vector_fields(struct kunit *test)
 
 	term_vector_wire(v, wire);
 	KUNIT_ASSERT_EQ(test, rdmap_term_parse(wire, v->len, &ti), v->len);
-	KUNIT_EXPECT_EQ(test, ti.cause.layer, v->cause.layer);
-	KUNIT_EXPECT_EQ(test, ti.cause.etype, v->cause.etype);
-	KUNIT_EXPECT_EQ(test, ti.cause.code, v->cause.code);
+	SWI_EXPECT_TERM_CAUSE_EQ(test, ti.cause, v->cause);
 	KUNIT_EXPECT_EQ(test, ti.flags, flags);
 	if (!flags) {
 		KUNIT_EXPECT_EQ(test, ti.has, 0);
@@ -258,9 +257,7 @@ static void rdmap_term_parse_ignores_reserved_bits(struct kunit *test)
 	struct rdmap_term_info ti;
 
 	KUNIT_ASSERT_EQ(test, rdmap_term_parse(wire, sizeof(wire), &ti), 4);
-	KUNIT_EXPECT_EQ(test, ti.cause.layer, 1);
-	KUNIT_EXPECT_EQ(test, ti.cause.etype, 2);
-	KUNIT_EXPECT_EQ(test, ti.cause.code, 1);
+	SWI_EXPECT_TERM_CAUSE(test, ti.cause, 1, 2, 1);
 	KUNIT_EXPECT_EQ(test, ti.flags, 0);
 	KUNIT_EXPECT_EQ(test, ti.has, 0);
 }

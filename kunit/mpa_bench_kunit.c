@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: KUnit suite softiwarp_mpa_bench
+ *
+ * A microbenchmark of mpa/mpa_frame.c and mpa/mpa_deframe.c: throughput of
+ * framing and of deframing with placement on 64768-octet ULPDUs, for each
+ * setting of Markers and CRCs, beside memcpy(). The figures are printed,
+ * never asserted; the case is marked slow.
+ */
+#include <kunit/test.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/random.h>
+#include <linux/sched.h>
+#include <linux/string_choices.h>
+
+#include "kunit/mpa_vectors.h"
+
+#define BENCH_ULPDUS	64	/* of MPA_MULPDU_MAX octets: 4 MB a run */
+#define BENCH_SKB	60000	/* stream octets per skb, like loopback GRO */
+
+static u64 bench_mbps(u64 bytes, u64 ns)
+{
+	return div64_u64(bytes * 1000, max_t(u64, ns, 1));
+}
+
+/* Frame all ULPDUs (layout, CRC, commit; no copy): return nanoseconds. */
+static u64 bench_frame(struct kunit *test, struct mpa_fpdu *f, bool markers,
+		       bool crc, const u8 *src, u8 *wire, unsigned int *wlen)
+{
+	const unsigned int len = MPA_MULPDU_MAX;
+	struct mpa_tx tx;
+	struct iov_iter it;
+	struct kvec kv;
+	unsigned int i;
+	u64 t0, ns = 0;
+
+	mpa_test_tx_init(test, &tx, 0, markers, crc);
+	*wlen = 0;
+	for (i = 0; i < BENCH_ULPDUS; i++) {
+		kv = (struct kvec){ (void *)(src + i * len), len };
+		t0 = ktime_get_ns();
+		iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, len);
+		if (mpa_fpdu_layout(&tx, f, len) || mpa_fpdu_set_crc(f, &it) ||
+		    mpa_tx_commit(&tx, f))
+			KUNIT_FAIL(test, "framing failed");
+		ns += ktime_get_ns() - t0;
+		*wlen += mpa_test_linearise(f, kv.iov_base, wire + *wlen);
+	}
+	return ns;
+}
+
+/* Deframe the stream from skbs of page frags, placing the ULPDUs. */
+static u64 bench_deframe(struct kunit *test, bool markers, bool crc,
+			 const u8 *wire, unsigned int wlen, u8 *dst)
+{
+	struct mpa_test_sink *s = mpa_test_sink(test, 1, BENCH_ULPDUS);
+	struct sk_buff_head q;
+	struct sk_buff *skb;
+	struct mpa_rx *rx;
+	unsigned int off;
+	u64 t0, ns;
+
+	__skb_queue_head_init(&q);
+	for (off = 0; off < wlen; off += skb->len) {
+		skb = mpa_test_skb(test, wire + off,
+				   min(wlen - off, BENCH_SKB), 0, 0);
+		__skb_queue_tail(&q, skb);
+	}
+	s->buf = dst;
+	s->cap = BENCH_ULPDUS * MPA_MULPDU_MAX;
+	rx = mpa_test_rx(test, s, 0, markers, crc, MPA_MULPDU_MAX);
+	t0 = ktime_get_ns();
+	skb_queue_walk(&q, skb)
+		if (mpa_rx_feed(rx, skb, 0, skb->len) != skb->len)
+			break;
+	ns = ktime_get_ns() - t0;
+	__skb_queue_purge(&q);
+	KUNIT_EXPECT_EQ(test, s->nr, BENCH_ULPDUS);
+	KUNIT_EXPECT_EQ(test, mpa_rx_error(rx), MPA_ERR_NONE);
+	return ns;
+}
+
+/*
+ * Throughput of framing (with CRC: layout and CRC32c; the payload is not
+ * copied) and of deframing (with CRC: parse, CRC32c, and the placement
+ * copy the test's ULP does) on 64768-octet ULPDUs, beside memcpy().
+ */
+static void mpa_bench_throughput(struct kunit *test)
+{
+	const u64 bytes = (u64)BENCH_ULPDUS * MPA_MULPDU_MAX;
+	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	unsigned int cfg, wlen;
+	u8 *src, *dst, *wire;
+	u64 t0, tf, td;
+
+	src = mpa_test_vmalloc(test, bytes);
+	dst = mpa_test_vmalloc(test, bytes);
+	wire = mpa_test_vmalloc(test, bytes + bytes / 64);
+	prandom_bytes_state(&(struct rnd_state){ 7, 7, 7, 7 }, src, bytes);
+	t0 = ktime_get_ns();
+	memcpy(dst, src, bytes);
+	t0 = ktime_get_ns() - t0;
+	kunit_info(test, "memcpy of %llu octets: %llu MB/s\n", bytes,
+		   bench_mbps(bytes, t0));
+	for (cfg = 0; cfg < 4; cfg++) {
+		bool markers = cfg & 1, crc = cfg & 2;
+
+		tf = bench_frame(test, f, markers, crc, src, wire, &wlen);
+		memset(dst, 0, bytes);
+		td = bench_deframe(test, markers, crc, wire, wlen, dst);
+		KUNIT_EXPECT_EQ(test, memcmp(dst, src, bytes), 0);
+		kunit_info(test, "markers %s crc %s: frame %llu MB/s, deframe+place %llu MB/s\n",
+			   str_on_off(markers), str_on_off(crc),
+			   bench_mbps(bytes, tf), bench_mbps(bytes, td));
+		cond_resched();
+	}
+}
+
+static struct kunit_case mpa_bench_cases[] = {
+	KUNIT_CASE_SLOW(mpa_bench_throughput),
+	{}
+};
+
+static struct kunit_suite mpa_bench_suite = {
+	.name = "softiwarp_mpa_bench",
+	.test_cases = mpa_bench_cases,
+};
+
+kunit_test_suites(&mpa_bench_suite);

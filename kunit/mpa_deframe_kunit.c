@@ -1,0 +1,688 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: KUnit suite softiwarp_mpa_deframe
+ *
+ * The receive parser of mpa/mpa_deframe.c on RFC 5044 Figures 5 and 6,
+ * whole and split at every octet, on every Marker placement of the table
+ * in kunit/mpa_vectors.c fed one octet at a time, a seeded random round
+ * trip of more than 10,000 FPDUs in random pieces (down to single octets,
+ * linear skbs, page frags and frag_lists), every single-bit flip of an
+ * FPDU, wrong FPDUPTRs, refused lengths, a ULP that stops the parser, and
+ * the sticky error of section 8.
+ */
+#include <kunit/test.h>
+#include <linux/random.h>
+#include <linux/sched.h>
+
+#include "kunit/mpa_vectors.h"
+
+/* Like mpa_test_skb(), the octets from @split on in a frag_list skb. */
+static struct sk_buff *test_skb_chain(struct kunit *test, const u8 *data,
+				      unsigned int len, unsigned int lead,
+				      unsigned int split)
+{
+	struct sk_buff *skb = mpa_test_skb(test, data, split, lead, split / 2);
+	struct sk_buff *next;
+
+	next = mpa_test_skb(test, data + split, len - split, 0, 0);
+	skb_shinfo(skb)->frag_list = next;
+	skb->len += next->len;
+	skb->data_len += next->len;
+	skb->truesize += next->truesize;
+	return skb;
+}
+
+/* Feed @len octets as one skb, half linear and half in a page frag. */
+static int test_feed(struct kunit *test, struct mpa_rx *rx, const u8 *data,
+		     unsigned int len)
+{
+	struct sk_buff *skb = mpa_test_skb(test, data, len, 3, len / 2);
+	int ret = mpa_rx_feed(rx, skb, 3, len);
+
+	kfree_skb(skb);
+	return ret;
+}
+
+static int test_feed_bytewise(struct kunit *test, struct mpa_rx *rx,
+			      const u8 *data, unsigned int len)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < len; i++) {
+		ret = test_feed(test, rx, data + i, 1);
+		if (ret != 1)
+			return i;
+	}
+	return len;
+}
+
+static void mpa_deframe_figure5(struct kunit *test)
+{
+	struct mpa_test_sink *s = mpa_test_sink(test, 64, 4);
+	struct mpa_rx *rx = mpa_test_rx(test, s, 0, true, true, MPA_MULPDU_MAX);
+	u8 ulpdu[MPA_FIG_ULPDU_LEN];
+
+	mpa_fig5_ulpdu(ulpdu);
+	KUNIT_EXPECT_EQ(test, test_feed(test, rx, mpa_fig5_wire,
+					sizeof(mpa_fig5_wire)),
+			sizeof(mpa_fig5_wire));
+	KUNIT_EXPECT_EQ(test, mpa_rx_error(rx), MPA_ERR_NONE);
+	KUNIT_ASSERT_EQ(test, s->nr, 1);
+	KUNIT_EXPECT_EQ(test, s->lens[0], MPA_FIG_ULPDU_LEN);
+	KUNIT_EXPECT_MEMEQ(test, s->buf, ulpdu, MPA_FIG_ULPDU_LEN);
+	KUNIT_EXPECT_FALSE(test, s->misordered);
+}
+
+static void mpa_deframe_figure6(struct kunit *test)
+{
+	struct mpa_test_sink *s = mpa_test_sink(test, 64, 4);
+	struct mpa_rx *rx = mpa_test_rx(test, s, MPA_FIG6_POS, true, true,
+					MPA_MULPDU_MAX);
+	u8 ulpdu[MPA_FIG_ULPDU_LEN];
+
+	mpa_fig6_ulpdu(ulpdu);
+	KUNIT_EXPECT_EQ(test, test_feed(test, rx, mpa_fig6_wire,
+					sizeof(mpa_fig6_wire)),
+			sizeof(mpa_fig6_wire));
+	KUNIT_EXPECT_EQ(test, mpa_rx_error(rx), MPA_ERR_NONE);
+	KUNIT_ASSERT_EQ(test, s->nr, 1);
+	KUNIT_EXPECT_MEMEQ(test, s->buf, ulpdu, MPA_FIG_ULPDU_LEN);
+	KUNIT_EXPECT_EQ(test, s->datas, 2);	/* the Marker splits it */
+	KUNIT_EXPECT_FALSE(test, s->misordered);
+}
+
+/* The first 492 octets of the stream, then Figure 6 as written in the RFC. */
+static unsigned int fig6_stream(struct kunit *test, u8 *out, u8 *ulpdus)
+{
+	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	struct mpa_tx tx;
+	unsigned int n;
+
+	mpa_test_tx_init(test, &tx, 0, true, true);
+	mpa_fig6_first_ulpdu(ulpdus);
+	n = mpa_test_frame(test, &tx, f, ulpdus, MPA_FIG6_FIRST_LEN, out);
+	KUNIT_ASSERT_EQ(test, n, MPA_FIG6_POS);
+	memcpy(out + n, mpa_fig6_wire, sizeof(mpa_fig6_wire));
+	mpa_fig6_ulpdu(ulpdus + MPA_FIG6_FIRST_LEN);
+	return n + sizeof(mpa_fig6_wire);
+}
+
+/* Two FPDUs from the start of Full Operation, cut in two at every octet. */
+static void mpa_deframe_figure6_stream_split_anywhere(struct kunit *test)
+{
+	u8 *stream = kunit_kzalloc(test, 1024, GFP_KERNEL);
+	u8 *ulpdus = kunit_kzalloc(test, 1024, GFP_KERNEL);
+	const unsigned int total = MPA_FIG6_FIRST_LEN + MPA_FIG_ULPDU_LEN;
+	struct mpa_test_sink *s = mpa_test_sink(test, 1024, 4);
+	unsigned int len, cut;
+	struct mpa_rx *rx;
+	int got;
+
+	KUNIT_ASSERT_NOT_NULL(test, stream);
+	KUNIT_ASSERT_NOT_NULL(test, ulpdus);
+	len = fig6_stream(test, stream, ulpdus);
+	for (cut = 0; cut <= len; cut++) {
+		mpa_test_sink_reset(s);
+		rx = mpa_test_rx(test, s, 0, true, true, MPA_MULPDU_MAX);
+		if (cut == len) {
+			got = test_feed_bytewise(test, rx, stream, len);
+		} else {
+			got = test_feed(test, rx, stream, cut);
+			got += test_feed(test, rx, stream + cut, len - cut);
+		}
+		KUNIT_EXPECT_EQ_MSG(test, got, len, "cut at %u", cut);
+		KUNIT_EXPECT_EQ_MSG(test, s->nr, 2, "cut at %u", cut);
+		KUNIT_EXPECT_EQ(test, mpa_rx_error(rx), MPA_ERR_NONE);
+		KUNIT_EXPECT_FALSE(test, s->misordered);
+		KUNIT_EXPECT_MEMEQ(test, s->buf, ulpdus, total);
+		kunit_kfree(test, rx);
+		if (s->nr != 2)
+			break;
+	}
+}
+
+KUNIT_ARRAY_PARAM_DESC(layout, mpa_layout_cases, desc);
+
+/* Every layout of the placement table, CRC on, fed one octet at a time. */
+static void mpa_deframe_reads_marker_layouts(struct kunit *test)
+{
+	const struct mpa_layout_case *c = test->param_value;
+	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	struct mpa_test_sink *s = mpa_test_sink(test, 2048, 4);
+	u8 *wire = kunit_kzalloc(test, 2048, GFP_KERNEL);
+	u8 *ulpdu = kunit_kzalloc(test, 1024, GFP_KERNEL);
+	struct mpa_rx *rx;
+	struct mpa_tx tx;
+	unsigned int n;
+
+	KUNIT_ASSERT_NOT_NULL(test, wire);
+	KUNIT_ASSERT_NOT_NULL(test, ulpdu);
+	prandom_bytes_state(&(struct rnd_state){ 1, 9, 9, 7 }, ulpdu,
+			    c->ulpdu_len);
+	mpa_test_tx_init(test, &tx, c->pos, c->markers, true);
+	n = mpa_test_frame(test, &tx, f, ulpdu, c->ulpdu_len, wire);
+	n += mpa_test_frame(test, &tx, f, ulpdu, c->ulpdu_len, wire + n);
+	rx = mpa_test_rx(test, s, c->pos, c->markers, true, MPA_MULPDU_MAX);
+	KUNIT_EXPECT_EQ(test, test_feed_bytewise(test, rx, wire, n), n);
+	KUNIT_EXPECT_EQ(test, mpa_rx_error(rx), MPA_ERR_NONE);
+	KUNIT_ASSERT_EQ(test, s->nr, 2);
+	KUNIT_EXPECT_MEMEQ(test, s->buf, ulpdu, c->ulpdu_len);
+	KUNIT_EXPECT_MEMEQ(test, s->buf + c->ulpdu_len, ulpdu, c->ulpdu_len);
+	KUNIT_EXPECT_EQ(test, rx->pos, tx.pos);
+}
+
+/* How test_feed_random() cuts a stream, and how many skbs it made. */
+struct test_cutter {
+	struct rnd_state *rnd;
+	bool tiny;		/* pieces of 1 to 64 octets only */
+	unsigned int skbs;
+};
+
+/* A random cut of the stream: often tiny, sometimes up to 48 KiB. */
+static unsigned int test_cut(struct test_cutter *c, unsigned int left)
+{
+	static const unsigned int max[] = { 1, 1, 4, 16, 64, 600, 4096,
+					    48 * 1024 };
+	unsigned int k = prandom_u32_state(c->rnd) % (c->tiny ? 5 : 8);
+
+	return min(left, 1 + prandom_u32_state(c->rnd) % max[k]);
+}
+
+/*
+ * Feed @len octets as random skbs (junk before the data, part linear, part
+ * in page frags, some with a frag_list), each fed as one or two ranges.
+ * Return octets consumed.
+ */
+static unsigned int test_feed_random(struct kunit *test, struct mpa_rx *rx,
+				     const u8 *data, unsigned int len,
+				     struct test_cutter *c)
+{
+	struct rnd_state *rnd = c->rnd;
+	unsigned int done = 0, n, lead, head, a;
+	struct sk_buff *skb;
+	int r1, r2;
+
+	while (done < len) {
+		n = test_cut(c, len - done);
+		lead = prandom_u32_state(rnd) % 4 ? 0 :
+			prandom_u32_state(rnd) % 64;
+		head = prandom_u32_state(rnd) % (n + 1);
+		a = prandom_u32_state(rnd) % (n + 1);
+		if (prandom_u32_state(rnd) % 8)
+			skb = mpa_test_skb(test, data + done, n, lead, head);
+		else
+			skb = test_skb_chain(test, data + done, n, lead, head);
+		c->skbs++;
+		r1 = mpa_rx_feed(rx, skb, lead, a);
+		r2 = r1 == a ? mpa_rx_feed(rx, skb, lead + a, n - a) : 0;
+		kfree_skb(skb);
+		if (r1 < 0 || r2 < 0)
+			return done;
+		done += r1 + r2;
+		if (r1 + r2 != n)
+			return done;
+		cond_resched();
+	}
+	return done;
+}
+
+struct rt_batch {
+	unsigned int emss;
+	unsigned int count;
+	bool tiny;
+};
+
+/*
+ * Per setting of Markers and CRC: 2,590 FPDUs, about 3.3 MB of payload;
+ * two batches are fed in pieces of at most 64 octets.
+ */
+static const struct rt_batch rt_batches[] = {
+	{ 1460, 600, false }, { 536, 600, true }, { 1460, 600, false },
+	{ 9000, 150, false }, { 1460, 600, true }, { UINT_MAX, 40, false },
+};
+
+struct rt_run {
+	struct kunit *test;
+	struct rnd_state *rnd;
+	bool markers;
+	bool crc;
+	unsigned int count;
+	unsigned int *lens;
+	unsigned int total;
+	u8 *src;
+	u8 *wire;
+	unsigned int wire_len;
+	u32 pos;
+	u64 octets;		/* stream octets fed, all batches */
+	struct test_cutter cut;	/* counts the skbs of all batches */
+};
+
+/* Random sizes 1..MULPDU, random payload, random start position. */
+static void rt_generate(struct rt_run *r, unsigned int emss)
+{
+	unsigned int mulpdu = mpa_mulpdu(emss, r->markers), i;
+	struct kunit *test = r->test;
+	u32 pos = prandom_u32_state(r->rnd);
+
+	r->total = 0;
+	for (i = 0; i < r->count; i++) {
+		r->lens[i] = 1 + prandom_u32_state(r->rnd) % mulpdu;
+		r->total += r->lens[i];
+	}
+	r->src = mpa_test_vmalloc(test, r->total);
+	/* FPDU overhead: 9 octets, a leading Marker, a Marker per 508 */
+	r->wire = mpa_test_vmalloc(test, r->total + 16 * r->count +
+				   r->total / 100 + 64);
+	prandom_bytes_state(r->rnd, r->src, r->total);
+	if (prandom_u32_state(r->rnd) % 4)
+		pos &= ~3U;	/* mostly conforming, 4-aligned streams */
+	if (r->markers && mpa_pos_in_marker(pos))
+		pos -= pos % MPA_MARKER_INTERVAL;
+	r->pos = pos;
+}
+
+/* Frame every ULPDU, the payload as one kvec or split in three. */
+static void rt_frame(struct rt_run *r, struct mpa_fpdu *f, struct mpa_tx *tx)
+{
+	struct kunit *test = r->test;
+	unsigned int i, off = 0, len, a;
+	struct iov_iter it;
+	struct kvec kv[3];
+
+	mpa_test_tx_init(test, tx, r->pos, r->markers, r->crc);
+	r->wire_len = 0;
+	for (i = 0; i < r->count; off += len, i++) {
+		len = r->lens[i];
+		a = prandom_u32_state(r->rnd) % (len + 1);
+		kv[0] = (struct kvec){ .iov_base = r->src + off, .iov_len = a };
+		kv[1] = (struct kvec){ .iov_base = r->src, .iov_len = 0 };
+		kv[2] = (struct kvec){ .iov_base = r->src + off + a,
+				       .iov_len = len - a };
+		iov_iter_kvec(&it, ITER_SOURCE, kv, 3, len);
+		KUNIT_ASSERT_EQ(test, mpa_fpdu_layout(tx, f, len), 0);
+		KUNIT_ASSERT_EQ(test, mpa_fpdu_set_crc(f, &it), 0);
+		r->wire_len += mpa_test_linearise(f, r->src + off,
+						  r->wire + r->wire_len);
+		KUNIT_ASSERT_EQ(test, mpa_tx_commit(tx, f), 0);
+	}
+	KUNIT_ASSERT_EQ(test, r->wire_len, tx->pos - r->pos);
+}
+
+static void rt_check(struct rt_run *r, struct mpa_tx *tx)
+{
+	struct kunit *test = r->test;
+	struct mpa_test_sink *s;
+	struct mpa_rx *rx;
+	unsigned int i;
+
+	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	s->buf = mpa_test_vmalloc(test, r->total);
+	s->cap = r->total;
+	s->lens = kunit_kcalloc(test, r->count, sizeof(*s->lens), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s->lens);
+	s->max_lens = r->count;
+	rx = mpa_test_rx(test, s, r->pos, r->markers, r->crc, MPA_MULPDU_MAX);
+
+	KUNIT_EXPECT_EQ(test, test_feed_random(test, rx, r->wire, r->wire_len,
+					       &r->cut), r->wire_len);
+	r->octets += r->wire_len;
+	KUNIT_EXPECT_EQ(test, mpa_rx_error(rx), MPA_ERR_NONE);
+	KUNIT_EXPECT_FALSE(test, s->misordered);
+	KUNIT_EXPECT_EQ(test, s->nr, r->count);
+	for (i = 0; i < r->count && i < s->nr; i++)
+		if (s->lens[i] != r->lens[i])
+			break;
+	KUNIT_EXPECT_EQ(test, i, r->count);
+	KUNIT_EXPECT_EQ(test, s->used, r->total);
+	KUNIT_EXPECT_EQ(test, memcmp(s->buf, r->src, r->total), 0);
+	KUNIT_EXPECT_EQ(test, rx->pos, tx->pos);
+	KUNIT_EXPECT_EQ(test, rx->state, MPA_RX_HDR);
+	mpa_test_vdone(test, s->buf);
+	kunit_kfree(test, s->lens);
+	kunit_kfree(test, s);
+	kunit_kfree(test, rx);
+}
+
+static void mpa_deframe_random_round_trip(struct kunit *test)
+{
+	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	struct rnd_state rnd;
+	struct rt_run r = { .test = test, .rnd = &rnd, .cut.rnd = &rnd };
+	unsigned int cfg, b, fpdus = 0;
+	struct mpa_tx tx;
+
+	prandom_seed_state(&rnd, 0x5044f1d0ULL);
+	r.lens = kunit_kcalloc(test, 600, sizeof(*r.lens), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r.lens);
+	for (cfg = 0; cfg < 4; cfg++) {
+		r.markers = cfg & 1;
+		r.crc = cfg & 2;
+		for (b = 0; b < ARRAY_SIZE(rt_batches); b++) {
+			r.count = rt_batches[b].count;
+			r.cut.tiny = rt_batches[b].tiny;
+			rt_generate(&r, rt_batches[b].emss);
+			rt_frame(&r, f, &tx);
+			rt_check(&r, &tx);
+			mpa_test_vdone(test, r.src);
+			mpa_test_vdone(test, r.wire);
+			fpdus += r.count;
+			if (test->status == KUNIT_FAILURE) {
+				kunit_info(test, "failed: markers %d crc %d batch %u pos %u\n",
+					   r.markers, r.crc, b, r.pos);
+				return;
+			}
+		}
+	}
+	KUNIT_EXPECT_GE(test, fpdus, 10000);
+	kunit_info(test, "%u FPDUs, %llu stream octets in %u skbs\n", fpdus,
+		   r.octets, r.cut.skbs);
+}
+
+struct flip_case {
+	const char *desc;
+	const u8 *wire;
+	unsigned int len;
+	u32 pos;
+};
+
+static const struct flip_case flip_cases[] = {
+	{ "Figure 5 (leading Marker)", mpa_fig5_wire, sizeof(mpa_fig5_wire),
+	  0 },
+	{ "Figure 6 (Marker in the payload)", mpa_fig6_wire,
+	  sizeof(mpa_fig6_wire), MPA_FIG6_POS },
+};
+
+KUNIT_ARRAY_PARAM_DESC(flip, flip_cases, desc);
+
+/* Good FPDUs to follow the flipped one: enough for any ULPDU_Length flip. */
+static unsigned int flip_tail(struct kunit *test, u32 pos, u8 *out)
+{
+	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	u8 *ulpdu = kunit_kzalloc(test, 4000, GFP_KERNEL);
+	unsigned int i, n = 0;
+	struct mpa_tx tx;
+
+	KUNIT_ASSERT_NOT_NULL(test, ulpdu);
+	prandom_bytes_state(&(struct rnd_state){ 3, 1, 4, 1 }, ulpdu, 4000);
+	mpa_test_tx_init(test, &tx, pos, true, true);
+	for (i = 0; i < 10; i++)
+		n += mpa_test_frame(test, &tx, f, ulpdu, 4000, out + n);
+	return n;
+}
+
+/*
+ * Every single-bit flip of the FPDU gives MPA_ERR_CRC, no good ULPDU, and
+ * nothing at all afterwards, even though good FPDUs follow.
+ */
+static void mpa_deframe_every_bit_flip_is_crc_error(struct kunit *test)
+{
+	const struct flip_case *c = test->param_value;
+	u8 *stream = kunit_kzalloc(test, 48 * 1024, GFP_KERNEL);
+	struct mpa_test_sink *s = mpa_test_sink(test, 48 * 1024, 16);
+	unsigned int bit, len, used;
+	struct mpa_rx *rx;
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, stream);
+	memcpy(stream, c->wire, c->len);
+	len = c->len + flip_tail(test, c->pos + c->len, stream + c->len);
+	rx = mpa_test_rx(test, s, c->pos, true, true, MPA_MULPDU_MAX);
+	KUNIT_ASSERT_EQ(test, test_feed(test, rx, stream, len), len);
+	KUNIT_ASSERT_EQ(test, s->nr, 11);	/* the unflipped stream is good */
+
+	for (bit = 0; bit < c->len * 8; bit++) {
+		mpa_test_sink_reset(s);
+		stream[bit / 8] ^= BIT(bit % 8);
+		kunit_kfree(test, rx);
+		rx = mpa_test_rx(test, s, c->pos, true, true, MPA_MULPDU_MAX);
+		ret = test_feed(test, rx, stream, len);
+		used = ret;
+		stream[bit / 8] ^= BIT(bit % 8);
+		KUNIT_EXPECT_EQ_MSG(test, mpa_rx_error(rx), MPA_ERR_CRC,
+				    "bit %u", bit);
+		KUNIT_EXPECT_EQ_MSG(test, s->err, MPA_ERR_CRC, "bit %u", bit);
+		KUNIT_EXPECT_EQ_MSG(test, s->nr, 0, "bit %u", bit);
+		KUNIT_EXPECT_EQ_MSG(test, s->late, 0, "bit %u", bit);
+		KUNIT_EXPECT_LT_MSG(test, used, len, "bit %u", bit);
+		KUNIT_EXPECT_EQ(test, test_feed(test, rx, stream + used,
+						len - used), 0);
+		KUNIT_EXPECT_EQ_MSG(test, s->late, 0, "bit %u", bit);
+		if (test->status == KUNIT_FAILURE)
+			break;
+	}
+}
+
+struct marker_case {
+	const char *desc;
+	bool fig6;		/* else Figure 5 */
+	u16 reserved;
+	u16 fpduptr;
+	bool crc_on;
+	bool fix_crc;		/* recompute the CRC over the changed Marker */
+	enum mpa_error err;
+};
+
+static const struct marker_case marker_cases[] = {
+	{ "FPDUPTR 0x18 instead of 0x14, CRC good", true, 0, 0x18, true,
+	  true, MPA_ERR_MARKER },
+	{ "FPDUPTR 0 inside an FPDU, CRC good", true, 0, 0, true, true,
+	  MPA_ERR_MARKER },
+	{ "FPDUPTR 0x18 instead of 0x14, CRCs off", true, 0, 0x18, false,
+	  false, MPA_ERR_MARKER },
+	{ "FPDUPTR 0x18, CRC not recomputed: the CRC error wins", true, 0,
+	  0x18, true, false, MPA_ERR_CRC },
+	{ "FPDUPTR 0x17: the two low bits are ignored", true, 0, 0x17, true,
+	  true, MPA_ERR_NONE },
+	{ "leading Marker with FPDUPTR 4, CRC good", false, 0, 4, true, true,
+	  MPA_ERR_MARKER },
+	{ "leading Marker with FPDUPTR 3: low bits ignored", false, 0, 3,
+	  true, true, MPA_ERR_NONE },
+	{ "leading Marker with FPDUPTR 0x200, CRCs off", false, 0, 0x200,
+	  false, false, MPA_ERR_MARKER },
+	{ "reserved field set: ignored but CRC covered", false, 0xffff, 0,
+	  true, true, MPA_ERR_NONE },
+	{ "reserved field set, CRC not recomputed", false, 0xffff, 0, true,
+	  false, MPA_ERR_CRC },
+};
+
+KUNIT_ARRAY_PARAM_DESC(marker, marker_cases, desc);
+
+static void mpa_deframe_checks_fpduptr(struct kunit *test)
+{
+	const struct marker_case *c = test->param_value;
+	u32 pos = c->fig6 ? MPA_FIG6_POS : 0;
+	struct mpa_marker m = { cpu_to_be16(c->reserved),
+				cpu_to_be16(c->fpduptr) };
+	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	struct mpa_test_sink *s = mpa_test_sink(test, 64, 4);
+	u8 ulpdu[MPA_FIG_ULPDU_LEN], wire[64];
+	struct kvec kv = { .iov_base = ulpdu, .iov_len = MPA_FIG_ULPDU_LEN };
+	struct iov_iter it;
+	struct mpa_rx *rx;
+	struct mpa_tx tx;
+
+	if (c->fig6)
+		mpa_fig6_ulpdu(ulpdu);
+	else
+		mpa_fig5_ulpdu(ulpdu);
+	mpa_test_tx_init(test, &tx, pos, true, true);
+	KUNIT_ASSERT_EQ(test, mpa_fpdu_layout(&tx, f, MPA_FIG_ULPDU_LEN), 0);
+	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, MPA_FIG_ULPDU_LEN);
+	KUNIT_ASSERT_EQ(test, mpa_fpdu_set_crc(f, &it), 0);
+	memcpy(f->bytes + (c->fig6 ? 2 : 0), &m, sizeof(m));
+	if (c->fix_crc)
+		KUNIT_ASSERT_EQ(test, mpa_fpdu_set_crc(f, &it), 0);
+	KUNIT_ASSERT_EQ(test, mpa_test_linearise(f, ulpdu, wire), 48 + 4);
+
+	rx = mpa_test_rx(test, s, pos, true, c->crc_on, MPA_MULPDU_MAX);
+	KUNIT_EXPECT_EQ(test, test_feed(test, rx, wire, 52), 52);
+	KUNIT_EXPECT_EQ(test, mpa_rx_error(rx), c->err);
+	KUNIT_EXPECT_EQ(test, s->err, c->err);
+	KUNIT_EXPECT_EQ(test, s->nr, c->err ? 0 : 1);
+	KUNIT_EXPECT_EQ(test, mpa_rx_stopped(rx), c->err != MPA_ERR_NONE);
+}
+
+/* ULPDU_Length above the limit: refused before any payload goes up. */
+static void mpa_deframe_refuses_length_above_limit(struct kunit *test)
+{
+	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	struct mpa_test_sink *s = mpa_test_sink(test, 4096, 4);
+	u8 *ulpdu = kunit_kzalloc(test, 1100, GFP_KERNEL);
+	u8 *wire = kunit_kzalloc(test, 4096, GFP_KERNEL);
+	unsigned int n1, n;
+	struct mpa_rx *rx;
+	struct mpa_tx tx;
+
+	KUNIT_ASSERT_NOT_NULL(test, ulpdu);
+	KUNIT_ASSERT_NOT_NULL(test, wire);
+	mpa_test_tx_init(test, &tx, 0, true, true);
+	n1 = mpa_test_frame(test, &tx, f, ulpdu, 1024, wire);
+	n = n1 + mpa_test_frame(test, &tx, f, ulpdu, 1025, wire + n1);
+	KUNIT_ASSERT_EQ(test, n1, 1044);	/* 3 Markers, not at 1044 */
+	rx = mpa_test_rx(test, s, 0, true, true, 1024);
+	/* the 1024-octet ULPDU passes, the header of the next one does not */
+	KUNIT_EXPECT_EQ(test, test_feed(test, rx, wire, n), n1 + MPA_HDR_SIZE);
+	KUNIT_EXPECT_EQ(test, s->nr, 1);
+	KUNIT_EXPECT_EQ(test, s->begins, 1);
+	KUNIT_EXPECT_EQ(test, s->ends, 2);
+	KUNIT_EXPECT_EQ(test, s->err, MPA_ERR_MARKER);
+	KUNIT_EXPECT_EQ(test, mpa_rx_error(rx), MPA_ERR_MARKER);
+	KUNIT_EXPECT_EQ(test, test_feed(test, rx, wire, n), 0);
+	KUNIT_EXPECT_EQ(test, s->late, 0);
+}
+
+static void mpa_deframe_refuses_length_65535(struct kunit *test)
+{
+	static const u8 wire[] = { 0xff, 0xff, 0x41, 0x43, 0, 0, 0, 0 };
+	struct mpa_test_sink *s = mpa_test_sink(test, 64, 4);
+	struct mpa_rx *rx = mpa_test_rx(test, s, 4, false, false,
+					MPA_MULPDU_MAX);
+
+	KUNIT_EXPECT_EQ(test, test_feed(test, rx, wire, sizeof(wire)), 2);
+	KUNIT_EXPECT_EQ(test, mpa_rx_error(rx), MPA_ERR_MARKER);
+	KUNIT_EXPECT_EQ(test, s->datas, 0);
+}
+
+/* A zero-length ULPDU is MPA-valid; whether it makes sense is the ULP's. */
+static void mpa_deframe_passes_zero_length_ulpdu(struct kunit *test)
+{
+	static const u8 wire[] = {
+		0x00, 0x00,		/* ULPDU_Length 0 */
+		0x00, 0x00,		/* pad */
+		0xc7, 0x4b, 0x67, 0x48,	/* CRC32c of four zero octets */
+	};
+	struct mpa_test_sink *s = mpa_test_sink(test, 64, 4);
+	struct mpa_rx *rx = mpa_test_rx(test, s, 4, true, true, MPA_MULPDU_MAX);
+
+	KUNIT_EXPECT_EQ(test, test_feed_bytewise(test, rx, wire, sizeof(wire)),
+			sizeof(wire));
+	KUNIT_EXPECT_EQ(test, mpa_rx_error(rx), MPA_ERR_NONE);
+	KUNIT_EXPECT_EQ(test, s->nr, 1);
+	KUNIT_EXPECT_EQ(test, s->begins, 1);
+	KUNIT_EXPECT_EQ(test, s->datas, 0);
+}
+
+/* A callback's non-zero return stops the parser right there, for good. */
+static void mpa_deframe_callback_stops_parser(struct kunit *test)
+{
+	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	struct mpa_test_sink *s = mpa_test_sink(test, 4096, 4);
+	u8 ulpdu[100] = { 1, 2, 3 };
+	u8 wire[512];
+	struct mpa_rx *rx;
+	struct mpa_tx tx;
+	unsigned int n;
+
+	mpa_test_tx_init(test, &tx, 4, false, true);
+	n = mpa_test_frame(test, &tx, f, ulpdu, 100, wire);
+	n += mpa_test_frame(test, &tx, f, ulpdu, 100, wire + n);
+	s->stop_at = 1;
+	rx = mpa_test_rx(test, s, 4, false, true, MPA_MULPDU_MAX);
+	KUNIT_EXPECT_EQ(test, test_feed(test, rx, wire, n), 2 + 100);
+	KUNIT_EXPECT_TRUE(test, mpa_rx_stopped(rx));
+	KUNIT_EXPECT_EQ(test, mpa_rx_error(rx), MPA_ERR_NONE);
+	KUNIT_EXPECT_EQ(test, rx->ulp_err, -ECANCELED);
+	KUNIT_EXPECT_EQ(test, test_feed(test, rx, wire + 102, n - 102), 0);
+	KUNIT_EXPECT_EQ(test, s->datas, 1);
+	KUNIT_EXPECT_EQ(test, s->ends, 0);
+}
+
+/* After a CRC error, later skbs with good FPDUs are not even consumed. */
+static void mpa_deframe_error_is_sticky(struct kunit *test)
+{
+	struct mpa_test_sink *s = mpa_test_sink(test, 4096, 4);
+	struct mpa_rx *rx = mpa_test_rx(test, s, 0, true, true, MPA_MULPDU_MAX);
+	u8 bad[sizeof(mpa_fig5_wire)];
+
+	memcpy(bad, mpa_fig5_wire, sizeof(bad));
+	bad[20] ^= 0x80;
+	KUNIT_EXPECT_EQ(test, test_feed(test, rx, bad, sizeof(bad)),
+			sizeof(bad));
+	KUNIT_EXPECT_EQ(test, s->err, MPA_ERR_CRC);
+	KUNIT_EXPECT_EQ(test, s->datas, 1);	/* placed before the CRC */
+	KUNIT_EXPECT_EQ(test, test_feed(test, rx, mpa_fig6_wire,
+					sizeof(mpa_fig6_wire)), 0);
+	KUNIT_EXPECT_EQ(test, s->nr, 0);
+	KUNIT_EXPECT_EQ(test, s->late, 0);
+	KUNIT_EXPECT_EQ(test, mpa_rx_error(rx), MPA_ERR_CRC);
+}
+
+static void mpa_deframe_rejects_range_outside_skb(struct kunit *test)
+{
+	struct mpa_test_sink *s = mpa_test_sink(test, 64, 4);
+	struct mpa_rx *rx = mpa_test_rx(test, s, 0, true, true, MPA_MULPDU_MAX);
+	struct sk_buff *skb = mpa_test_skb(test, mpa_fig5_wire, 10, 0, 10);
+
+	KUNIT_EXPECT_EQ(test, mpa_rx_feed(rx, skb, 0, 11), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mpa_rx_feed(rx, skb, 11, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mpa_rx_feed(rx, skb, 4, UINT_MAX), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mpa_rx_feed(rx, skb, 10, 0), 0);
+	kfree_skb(skb);
+	KUNIT_EXPECT_EQ(test, rx->pos, 0);
+}
+
+static void mpa_deframe_init_checks_arguments(struct kunit *test)
+{
+	const struct mpa_rx_ops no_end = { .data = mpa_test_sink_ops.data };
+	struct mpa_fo_cfg cfg = { .pos = 513, .markers = true };
+	struct mpa_rx *rx = kunit_kzalloc(test, sizeof(*rx), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, rx);
+	KUNIT_EXPECT_EQ(test, mpa_rx_init(rx, &cfg, 100, &mpa_test_sink_ops,
+					  NULL), -EINVAL);
+	cfg.pos = 516;
+	KUNIT_EXPECT_EQ(test, mpa_rx_init(rx, &cfg, 100, &no_end, NULL),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, mpa_rx_init(rx, &cfg, 100, NULL, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mpa_rx_init(rx, &cfg, 1 << 20,
+					  &mpa_test_sink_ops, NULL), 0);
+	KUNIT_EXPECT_EQ(test, rx->max_ulpdu, U16_MAX);
+}
+
+static struct kunit_case mpa_deframe_cases[] = {
+	KUNIT_CASE(mpa_deframe_figure5),
+	KUNIT_CASE(mpa_deframe_figure6),
+	KUNIT_CASE(mpa_deframe_figure6_stream_split_anywhere),
+	KUNIT_CASE_PARAM(mpa_deframe_reads_marker_layouts, layout_gen_params),
+	KUNIT_CASE(mpa_deframe_random_round_trip),
+	KUNIT_CASE_PARAM(mpa_deframe_every_bit_flip_is_crc_error,
+			 flip_gen_params),
+	KUNIT_CASE_PARAM(mpa_deframe_checks_fpduptr, marker_gen_params),
+	KUNIT_CASE(mpa_deframe_refuses_length_above_limit),
+	KUNIT_CASE(mpa_deframe_refuses_length_65535),
+	KUNIT_CASE(mpa_deframe_passes_zero_length_ulpdu),
+	KUNIT_CASE(mpa_deframe_callback_stops_parser),
+	KUNIT_CASE(mpa_deframe_error_is_sticky),
+	KUNIT_CASE(mpa_deframe_rejects_range_outside_skb),
+	KUNIT_CASE(mpa_deframe_init_checks_arguments),
+	{}
+};
+
+static struct kunit_suite mpa_deframe_suite = {
+	.name = "softiwarp_mpa_deframe",
+	.test_cases = mpa_deframe_cases,
+};
+
+kunit_test_suites(&mpa_deframe_suite);
