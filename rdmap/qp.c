@@ -1003,8 +1003,7 @@ struct ib_qp *swi_get_qp(struct ib_device *ibdev, int qpn)
  * Context: process context; takes each QP's state_lock.
  * Return: nothing.
  */
-void swi_qp_for_each_conn(struct swi_device *dev,
-			  void (*fn)(struct swi_qp *qp, void *conn, void *arg),
+void swi_qp_for_each_conn(struct swi_device *dev, swi_qp_conn_fn fn,
 			  void *arg)
 {
 	struct swi_qp *qp;
