@@ -8,11 +8,37 @@
  * add_ref/rem_ref count references, so each case also proves that the
  * connection manager gives back every reference it took.
  *
+ * Where the other end must misbehave, the test plays it with raw kernel
+ * TCP sockets that send MPA frames made by mpa/mpa_startup.c's codec (or
+ * parts of them), and shortens the MPA startup timeout to CMT_TIMEOUT_MS
+ * for the cases that wait for it (swi_cm_set_timeout_ms(), put back when
+ * the case ends).
+ *
  * Cases: Request/Reply with private data both ways and MPA revision 1 or
  * 2 (parameterised), then a graceful disconnect from either side; a reject
  * with private data; a connect where nobody listens; a listen that fails
  * on a port already taken and leaves the first listener working; the QP of
  * an established connection destroyed (abrupt teardown).
+ *
+ * cm_passive_dropped: a raw client that sends nothing, half a header, or a
+ * Request whose PD_Length runs past its data is dropped by the timeout (not
+ * before); one that sends a Reply (Initiator/Initiator), a revision 0
+ * Request without permissive, or closes or resets after half a header is
+ * dropped at once; never a CONNECT_REQUEST, and the listener serves normal
+ * connects meanwhile and after. cm_passive_trickle: the timeout bounds the
+ * whole Request, however slowly its octets come. cm_active_failed: a raw
+ * listener that never answers our Request (-ETIMEDOUT, after the timeout),
+ * answers with a Request (-ECONNRESET), or closes or resets (-ECONNRESET):
+ * CONNECT_REPLY with that status and the QP untouched. cm_rev0_permissive:
+ * with permissive on, a revision 0 Request reaches the listener and gets a
+ * revision 0 Reply with CRCs and Markers; the peer's reset then brings
+ * DISCONNECT and CLOSE. cm_unlisten_during_startup: the listen ends while a
+ * connection is in MPA startup; its Request is refused, and the listener's
+ * iw_cm_id is held until then. cm_qp_destroyed_connecting: the QP destroyed
+ * (as rdma_destroy_qp() before rdma_destroy_id() does) while the Request
+ * waits for its Reply: the connect fails and the destroy completes. iw_cm
+ * itself cannot destroy an iw_cm_id whose connect is under way: it waits
+ * for CONNECT_REPLY, which the cases above show always comes.
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
