@@ -232,14 +232,24 @@ static int swi_cm_send(struct socket *sock, const void *buf, size_t len)
 	return n == len ? 0 : -EIO;
 }
 
-/* Receive exactly @len octets (with the socket's receive timeout) */
-static int swi_cm_recv(struct socket *sock, void *buf, size_t len)
+/*
+ * Receive exactly @len octets by @end (jiffies): the receive timeout is
+ * what is left until then, so that a peer trickling its frame in cannot
+ * renew it with every octet.
+ */
+static int swi_cm_recv(struct socket *sock, void *buf, size_t len,
+		       unsigned long end)
 {
 	while (len) {
 		struct kvec kv = { .iov_base = buf, .iov_len = len };
 		struct msghdr msg = {};
-		int n = kernel_recvmsg(sock, &msg, &kv, 1, len, MSG_WAITALL);
+		long left = (long)(end - jiffies);
+		int n;
 
+		if (left <= 0)
+			return -EAGAIN;
+		WRITE_ONCE(sock->sk->sk_rcvtimeo, left);
+		n = kernel_recvmsg(sock, &msg, &kv, 1, len, MSG_WAITALL);
 		if (n <= 0)
 			return n ? n : -ECONNRESET;
 		buf += n;
@@ -248,9 +258,13 @@ static int swi_cm_recv(struct socket *sock, void *buf, size_t len)
 	return 0;
 }
 
-/* Read the peer's Request or Reply, exactly, and decode it into @cep */
+/*
+ * Read the peer's Request or Reply, exactly, within the MPA startup
+ * timeout, and decode it into @cep
+ */
 static int swi_cm_recv_frame(struct swi_cep *cep, enum mpa_startup_kind kind)
 {
+	unsigned long end = jiffies + msecs_to_jiffies(swi_cm_timeout_ms());
 	size_t got = 0;
 	int need, err;
 
@@ -263,7 +277,7 @@ static int swi_cm_recv_frame(struct swi_cep *cep, enum mpa_startup_kind kind)
 		if (got + need > MPA_RR_HDR_SIZE + MPA_MAX_PRIVDATA +
 				 MPA_V2_DATA_SIZE)
 			return -EMSGSIZE;
-		err = swi_cm_recv(cep->sock, cep->frame + got, need);
+		err = swi_cm_recv(cep->sock, cep->frame + got, need, end);
 		if (err)
 			return err;
 		got += need;

@@ -22,6 +22,7 @@ void swi_cm_knobs_init(struct swi_cm_knobs *k);
 void swi_cm_policy(const struct swi_cm_knobs *k, bool initiator,
 		   struct mpa_startup_policy *pol);
 unsigned int swi_cm_timeout_ms(void);
+unsigned int swi_cm_set_timeout_ms(unsigned int ms);
 
 int swi_cm_connect(struct iw_cm_id *id, struct iw_cm_conn_param *p);
 int swi_cm_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p);

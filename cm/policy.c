@@ -60,6 +60,25 @@ unsigned int swi_cm_timeout_ms(void)
 	return max(READ_ONCE(mpa_timeout_ms), 100U);
 }
 
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * swi_cm_set_timeout_ms() - set the MPA startup timeout (KUnit only)
+ * @ms: the new value of the mpa_timeout_ms module parameter
+ *
+ * Lets a test shorten the timeout for its connections and put the old
+ * value back when it ends; the rest of the module reads the parameter
+ * through swi_cm_timeout_ms() only.
+ *
+ * Context: any context.
+ * Return: the previous value.
+ */
+unsigned int swi_cm_set_timeout_ms(unsigned int ms)
+{
+	return xchg(&mpa_timeout_ms, ms);
+}
+EXPORT_SYMBOL_IF_KUNIT(swi_cm_set_timeout_ms);
+#endif
+
 /**
  * swi_cm_knobs_init() - a device's knobs, all at the module defaults
  * @k: the knobs

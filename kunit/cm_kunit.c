@@ -8,11 +8,37 @@
  * add_ref/rem_ref count references, so each case also proves that the
  * connection manager gives back every reference it took.
  *
+ * Where the other end must misbehave, the test plays it with raw kernel
+ * TCP sockets that send MPA frames made by mpa/mpa_startup.c's codec (or
+ * parts of them), and shortens the MPA startup timeout to CMT_TIMEOUT_MS
+ * for the cases that wait for it (swi_cm_set_timeout_ms(), put back when
+ * the case ends).
+ *
  * Cases: Request/Reply with private data both ways and MPA revision 1 or
  * 2 (parameterised), then a graceful disconnect from either side; a reject
  * with private data; a connect where nobody listens; a listen that fails
  * on a port already taken and leaves the first listener working; the QP of
  * an established connection destroyed (abrupt teardown).
+ *
+ * cm_passive_dropped: a raw client that sends nothing, half a header, or a
+ * Request whose PD_Length runs past its data is dropped by the timeout (not
+ * before); one that sends a Reply (Initiator/Initiator), a revision 0
+ * Request without permissive, or closes or resets after half a header is
+ * dropped at once; never a CONNECT_REQUEST, and the listener serves normal
+ * connects meanwhile and after. cm_passive_trickle: the timeout bounds the
+ * whole Request, however slowly its octets come. cm_active_failed: a raw
+ * listener that never answers our Request (-ETIMEDOUT, after the timeout),
+ * answers with a Request (-ECONNRESET), or closes or resets (-ECONNRESET):
+ * CONNECT_REPLY with that status and the QP untouched. cm_rev0_permissive:
+ * with permissive on, a revision 0 Request reaches the listener and gets a
+ * revision 0 Reply with CRCs and Markers; the peer's reset then brings
+ * DISCONNECT and CLOSE. cm_unlisten_during_startup: the listen ends while a
+ * connection is in MPA startup; its Request is refused, and the listener's
+ * iw_cm_id is held until then. cm_qp_destroyed_connecting: the QP destroyed
+ * (as rdma_destroy_qp() before rdma_destroy_id() does) while the Request
+ * waits for its Reply: the connect fails and the destroy completes. iw_cm
+ * itself cannot destroy an iw_cm_id whose connect is under way: it waits
+ * for CONNECT_REPLY, which the cases above show always comes.
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
@@ -20,16 +46,22 @@
 #include <linux/in.h>
 #include <linux/netdevice.h>
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include <net/net_namespace.h>
+#include <net/sock.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/iw_cm.h>
 
 #include "cm/cm.h"
+#include "kunit/helpers.h"
 #include "rdmap/softiwarp.h"
 
 #define CMT_EVENTS	8
 #define CMT_WAIT	(10 * HZ)
-#define CMT_PORT_BASE	47100
+#define CMT_PORT_BASE	47100	/* the cases use 47101 to 47137 */
+#define CMT_TIMEOUT_MS	300	/* the MPA timeout of the timeout cases */
+#define CMT_RAW_WAIT	(3 * HZ)	/* a raw socket's send/recv timeout */
+#define CMT_FRAME_MAX	64	/* the frames the raw peer sends or reads */
 
 /* One recorded event */
 struct cmt_event {
@@ -97,10 +129,16 @@ static void cmt_rem_ref(struct iw_cm_id *id)
 	spin_unlock(&c->lock);
 }
 
+static void cmt_addr(struct sockaddr_in *sin, u16 port)
+{
+	memset(sin, 0, sizeof(*sin));
+	sin->sin_family = AF_INET;
+	sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sin->sin_port = htons(port);
+}
+
 static void cmt_id_init(struct cmt *t, struct cmt_id *c, u16 port)
 {
-	struct sockaddr_in *sin = (struct sockaddr_in *)&c->id.m_local_addr;
-
 	memset(c, 0, sizeof(*c));
 	spin_lock_init(&c->lock);
 	init_completion(&c->more);
@@ -108,10 +146,15 @@ static void cmt_id_init(struct cmt *t, struct cmt_id *c, u16 port)
 	c->id.event_handler = cmt_event;
 	c->id.add_ref = cmt_add_ref;
 	c->id.rem_ref = cmt_rem_ref;
-	sin->sin_family = AF_INET;
-	sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	sin->sin_port = htons(port);
+	cmt_addr((struct sockaddr_in *)&c->id.m_local_addr, port);
 	c->id.m_remote_addr = c->id.m_local_addr;
+}
+
+/* An id that connects from an ephemeral port to 127.0.0.1:@port */
+static void cmt_active_init(struct cmt *t, struct cmt_id *c, u16 port)
+{
+	cmt_id_init(t, c, 0);
+	cmt_addr((struct sockaddr_in *)&c->id.m_remote_addr, port);
 }
 
 /* The @n-th event of @c (0 based), waiting for it; NULL on timeout */
@@ -199,9 +242,7 @@ static struct cmt *cmt_up(struct kunit *test, u16 port)
 		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t->qp[i]);
 	}
 	cmt_id_init(t, &t->lst, port);
-	cmt_id_init(t, &t->act, 0);
-	((struct sockaddr_in *)&t->act.id.m_remote_addr)->sin_port =
-		htons(port);
+	cmt_active_init(t, &t->act, port);
 	cmt_id_init(t, &t->pas, port);
 	return t;
 }
@@ -392,6 +433,494 @@ static void cm_destroy_qp_established(struct kunit *test)
 	cmt_all_refs_back(test, t);
 }
 
+/*
+ * The peer played by the test: raw kernel TCP sockets that send what a
+ * case wants, MPA frames made with the codec of mpa/mpa_startup.c.
+ */
+
+static void cmt_timeout_restore(void *old)
+{
+	swi_cm_set_timeout_ms((uintptr_t)old);
+}
+
+/* An MPA startup timeout of @ms for this case; the old one back at its end */
+static void cmt_set_timeout(struct kunit *test, unsigned int ms)
+{
+	uintptr_t old = swi_cm_set_timeout_ms(ms);
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							cmt_timeout_restore,
+							(void *)old), 0);
+}
+
+static void cmt_raw_timeouts(struct socket *s)
+{
+	s->sk->sk_rcvtimeo = CMT_RAW_WAIT;
+	s->sk->sk_sndtimeo = CMT_RAW_WAIT;
+}
+
+/* A raw client connected to 127.0.0.1:@port */
+static struct socket *cmt_raw_connect(struct kunit *test, u16 port)
+{
+	struct socket *s = swi_kunit_sock(test);
+	struct sockaddr_in sin;
+
+	cmt_addr(&sin, port);
+	cmt_raw_timeouts(s);
+	KUNIT_ASSERT_EQ(test, kernel_connect(s, (struct sockaddr *)&sin,
+					     sizeof(sin), 0), 0);
+	return s;
+}
+
+/* A raw listener on 127.0.0.1:@port */
+static struct socket *cmt_raw_listen(struct kunit *test, u16 port)
+{
+	struct socket *s = swi_kunit_sock(test);
+	struct sockaddr_in sin;
+
+	cmt_addr(&sin, port);
+	cmt_raw_timeouts(s);	/* accept waits that long at most */
+	sock_set_reuseaddr(s->sk);
+	KUNIT_ASSERT_EQ(test, kernel_bind(s, (struct sockaddr *)&sin,
+					  sizeof(sin)), 0);
+	KUNIT_ASSERT_EQ(test, kernel_listen(s, 1), 0);
+	return s;
+}
+
+static struct socket *cmt_raw_accept(struct kunit *test, struct socket *l)
+{
+	struct socket *s;
+
+	KUNIT_ASSERT_EQ(test, kernel_accept(l, &s, 0), 0);
+	swi_kunit_sock_adopt(test, s);
+	cmt_raw_timeouts(s);
+	return s;
+}
+
+/* Octets received (fewer only at EOF or timeout), or a negative errno */
+static int cmt_raw_recv(struct socket *s, void *buf, size_t len, int flags)
+{
+	struct kvec kv = { .iov_base = buf, .iov_len = len };
+	struct msghdr msg = {};
+
+	return kernel_recvmsg(s, &msg, &kv, 1, len, flags);
+}
+
+/* A Request or Reply of revision @rev, CRCs (and Markers in revision 0) */
+static void cmt_frame(struct mpa_startup_frame *f, enum mpa_startup_kind kind,
+		      u8 rev, const char *pdata)
+{
+	memset(f, 0, sizeof(*f));
+	f->kind = kind;
+	f->rev = rev;
+	f->crc = true;
+	f->markers = rev == MPA_REV_0;
+	f->pdata = (const u8 *)pdata;
+	f->pdata_len = strlen(pdata);
+}
+
+/* Send the first @len octets of frame @f, all of it when @len < 0 */
+static void cmt_raw_frame(struct kunit *test, struct socket *s,
+			  const struct mpa_startup_frame *f, int len)
+{
+	struct msghdr msg = { .msg_flags = MSG_NOSIGNAL };
+	u8 buf[CMT_FRAME_MAX];
+	struct kvec kv = { .iov_base = buf };
+	int n = mpa_startup_build(f, buf, sizeof(buf));
+
+	KUNIT_ASSERT_GT(test, n, 0);
+	if (len >= 0)
+		n = min(n, len);
+	kv.iov_len = n;
+	if (n)
+		KUNIT_ASSERT_EQ(test, kernel_sendmsg(s, &msg, &kv, 1, n), n);
+}
+
+/* Read one whole startup frame of @kind into @buf, decoded into @f */
+static void cmt_raw_read(struct kunit *test, struct socket *s,
+			 enum mpa_startup_kind kind, u8 *buf,
+			 struct mpa_startup_frame *f)
+{
+	int got = 0, need = MPA_RR_HDR_SIZE;
+
+	while (need > 0) {
+		KUNIT_ASSERT_LE(test, got + need, CMT_FRAME_MAX);
+		KUNIT_ASSERT_EQ(test, cmt_raw_recv(s, buf + got, need,
+						   MSG_WAITALL), need);
+		got += need;
+		need = mpa_startup_need(buf, got, kind);
+	}
+	KUNIT_ASSERT_EQ(test, need, 0);
+	KUNIT_ASSERT_EQ(test, mpa_startup_parse(buf, got, kind, f), 0);
+}
+
+/* Wait until our side closes the connection of @s: ms since @t0 */
+static unsigned int cmt_raw_closed(struct kunit *test, struct socket *s,
+				   unsigned long t0)
+{
+	u8 b;
+	int n = cmt_raw_recv(s, &b, 1, 0);
+
+	KUNIT_EXPECT_TRUE_MSG(test, n == 0 || n == -ECONNRESET,
+			      "recv %d: not closed by our side", n);
+	return jiffies_to_msecs(jiffies - t0);
+}
+
+/* The test closes @s: a FIN, or an RST (SO_LINGER with 0 s) */
+static void cmt_raw_close(struct kunit *test, struct socket *s, bool reset)
+{
+	swi_kunit_sock_keep(test, s);
+	if (reset)
+		sock_no_linger(s->sk);
+	sock_release(s);
+}
+
+/* A normal connect to the listener of @t: its @n-th event, then rejected */
+static void cmt_probe(struct kunit *test, struct cmt *t, int n)
+{
+	struct sockaddr_in *sin = (struct sockaddr_in *)&t->lst.id.m_local_addr;
+	struct cmt_id *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	struct cmt_id *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	struct iw_cm_conn_param cp = {
+		.private_data = "probe", .private_data_len = 5,
+		.ird = 1, .ord = 1, .qpn = t->qp[0]->qp_num,
+	};
+
+	KUNIT_ASSERT_TRUE(test, a && p);
+	cmt_active_init(t, a, ntohs(sin->sin_port));
+	cmt_id_init(t, p, ntohs(sin->sin_port));
+	KUNIT_ASSERT_EQ(test, swi_cm_connect(&a->id, &cp), 0);
+	cmt_expect(test, &t->lst, n, IW_CM_EVENT_CONNECT_REQUEST, 0);
+	KUNIT_EXPECT_EQ(test, t->lst.ev[n].pdata_len, 5);
+	KUNIT_EXPECT_MEMEQ(test, t->lst.ev[n].pdata, "probe", 5);
+	p->id.provider_data = t->lst.ev[n].provider_data;
+	KUNIT_ASSERT_EQ(test, swi_cm_reject(&p->id, NULL, 0), 0);
+	cmt_expect(test, a, 0, IW_CM_EVENT_CONNECT_REPLY, -ECONNREFUSED);
+	KUNIT_EXPECT_EQ(test, cmt_refs_settle(a), 0);
+}
+
+/* End the listen; every reference to its iw_cm_id comes back */
+static void cmt_unlisten(struct kunit *test, struct cmt *t)
+{
+	KUNIT_EXPECT_EQ(test, swi_cm_destroy_listen(&t->lst.id), 0);
+	KUNIT_EXPECT_NULL(test, t->lst.id.provider_data);
+	KUNIT_EXPECT_EQ(test, cmt_refs_settle(&t->lst), 0);
+}
+
+enum cmt_end { CMT_STAY, CMT_FIN, CMT_RST };
+
+/* What a raw client sends our listener; none of it may become a Request */
+struct cmt_passive {
+	const char *desc;
+	enum mpa_startup_kind kind;	/* of the frame it sends */
+	u8 rev;				/* its revision */
+	int len;			/* octets of it sent, -1: all */
+	enum cmt_end end;		/* then stays, closes or resets */
+	bool timeout;			/* dropped by the MPA timeout */
+};
+
+#define CMT_PD16	"0123456789abcdef"
+
+static const struct cmt_passive cmt_passive_cases[] = {
+	{ "silent", MPA_STARTUP_REQUEST, 1, 0, CMT_STAY, true },
+	{ "half a header", MPA_STARTUP_REQUEST, 1, 10, CMT_STAY, true },
+	{ "PD_Length beyond the data", MPA_STARTUP_REQUEST, 1,
+	  MPA_RR_HDR_SIZE + 6, CMT_STAY, true },
+	{ "a Reply (Initiator/Initiator)", MPA_STARTUP_REPLY, 1, -1,
+	  CMT_STAY, false },
+	{ "revision 0, not permissive", MPA_STARTUP_REQUEST, 0, -1, CMT_STAY,
+	  false },
+	{ "half a header, then FIN", MPA_STARTUP_REQUEST, 1, 10, CMT_FIN,
+	  false },
+	{ "half a header, then RST", MPA_STARTUP_REQUEST, 1, 10, CMT_RST,
+	  false },
+};
+
+static void cmt_passive_desc(const struct cmt_passive *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(cmt_passive, cmt_passive_cases, cmt_passive_desc);
+
+/* The raw client's side of cm_passive_dropped() */
+static void cmt_passive_peer(struct kunit *test, struct socket *raw,
+			     const struct cmt_passive *c)
+{
+	struct mpa_startup_frame f;
+
+	cmt_frame(&f, c->kind, c->rev, CMT_PD16);
+	cmt_raw_frame(test, raw, &f, c->len);
+	if (c->end == CMT_FIN)
+		KUNIT_ASSERT_EQ(test, kernel_sock_shutdown(raw, SHUT_WR), 0);
+	else if (c->end == CMT_RST)
+		cmt_raw_close(test, raw, true);
+}
+
+/*
+ * A connection that never makes a valid MPA Request is dropped without a
+ * CONNECT_REQUEST (by the timeout, not before, when the peer stalls;
+ * at once otherwise), while the listener serves others, during and after.
+ */
+static void cm_passive_dropped(struct kunit *test)
+{
+	const struct cmt_passive *c = test->param_value;
+	u16 port = CMT_PORT_BASE + 20 + (c - cmt_passive_cases);
+	struct cmt *t = cmt_up(test, port);
+	struct socket *raw;
+	unsigned long t0;
+	unsigned int ms;
+
+	if (c->timeout)
+		cmt_set_timeout(test, CMT_TIMEOUT_MS);
+	to_swi_dev(t->dev)->knobs.permissive = 0;
+	KUNIT_ASSERT_EQ(test, swi_cm_create_listen(&t->lst.id, 4), 0);
+	raw = cmt_raw_connect(test, port);
+	t0 = jiffies;
+	cmt_passive_peer(test, raw, c);
+	/* behind the raw connection in the accept queue: it was accepted */
+	cmt_probe(test, t, 0);
+	if (c->end != CMT_RST) {
+		ms = cmt_raw_closed(test, raw, t0);
+		if (c->timeout)
+			KUNIT_EXPECT_GE(test, ms, CMT_TIMEOUT_MS);
+	}
+	cmt_probe(test, t, 1);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(t->lst.nev), 2);
+	/* an RST'd endpoint must be gone long before the default timeout */
+	cmt_unlisten(test, t);
+}
+
+/*
+ * A Request trickled an octet at a time, each well within the timeout:
+ * the timeout bounds the whole Request, so it is dropped all the same.
+ */
+static void cm_passive_trickle(struct kunit *test)
+{
+	struct cmt *t = cmt_up(test, CMT_PORT_BASE + 30);
+	struct mpa_startup_frame f;
+	u8 buf[CMT_FRAME_MAX], b;
+	struct socket *raw;
+	int i, n = -EAGAIN;
+
+	cmt_set_timeout(test, CMT_TIMEOUT_MS);
+	KUNIT_ASSERT_EQ(test, swi_cm_create_listen(&t->lst.id, 4), 0);
+	raw = cmt_raw_connect(test, CMT_PORT_BASE + 30);
+	cmt_frame(&f, MPA_STARTUP_REQUEST, MPA_REV_1, "");
+	KUNIT_ASSERT_EQ(test, mpa_startup_build(&f, buf, sizeof(buf)),
+			(int)MPA_RR_HDR_SIZE);
+	for (i = 0; i < (int)MPA_RR_HDR_SIZE - 1 && n == -EAGAIN; i++) {
+		struct kvec kv = { .iov_base = buf + i, .iov_len = 1 };
+		struct msghdr msg = { .msg_flags = MSG_NOSIGNAL };
+
+		kernel_sendmsg(raw, &msg, &kv, 1, 1);
+		msleep(CMT_TIMEOUT_MS / 3);
+		n = cmt_raw_recv(raw, &b, 1, MSG_DONTWAIT);
+	}
+	KUNIT_EXPECT_TRUE_MSG(test, n == 0 || n == -ECONNRESET,
+			      "recv %d: still open after %d octets", n, i);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(t->lst.nev), 0);
+	cmt_unlisten(test, t);
+}
+
+/* How a raw listener answers our Request, and what iw_cm must hear */
+struct cmt_active {
+	const char *desc;
+	enum cmt_end end;	/* CMT_STAY: answers with @kind or not at all */
+	bool answer;		/* sends a frame of @kind */
+	enum mpa_startup_kind kind;
+	int status;		/* of CONNECT_REPLY */
+};
+
+static const struct cmt_active cmt_active_cases[] = {
+	{ "silent", CMT_STAY, false, 0, -ETIMEDOUT },
+	{ "a Request (Initiator/Initiator)", CMT_STAY, true,
+	  MPA_STARTUP_REQUEST, -ECONNRESET },
+	{ "FIN", CMT_FIN, false, 0, -ECONNRESET },
+	{ "RST", CMT_RST, false, 0, -ECONNRESET },
+};
+
+static void cmt_active_desc(const struct cmt_active *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(cmt_active, cmt_active_cases, cmt_active_desc);
+
+/* Connect to a raw listener on @port; it accepts and reads our Request */
+static struct socket *cmt_raw_peer(struct kunit *test, struct cmt *t,
+				   u16 port)
+{
+	struct socket *l = cmt_raw_listen(test, port);
+	struct mpa_startup_frame req;
+	u8 buf[CMT_FRAME_MAX];
+	struct socket *raw;
+
+	KUNIT_ASSERT_EQ(test, cmt_connect(t, "hello"), 0);
+	raw = cmt_raw_accept(test, l);
+	cmt_raw_read(test, raw, MPA_STARTUP_REQUEST, buf, &req);
+	KUNIT_EXPECT_EQ(test, req.pdata_len, 5);
+	KUNIT_EXPECT_MEMEQ(test, req.pdata, "hello", 5);
+	return raw;
+}
+
+/*
+ * Our connect fails with the status iw_cm expects when the peer never
+ * answers (after the timeout, not before), answers with the wrong frame,
+ * or closes or resets during MPA startup; the QP stays as it was.
+ */
+static void cm_active_failed(struct kunit *test)
+{
+	const struct cmt_active *c = test->param_value;
+	u16 port = CMT_PORT_BASE + 31 + (c - cmt_active_cases);
+	struct cmt *t = cmt_up(test, port);
+	unsigned long t0 = jiffies;
+	struct mpa_startup_frame f;
+	struct socket *raw;
+
+	if (c->status == -ETIMEDOUT)
+		cmt_set_timeout(test, CMT_TIMEOUT_MS);
+	raw = cmt_raw_peer(test, t, port);
+	cmt_frame(&f, c->kind, MPA_REV_1, "peer");
+	if (c->answer)
+		cmt_raw_frame(test, raw, &f, -1);
+	if (c->end != CMT_STAY)
+		cmt_raw_close(test, raw, c->end == CMT_RST);
+	cmt_expect(test, &t->act, 0, IW_CM_EVENT_CONNECT_REPLY, c->status);
+	KUNIT_EXPECT_EQ(test, t->act.ev[0].pdata_len, 0);
+	if (c->status == -ETIMEDOUT)
+		KUNIT_EXPECT_GE(test, jiffies_to_msecs(jiffies - t0),
+				CMT_TIMEOUT_MS);
+	if (c->end == CMT_STAY)
+		cmt_raw_closed(test, raw, t0);
+	KUNIT_EXPECT_EQ(test, cmt_qp_state(t->qp[0]), IB_QPS_INIT);
+	KUNIT_EXPECT_EQ(test, cmt_refs_settle(&t->act), 0);
+}
+
+/*
+ * Permissive: a revision 0 (RDMAC) Request is offered to the listener and
+ * answered with a revision 0 Reply, CRCs and Markers set (RFC 5044
+ * Appendix C); the peer's reset then closes the connection.
+ */
+static void cm_rev0_permissive(struct kunit *test)
+{
+	u16 port = CMT_PORT_BASE + 35;
+	struct cmt *t = cmt_up(test, port);
+	struct iw_cm_conn_param p = {
+		.private_data = "world", .private_data_len = 5,
+		.ird = 1, .ord = 1, .qpn = t->qp[1]->qp_num,
+	};
+	struct mpa_startup_frame f;
+	u8 buf[CMT_FRAME_MAX];
+	struct socket *raw;
+
+	to_swi_dev(t->dev)->knobs.permissive = 1;
+	KUNIT_ASSERT_EQ(test, swi_cm_create_listen(&t->lst.id, 4), 0);
+	raw = cmt_raw_connect(test, port);
+	cmt_frame(&f, MPA_STARTUP_REQUEST, MPA_REV_0, "rdmac");
+	cmt_raw_frame(test, raw, &f, -1);
+	cmt_expect(test, &t->lst, 0, IW_CM_EVENT_CONNECT_REQUEST, 0);
+	KUNIT_EXPECT_EQ(test, t->lst.ev[0].pdata_len, 5);
+	KUNIT_EXPECT_MEMEQ(test, t->lst.ev[0].pdata, "rdmac", 5);
+	t->pas.id.provider_data = t->lst.ev[0].provider_data;
+	KUNIT_ASSERT_EQ(test, swi_cm_accept(&t->pas.id, &p), 0);
+	cmt_expect(test, &t->pas, 0, IW_CM_EVENT_ESTABLISHED, 0);
+	cmt_raw_read(test, raw, MPA_STARTUP_REPLY, buf, &f);
+	KUNIT_EXPECT_EQ(test, f.rev, MPA_REV_0);
+	KUNIT_EXPECT_FALSE(test, f.rejected);
+	KUNIT_EXPECT_TRUE(test, f.crc && f.markers && !f.enhanced);
+	KUNIT_EXPECT_EQ(test, f.pdata_len, 5);
+	KUNIT_EXPECT_MEMEQ(test, f.pdata, "world", 5);
+	KUNIT_EXPECT_EQ(test, cmt_qp_state(t->qp[1]), IB_QPS_RTS);
+	cmt_raw_close(test, raw, true);
+	cmt_expect(test, &t->pas, 1, IW_CM_EVENT_DISCONNECT, 0);
+	cmt_expect(test, &t->pas, 2, IW_CM_EVENT_CLOSE, -ECONNRESET);
+	cmt_unlisten(test, t);
+	KUNIT_EXPECT_EQ(test, cmt_refs_settle(&t->pas), 0);
+}
+
+/*
+ * The listen ends while a connection is in MPA startup: its Request, when
+ * it comes, is refused, and the endpoint holds the listener's iw_cm_id
+ * until then.
+ */
+static void cm_unlisten_during_startup(struct kunit *test)
+{
+	u16 port = CMT_PORT_BASE + 36;
+	struct cmt *t = cmt_up(test, port);
+	struct mpa_startup_frame f;
+	struct socket *raw;
+
+	KUNIT_ASSERT_EQ(test, swi_cm_create_listen(&t->lst.id, 4), 0);
+	raw = cmt_raw_connect(test, port);
+	cmt_probe(test, t, 0);
+	KUNIT_EXPECT_EQ(test, swi_cm_destroy_listen(&t->lst.id), 0);
+	KUNIT_EXPECT_EQ(test, cmt_refs(&t->lst), 1);
+	cmt_frame(&f, MPA_STARTUP_REQUEST, MPA_REV_1, "late");
+	cmt_raw_frame(test, raw, &f, -1);
+	cmt_raw_closed(test, raw, jiffies);
+	KUNIT_EXPECT_EQ(test, cmt_refs_settle(&t->lst), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(t->lst.nev), 1);
+}
+
+/* ib_destroy_qp() from a work item: it waits for the connection's end */
+struct cmt_destroy {
+	struct work_struct work;
+	struct ib_qp *qp;
+};
+
+static void cmt_destroy_work(struct work_struct *work)
+{
+	ib_destroy_qp(container_of(work, struct cmt_destroy, work)->qp);
+}
+
+static void cmt_destroy_flush(void *work)
+{
+	flush_work(work);
+}
+
+/* Start destroying the initiator's QP; wait until it is in ERROR */
+static void cmt_destroy_qp0(struct kunit *test, struct cmt *t)
+{
+	struct cmt_destroy *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	INIT_WORK(&d->work, cmt_destroy_work);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							cmt_destroy_flush,
+							&d->work), 0);
+	d->qp = t->qp[0];
+	t->qp[0] = NULL;
+	schedule_work(&d->work);
+	/* the endpoint's reference keeps the QP until CONNECT_REPLY */
+	for (i = 0; i < 50 && cmt_qp_state(d->qp) != IB_QPS_ERR; i++)
+		msleep(20);
+	KUNIT_EXPECT_EQ(test, cmt_qp_state(d->qp), IB_QPS_ERR);
+}
+
+/*
+ * The consumer destroys its QP (as rdma_destroy_qp() before
+ * rdma_destroy_id() would) while our Request waits for its Reply: the
+ * Reply that comes then finds no QP to go to Full Operation with, the
+ * connect fails, and the destroy completes.
+ */
+static void cm_qp_destroyed_connecting(struct kunit *test)
+{
+	u16 port = CMT_PORT_BASE + 37;
+	struct cmt *t = cmt_up(test, port);
+	struct mpa_startup_frame f;
+	struct socket *raw;
+
+	raw = cmt_raw_peer(test, t, port);
+	cmt_destroy_qp0(test, t);
+	cmt_frame(&f, MPA_STARTUP_REPLY, MPA_REV_1, "late");
+	cmt_raw_frame(test, raw, &f, -1);
+	cmt_expect(test, &t->act, 0, IW_CM_EVENT_CONNECT_REPLY, -ECONNRESET);
+	cmt_raw_closed(test, raw, jiffies);
+	KUNIT_EXPECT_EQ(test, cmt_refs_settle(&t->act), 0);
+}
+
 static struct kunit_case cm_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(cm_close_by_initiator, cmt_rev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
@@ -401,6 +930,14 @@ static struct kunit_case cm_cases[] = {
 	KUNIT_CASE_SLOW(cm_connect_nobody_listens),
 	KUNIT_CASE_SLOW(cm_listen_taken_leaves_first),
 	KUNIT_CASE_SLOW(cm_destroy_qp_established),
+	KUNIT_CASE_PARAM_ATTR(cm_passive_dropped, cmt_passive_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_SLOW(cm_passive_trickle),
+	KUNIT_CASE_PARAM_ATTR(cm_active_failed, cmt_active_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_SLOW(cm_rev0_permissive),
+	KUNIT_CASE_SLOW(cm_unlisten_during_startup),
+	KUNIT_CASE_SLOW(cm_qp_destroyed_connecting),
 	{}
 };
 

@@ -3,7 +3,8 @@
  * DOC: helpers shared by the KUnit suites
  *
  * The loopback socket pair of the MPA socket test and of the QP loopback
- * suite: every socket is released by a KUnit deferred action, so that a
+ * suite, and single sockets for the connection manager's suite to play a
+ * peer with: every socket is released by a KUnit deferred action, so that a
  * failed assertion leaks nothing; a socket handed over to the code under
  * test is taken out of the test's care with swi_kunit_sock_keep().
  */
@@ -18,16 +19,37 @@ static void swi_kunit_sock_release(void *sock)
 	sock_release(sock);
 }
 
-/* A new TCP socket, released when the test ends */
-static struct socket *swi_kunit_sock(struct kunit *test)
+/**
+ * swi_kunit_sock_adopt() - the test releases @sock when it ends
+ * @test: the test case
+ * @sock: a socket the test made or accepted
+ *
+ * Context: process context (a KUnit case). Fails the test with an
+ * assertion (and releases @sock at once) when the action cannot be added.
+ * Return: nothing.
+ */
+void swi_kunit_sock_adopt(struct kunit *test, struct socket *sock)
+{
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							swi_kunit_sock_release,
+							sock), 0);
+}
+
+/**
+ * swi_kunit_sock() - a new IPv4 TCP socket, released when the test ends
+ * @test: the test case
+ *
+ * Context: process context (a KUnit case). Fails the test with an
+ * assertion when the socket cannot be made.
+ * Return: the socket.
+ */
+struct socket *swi_kunit_sock(struct kunit *test)
 {
 	struct socket *sock;
 
 	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, PF_INET, SOCK_STREAM,
 					       IPPROTO_TCP, &sock), 0);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-							swi_kunit_sock_release,
-							sock), 0);
+	swi_kunit_sock_adopt(test, sock);
 	return sock;
 }
 
@@ -60,9 +82,7 @@ void swi_kunit_sock_pair(struct kunit *test, struct socket **cli,
 	KUNIT_ASSERT_EQ(test, kernel_connect(*cli, (struct sockaddr *)&sin,
 					     sizeof(sin), 0), 0);
 	KUNIT_ASSERT_EQ(test, kernel_accept(lsock, srv, 0), 0);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-							swi_kunit_sock_release,
-							*srv), 0);
+	swi_kunit_sock_adopt(test, *srv);
 	kunit_release_action(test, swi_kunit_sock_release, lsock);
 }
 

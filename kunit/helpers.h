@@ -2,11 +2,11 @@
 /*
  * DOC: helpers shared by the KUnit suites
  *
- * A loopback TCP connection whose sockets the test releases by itself when
- * it ends, however it ends (an assertion included); and the expectation of
- * a Terminate cause (struct rdmap_term_cause), which on failure reports
- * the layer, error type and code found and expected, each triple with its
- * name from rdmap_term_name().
+ * TCP sockets, and a loopback TCP connection, that the test releases by
+ * itself when it ends, however it ends (an assertion included); and the
+ * expectation of a Terminate cause (struct rdmap_term_cause), which on
+ * failure reports the layer, error type and code found and expected, each
+ * triple with its name from rdmap_term_name().
  */
 #ifndef SOFTIWARP_KUNIT_HELPERS_H
 #define SOFTIWARP_KUNIT_HELPERS_H
@@ -16,6 +16,8 @@
 
 #include "rdmap/terminate.h"
 
+struct socket *swi_kunit_sock(struct kunit *test);
+void swi_kunit_sock_adopt(struct kunit *test, struct socket *sock);
 void swi_kunit_sock_pair(struct kunit *test, struct socket **cli,
 			 struct socket **srv);
 void swi_kunit_sock_keep(struct kunit *test, struct socket *sock);
