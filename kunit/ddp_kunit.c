@@ -15,6 +15,7 @@
 #include <linux/limits.h>
 
 #include "ddp/ddp.h"
+#include "rdmap/rdmap.h"
 #include "rdmap/terminate.h"
 
 struct hdr_vector {
@@ -400,7 +401,7 @@ KUNIT_ARRAY_PARAM_DESC(rx_cases, rx_cases, desc);
 
 static const struct ddp_rx_queue rx_queue_default = QUEUE(1, 1, 0, 4096);
 
-static void ddp_rx_check_gives_expected_verdict(struct kunit *test)
+static void rdmap_rx_check_gives_expected_verdict(struct kunit *test)
 {
 	const struct rx_case *c = test->param_value;
 	struct rdmap_term_cause cause = { 0xaa, 0xaa, 0xaa };
@@ -411,9 +412,9 @@ static void ddp_rx_check_gives_expected_verdict(struct kunit *test)
 		rx.queue[i] = rx_queue_default;
 	if (c->h.qn < RDMAP_QN_COUNT)
 		rx.queue[c->h.qn] = c->q;
-	KUNIT_EXPECT_EQ(test, ddp_rx_check(&c->h, c->len, &rx,
-					   c->no_stag ? NULL : &c->stag,
-					   &cause), c->ret);
+	KUNIT_EXPECT_EQ(test, rdmap_rx_check(&c->h, c->len, &rx,
+					     c->no_stag ? NULL : &c->stag,
+					     &cause), c->ret);
 	if (!c->ret) {
 		/* untouched on success */
 		KUNIT_EXPECT_EQ(test, cause.layer, 0xaa);
@@ -499,7 +500,7 @@ static struct kunit_case ddp_cases[] = {
 	KUNIT_CASE(ddp_hdr_parse_ignores_reserved_bits),
 	KUNIT_CASE(rdmap_read_req_build_gives_vector_octets),
 	KUNIT_CASE(rdmap_read_req_parse_gives_vector_fields),
-	KUNIT_CASE_PARAM(ddp_rx_check_gives_expected_verdict,
+	KUNIT_CASE_PARAM(rdmap_rx_check_gives_expected_verdict,
 			 rx_cases_gen_params),
 	KUNIT_CASE_PARAM(rdmap_read_req_check_gives_expected_verdict,
 			 rreq_cases_gen_params),

@@ -13,6 +13,7 @@
 #include <kunit/test.h>
 
 #include "ddp/ddp.h"
+#include "rdmap/rdmap.h"
 #include "rdmap/terminate.h"
 
 /* Offending segments, from their DDP Control Field on */
