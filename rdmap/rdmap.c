@@ -122,12 +122,13 @@ static int rdmap_rx_check_op(const struct ddp_hdr_info *h, u8 rdmac,
 			     struct rdmap_term_cause *cause)
 {
 	u8 model = rdmap_op_model(h->opcode);
+	bool tagged_op = model == OP_TAGGED;
 
 	if (h->rv != RDMAP_VERSION && !(rdmac && h->rv == RDMAP_VERSION_RDMAC))
 		return rdmap_fail(cause, TERM_LAYER_RDMAP,
 				  TERM_ETYPE_RDMAP_OPERATION,
 				  TERM_RDMAP_VERSION);
-	if (model == OP_RESERVED || (model == OP_TAGGED) != !!h->tagged)
+	if (model == OP_RESERVED || tagged_op != !!h->tagged)
 		return rdmap_fail(cause, TERM_LAYER_RDMAP,
 				  TERM_ETYPE_RDMAP_OPERATION, TERM_RDMAP_OPCODE);
 	if (!h->tagged && h->qn != model)
