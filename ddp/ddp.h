@@ -3,12 +3,14 @@
  * DOC: DDP layer interface
  *
  * Pure codecs and checks, no socket and no lock: building and parsing
- * DDP headers (with the RDMAP control bits they carry) and the RDMA Read
- * Request header, and the receive-side validation of one incoming DDP
- * segment against what the receiver knows (struct ddp_rx_state, and the
- * caller's STag lookup result in struct ddp_stag_check). A failed check
- * gives the exact Terminate layer, error type and error code to report
- * (struct rdmap_term_cause, rdmap/terminate.h).
+ * DDP headers (with the ULP's control octet split the way RDMAP lays it
+ * out, see ddp/ddp_proto.h), and the receive-side DDP checks of one
+ * incoming segment against what the receiver knows (struct ddp_rx_state,
+ * and the caller's STag lookup result in struct ddp_stag_check). A failed
+ * check gives the DDP error type and code of RFC 5041 section 7.2 (struct
+ * ddp_error); reporting it is the ULP's business (RDMAP: a Terminate of
+ * the DDP layer, rdmap/rdmap.h). DDP knows nothing of the ULP's opcodes,
+ * versions or queue assignment: those checks are the ULP's.
  */
 #ifndef SOFTIWARP_DDP_H
 #define SOFTIWARP_DDP_H
@@ -18,17 +20,15 @@
 
 #include "compat.h"
 #include "ddp/ddp_proto.h"
-#include "rdmap/rdmap_proto.h"
-
-struct rdmap_term_cause;
 
 /**
  * struct ddp_hdr_info - a DDP header in host order
  * @tagged: 1 for the tagged buffer model (T), 0 for untagged
  * @last: 1 when this is the last segment of its message (L)
  * @dv: DDP version
- * @rv: RDMAP version
- * @opcode: RDMAP opcode, enum rdmap_opcode
+ * @rv: the ULP octet's DDP_CTRL_ULP_RV bits: the RDMAP version
+ * @opcode: the ULP octet's DDP_CTRL_ULP_OPCODE bits: the RDMAP opcode,
+ *	enum rdmap_opcode (rdmap/rdmap_proto.h)
  * @stag: tagged: the STag; untagged: the RsvdULP word (Invalidate STag)
  * @to: tagged only: the Tagged Offset
  * @qn: untagged only: the Queue Number
@@ -62,27 +62,6 @@ static inline unsigned int ddp_hdr_size(unsigned int tagged)
 
 int ddp_hdr_build(void *buf, size_t size, const struct ddp_hdr_info *h);
 int ddp_hdr_parse(const void *buf, size_t len, struct ddp_hdr_info *h);
-
-/**
- * struct rdmap_read_req_info - an RDMA Read Request header in host order
- * @sink_stag: Data Sink STag
- * @sink_to: Data Sink Tagged Offset
- * @size: RDMA Read Message Size
- * @src_stag: Data Source STag
- * @src_to: Data Source Tagged Offset
- */
-struct rdmap_read_req_info {
-	u32 sink_stag;
-	u64 sink_to;
-	u32 size;
-	u32 src_stag;
-	u64 src_to;
-};
-
-void rdmap_read_req_build(struct rdmap_read_req *w,
-			  const struct rdmap_read_req_info *r);
-int rdmap_read_req_parse(const void *buf, size_t len,
-			 struct rdmap_read_req_info *r);
 
 /**
  * enum ddp_stag_state - what the STag lookup found
@@ -124,8 +103,9 @@ struct ddp_stag_check {
  * @msn: MSN of the message in progress, or of the next message when
  *	none is in progress (DDP_MSN_FIRST for a new stream)
  * @buffers: buffers available for messages @msn, @msn + 1, ... (the one
- *	being filled included): posted receives for queue 0, free inbound
- *	Read Request slots (IRD) for queue 1, 1 for queue 2
+ *	being filled included), as the ULP counts them; for RDMAP the posted
+ *	receives on queue 0, the free inbound Read Request slots (IRD) on
+ *	queue 1, 1 on queue 2
  * @received: octets of message @msn already received, 0 before its first
  *	segment
  * @buf_len: size of the buffer that takes message @msn
@@ -137,23 +117,60 @@ struct ddp_rx_queue {
 	u32 buf_len;
 };
 
+/*
+ * The untagged queues this DDP receives on: QN 0 to DDP_QN_COUNT - 1, a
+ * higher QN is invalid. RFC 5041 leaves their number to the ULP; RDMAP's
+ * three queues must fit (checked in rdmap/rdmap.c).
+ */
+#define DDP_QN_COUNT	3
+
 /**
  * struct ddp_rx_state - what the receiver knows when a segment arrives
  * @rdmac: nonzero when the connection runs with an RDMA Consortium peer
- *	(MPA Rev 0): DDP and RDMAP version 0 are then accepted as well as 1
+ *	(MPA Rev 0): DDP version 0 is then accepted as well as 1 (and by
+ *	RDMAP, its version 0)
  * @queue: the untagged queues, indexed by QN
  */
 struct ddp_rx_state {
 	u8 rdmac;
-	struct ddp_rx_queue queue[RDMAP_QN_COUNT];
+	struct ddp_rx_queue queue[DDP_QN_COUNT];
 };
 
-int ddp_rx_check(const struct ddp_hdr_info *h, u32 len,
-		 const struct ddp_rx_state *rx,
-		 const struct ddp_stag_check *stag,
-		 struct rdmap_term_cause *cause);
-int rdmap_read_req_check(const struct rdmap_read_req_info *r,
-			 const struct ddp_stag_check *src,
-			 struct rdmap_term_cause *cause);
+/**
+ * struct ddp_error - why DDP refuses a segment (RFC 5041 section 7.2)
+ * @etype: enum ddp_term_etype
+ * @code: enum ddp_term_code of that type
+ */
+struct ddp_error {
+	u8 etype;
+	u8 code;
+};
+
+/**
+ * enum ddp_region_verdict - a tagged access against its STag lookup
+ * @DDP_REGION_OK: the access may proceed
+ * @DDP_REGION_INVALID: no lookup result, or the STag is invalid
+ * @DDP_REGION_NOT_ASSOC: the STag is not associated with this stream
+ * @DDP_REGION_ACCESS: the STag does not grant the access rights needed
+ * @DDP_REGION_WRAP: the access runs past 2^64 - 1
+ * @DDP_REGION_BOUNDS: the access does not lie within the region
+ */
+enum ddp_region_verdict {
+	DDP_REGION_OK,
+	DDP_REGION_INVALID,
+	DDP_REGION_NOT_ASSOC,
+	DDP_REGION_ACCESS,
+	DDP_REGION_WRAP,
+	DDP_REGION_BOUNDS,
+};
+
+enum ddp_region_verdict ddp_region_check(const struct ddp_stag_check *s,
+					 u8 need, u64 to, u64 len);
+int ddp_rx_check_version(const struct ddp_hdr_info *h,
+			 const struct ddp_rx_state *rx, struct ddp_error *err);
+int ddp_rx_check_buffer(const struct ddp_hdr_info *h, u32 len,
+			const struct ddp_rx_state *rx,
+			const struct ddp_stag_check *stag,
+			struct ddp_error *err);
 
 #endif /* SOFTIWARP_DDP_H */

@@ -9,13 +9,18 @@
  * error type and code (written as the numbers of the RFC tables, not with
  * the driver's constants), good segments pass, with the boundaries: a
  * tagged segment ending at the end of its region or one octet past it,
- * at 2^64 or one octet past it, MO and MSN one off.
+ * at 2^64 or one octet past it, MO and MSN one off. The table runs
+ * through rdmap_rx_check(), which combines RDMAP's checks with DDP's;
+ * DDP's checks alone (ddp_rx_check_version(), ddp_rx_check_buffer(),
+ * ddp_region_check()) give the DDP error of each DDP rule and leave
+ * RDMAP's rules alone.
  */
 #include <kunit/test.h>
 #include <linux/limits.h>
 
 #include "ddp/ddp.h"
 #include "kunit/helpers.h"
+#include "rdmap/rdmap.h"
 #include "rdmap/terminate.h"
 
 struct hdr_vector {
@@ -216,6 +221,146 @@ static void rdmap_read_req_parse_gives_vector_fields(struct kunit *test)
 #define RD	DDP_ACCESS_REMOTE_READ
 #define REFUSE(l, e, c)	.ret = -EPROTO, .cause = { (l), (e), (c) }
 
+/*
+ * The DDP checks alone (ddp_rx_check_version(), then ddp_rx_check_buffer()):
+ * each DDP rule gives its DDP error type and code; RDMAP's version,
+ * opcode and queue of the opcode are not theirs to judge, and a missing
+ * access right is -EACCES, for which DDP has no code.
+ */
+#define DDP_REFUSE(e, c)	.ret = -EPROTO, .err = { (e), (c) }
+
+struct ddp_only_case {
+	const char *desc;
+	struct ddp_hdr_info h;
+	u32 len;
+	u8 rdmac;
+	struct ddp_rx_queue q;		/* state of queue h.qn, when < 3 */
+	struct ddp_stag_check stag;
+	u8 no_stag;			/* pass no lookup result */
+	int ret;
+	struct ddp_error err;
+};
+
+static const struct ddp_only_case ddp_only_cases[] = {
+	{ "DDP: DDP version 0 outside RDMAC mode",
+	  { .last = 1, .rv = 1, .opcode = RDMAP_SEND, .msn = 1 }, 8, 0,
+	  QUEUE(1, 1, 0, 64), {}, 0, DDP_REFUSE(2, 0x06) },
+	{ "DDP: DDP version 0 in RDMAC mode",
+	  { .last = 1, .opcode = RDMAP_SEND, .msn = 1 }, 8, 1,
+	  QUEUE(1, 1, 0, 64) },
+	{ "DDP: tagged DDP version 2",
+	  { .tagged = 1, .dv = 2, .rv = 1, .opcode = RDMAP_WRITE,
+	    .to = RGN_BASE }, 8, 0, {}, REGION(RGN_BASE, RGN_LEN, WR), 0,
+	  DDP_REFUSE(1, 0x04) },
+	{ "DDP: RDMAP version 2 and reserved opcode 0xf are not DDP's",
+	  { .last = 1, .dv = 1, .rv = 2, .opcode = 0xf, .msn = 1 }, 8, 0,
+	  QUEUE(1, 1, 0, 64) },
+	{ "DDP: a Send on QN 2 is not DDP's to refuse",
+	  UNTAGGED(RDMAP_SEND, 2, 1, 0), 8, 0, QUEUE(1, 1, 0, 64) },
+	{ "DDP: a tagged Send is not DDP's to refuse",
+	  TAGGED(RDMAP_SEND, RGN_BASE), 8, 0, {},
+	  REGION(RGN_BASE, RGN_LEN, WR) },
+	{ "DDP: QN 3, past DDP_QN_COUNT", UNTAGGED(RDMAP_SEND, 3, 1, 0), 8,
+	  0, {}, {}, 0, DDP_REFUSE(2, 0x01) },
+	{ "DDP: MSN ahead without a buffer", UNTAGGED(RDMAP_SEND, 0, 2, 0),
+	  8, 0, QUEUE(1, 1, 0, 64), {}, 0, DDP_REFUSE(2, 0x02) },
+	{ "DDP: MSN behind", UNTAGGED(RDMAP_SEND, 0, 4, 0), 8, 0,
+	  QUEUE(5, 8, 0, 64), {}, 0, DDP_REFUSE(2, 0x03) },
+	{ "DDP: MO one past the octets received",
+	  UNTAGGED(RDMAP_SEND, 0, 1, 1001), 8, 0, QUEUE(1, 1, 1000, 4096), {},
+	  0, DDP_REFUSE(2, 0x04) },
+	{ "DDP: one octet too long for the buffer",
+	  UNTAGGED(RDMAP_SEND, 0, 1, 0), 65, 0, QUEUE(1, 1, 0, 64), {}, 0,
+	  DDP_REFUSE(2, 0x05) },
+	{ "DDP: tagged, invalid STag", TAGGED(RDMAP_WRITE, RGN_BASE), 8, 0,
+	  {}, { .state = DDP_STAG_INVALID }, 0, DDP_REFUSE(1, 0x00) },
+	{ "DDP: tagged, no lookup result", TAGGED(RDMAP_WRITE, RGN_BASE), 8,
+	  0, {}, {}, 1, DDP_REFUSE(1, 0x00) },
+	{ "DDP: tagged, STag of another stream",
+	  TAGGED(RDMAP_WRITE, RGN_BASE), 8, 0, {},
+	  { .state = DDP_STAG_NOT_ASSOC, .access = WR, .base = RGN_BASE,
+	    .len = RGN_LEN }, 0, DDP_REFUSE(1, 0x02) },
+	{ "DDP: tagged, no remote write: no DDP code",
+	  TAGGED(RDMAP_WRITE, RGN_BASE), 8, 0, {},
+	  REGION(RGN_BASE, RGN_LEN, RD), 0, .ret = -EACCES },
+	{ "DDP: tagged, TO wrap", TAGGED(RDMAP_WRITE, U64_MAX), 2, 0, {},
+	  REGION(RGN_BASE, RGN_LEN, WR), 0, DDP_REFUSE(1, 0x03) },
+	{ "DDP: tagged, one octet past the region",
+	  TAGGED(RDMAP_WRITE, RGN_END - 7), 8, 0, {},
+	  REGION(RGN_BASE, RGN_LEN, WR), 0, DDP_REFUSE(1, 0x01) },
+	{ "DDP: tagged, zero length with an invalid STag",
+	  TAGGED(RDMAP_WRITE, 0), 0, 0, {}, { .state = DDP_STAG_INVALID } },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ddp_only_cases, ddp_only_cases, desc);
+
+static void ddp_rx_checks_give_ddp_error(struct kunit *test)
+{
+	const struct ddp_only_case *c = test->param_value;
+	struct ddp_error err = { 0xaa, 0xaa };
+	struct ddp_rx_state rx = { .rdmac = c->rdmac };
+	int ret, i;
+
+	for (i = 0; i < DDP_QN_COUNT; i++)
+		rx.queue[i] = (struct ddp_rx_queue)QUEUE(1, 1, 0, 4096);
+	if (c->h.qn < DDP_QN_COUNT)
+		rx.queue[c->h.qn] = c->q;
+	ret = ddp_rx_check_version(&c->h, &rx, &err);
+	if (!ret)
+		ret = ddp_rx_check_buffer(&c->h, c->len, &rx,
+					  c->no_stag ? NULL : &c->stag, &err);
+	KUNIT_EXPECT_EQ(test, ret, c->ret);
+	if (c->ret != -EPROTO) {
+		/* untouched unless a DDP error is reported */
+		KUNIT_EXPECT_EQ(test, err.etype, 0xaa);
+		KUNIT_EXPECT_EQ(test, err.code, 0xaa);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, err.etype, c->err.etype);
+	KUNIT_EXPECT_EQ(test, err.code, c->err.code);
+}
+
+struct region_case {
+	const char *desc;
+	struct ddp_stag_check stag;
+	u8 no_stag;
+	u8 need;
+	u64 to;
+	u64 len;
+	enum ddp_region_verdict v;
+};
+
+static const struct region_case region_cases[] = {
+	{ "whole region, read and write", REGION(RGN_BASE, RGN_LEN, WR | RD),
+	  0, WR | RD, RGN_BASE, RGN_LEN, DDP_REGION_OK },
+	{ "no lookup result", {}, 1, RD, RGN_BASE, 1, DDP_REGION_INVALID },
+	{ "invalid STag", { .state = DDP_STAG_INVALID }, 0, RD, RGN_BASE, 1,
+	  DDP_REGION_INVALID },
+	{ "STag of another stream",
+	  { .state = DDP_STAG_NOT_ASSOC, .access = RD, .base = RGN_BASE,
+	    .len = RGN_LEN }, 0, RD, RGN_BASE, 1, DDP_REGION_NOT_ASSOC },
+	{ "write needed, read granted", REGION(RGN_BASE, RGN_LEN, RD), 0, WR,
+	  RGN_BASE, 1, DDP_REGION_ACCESS },
+	{ "wrap before bounds", REGION(RGN_BASE, RGN_LEN, RD), 0, RD,
+	  U64_MAX, 2, DDP_REGION_WRAP },
+	{ "ending at 2^64", REGION(TOP_BASE, 0x1000, RD), 0, RD,
+	  U64_MAX, 1, DDP_REGION_OK },
+	{ "one octet before the region", REGION(RGN_BASE, RGN_LEN, RD), 0, RD,
+	  RGN_BASE - 1, 1, DDP_REGION_BOUNDS },
+	{ "one octet past the region", REGION(RGN_BASE, RGN_LEN, RD), 0, RD,
+	  RGN_BASE, RGN_LEN + 1, DDP_REGION_BOUNDS },
+};
+
+KUNIT_ARRAY_PARAM_DESC(region_cases, region_cases, desc);
+
+static void ddp_region_check_gives_expected_verdict(struct kunit *test)
+{
+	const struct region_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, ddp_region_check(c->no_stag ? NULL : &c->stag,
+					       c->need, c->to, c->len), c->v);
+}
+
 struct rx_case {
 	const char *desc;
 	struct ddp_hdr_info h;
@@ -401,7 +546,7 @@ KUNIT_ARRAY_PARAM_DESC(rx_cases, rx_cases, desc);
 
 static const struct ddp_rx_queue rx_queue_default = QUEUE(1, 1, 0, 4096);
 
-static void ddp_rx_check_gives_expected_verdict(struct kunit *test)
+static void rdmap_rx_check_gives_expected_verdict(struct kunit *test)
 {
 	const struct rx_case *c = test->param_value;
 	struct rdmap_term_cause cause = { 0xaa, 0xaa, 0xaa };
@@ -412,9 +557,9 @@ static void ddp_rx_check_gives_expected_verdict(struct kunit *test)
 		rx.queue[i] = rx_queue_default;
 	if (c->h.qn < RDMAP_QN_COUNT)
 		rx.queue[c->h.qn] = c->q;
-	KUNIT_EXPECT_EQ(test, ddp_rx_check(&c->h, c->len, &rx,
-					   c->no_stag ? NULL : &c->stag,
-					   &cause), c->ret);
+	KUNIT_EXPECT_EQ(test, rdmap_rx_check(&c->h, c->len, &rx,
+					     c->no_stag ? NULL : &c->stag,
+					     &cause), c->ret);
 	if (!c->ret) {
 		/* untouched on success */
 		KUNIT_EXPECT_EQ(test, cause.layer, 0xaa);
@@ -496,7 +641,11 @@ static struct kunit_case ddp_cases[] = {
 	KUNIT_CASE(ddp_hdr_parse_ignores_reserved_bits),
 	KUNIT_CASE(rdmap_read_req_build_gives_vector_octets),
 	KUNIT_CASE(rdmap_read_req_parse_gives_vector_fields),
-	KUNIT_CASE_PARAM(ddp_rx_check_gives_expected_verdict,
+	KUNIT_CASE_PARAM(ddp_rx_checks_give_ddp_error,
+			 ddp_only_cases_gen_params),
+	KUNIT_CASE_PARAM(ddp_region_check_gives_expected_verdict,
+			 region_cases_gen_params),
+	KUNIT_CASE_PARAM(rdmap_rx_check_gives_expected_verdict,
 			 rx_cases_gen_params),
 	KUNIT_CASE_PARAM(rdmap_read_req_check_gives_expected_verdict,
 			 rreq_cases_gen_params),

@@ -11,7 +11,7 @@
  * chunks larger than a page and through the DMA MR; a lookup reference
  * keeping an object alive while its deregistration waits; the data path
  * calls with bottom halves and with interrupts disabled; and the lookup
- * result fed to ddp_rx_check() and rdmap_read_req_check(), giving the
+ * result fed to rdmap_rx_check() and rdmap_read_req_check(), giving the
  * Terminate codes of the RFC tables (written as numbers).
  *
  * Every case gets a fresh table (suite init) and real pages: three
@@ -28,6 +28,7 @@
 #include "ddp/ddp.h"
 #include "kunit/helpers.h"
 #include "rdmap/mem.h"
+#include "rdmap/rdmap.h"
 #include "rdmap/terminate.h"
 
 #define LW	IB_ACCESS_LOCAL_WRITE
@@ -995,7 +996,7 @@ static int e2e_verdict(const struct e2e_case *c, u32 stag,
 
 	if (c->op == RDMAP_READ_REQ)
 		return rdmap_read_req_check(&r, chk, cause);
-	return ddp_rx_check(&h, c->len, &rx, chk, cause);
+	return rdmap_rx_check(&h, c->len, &rx, chk, cause);
 }
 
 static void mem_check_feeds_ddp_validation(struct kunit *test)

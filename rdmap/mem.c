@@ -309,12 +309,12 @@ static u8 rmem_ddp_access(int access)
 }
 
 /**
- * rdmap_mem_remote_check() - STag lookup result for ddp_rx_check()
+ * rdmap_mem_remote_check() - STag lookup result for rdmap_rx_check()
  * @mem: the object rdmap_mem_lookup() returned for @stag, or its error
  *	pointer, or NULL
  * @stag: the STag the peer sent
  * @pd: the protection domain of the receiving stream (its QP)
- * @chk: the result, for ddp_rx_check() or rdmap_read_req_check()
+ * @chk: the result, for rdmap_rx_check() or rdmap_read_req_check()
  *
  * DDP_STAG_INVALID when there is no object, its key differs from @stag's,
  * or it is invalid; DDP_STAG_NOT_ASSOC when it belongs to another PD;

@@ -5,7 +5,8 @@
  * Only what travels on the wire: the RDMAP Control Field (the RsvdULP
  * octet of the DDP Control Field), the message opcodes and the queues
  * they use, the RDMA Read Request header, and the Terminate header with
- * its layer, error type and error code values. All fields are big endian.
+ * its layer, error type and error code values (those of the DDP layer are
+ * DDP's, in ddp/ddp_proto.h). All fields are big endian.
  *
  * The Terminate header is the Terminate Control word, then, when the
  * M or D flag is set, the 16-bit DDP Segment Length, then, when D is set,
@@ -27,11 +28,18 @@
 
 /*
  * RDMAP Control Field (RFC 5040 section 4.1): the low octet of the DDP
- * Control Field, masks given on the whole 16-bit word.
+ * Control Field, masks given on the whole 16-bit word. DDP's header codec
+ * splits that octet with its own copy of the layout (DDP_CTRL_ULP_* in
+ * ddp/ddp_proto.h, into struct ddp_hdr_info's rv and opcode); the two
+ * must agree.
  */
 #define RDMAP_CTRL_RV		GENMASK(7, 6)	/* RDMAP version */
 #define RDMAP_CTRL_RSVD		GENMASK(5, 4)	/* zero on send, ignored */
 #define RDMAP_CTRL_OPCODE	GENMASK(3, 0)
+
+static_assert(RDMAP_CTRL_RV == DDP_CTRL_ULP_RV);
+static_assert(RDMAP_CTRL_RSVD == DDP_CTRL_ULP_RSVD);
+static_assert(RDMAP_CTRL_OPCODE == DDP_CTRL_ULP_OPCODE);
 
 #define RDMAP_VERSION		1	/* RFC 5040 */
 #define RDMAP_VERSION_RDMAC	0	/* RDMA Consortium peers (MPA Rev 0) */
@@ -157,18 +165,14 @@ enum rdmap_term_layer {
  * @TERM_ETYPE_RDMAP_CATASTROPHIC: RDMAP local catastrophic error
  * @TERM_ETYPE_RDMAP_PROTECTION: RDMAP remote protection error
  * @TERM_ETYPE_RDMAP_OPERATION: RDMAP remote operation error
- * @TERM_ETYPE_DDP_CATASTROPHIC: DDP local catastrophic error
- * @TERM_ETYPE_DDP_TAGGED: DDP tagged buffer error
- * @TERM_ETYPE_DDP_UNTAGGED: DDP untagged buffer error
  * @TERM_ETYPE_LLP: the only LLP error type; the codes are enum mpa_error
+ *
+ * The DDP layer's types are enum ddp_term_etype (ddp/ddp_proto.h).
  */
 enum rdmap_term_etype {
 	TERM_ETYPE_RDMAP_CATASTROPHIC = 0,
 	TERM_ETYPE_RDMAP_PROTECTION = 1,
 	TERM_ETYPE_RDMAP_OPERATION = 2,
-	TERM_ETYPE_DDP_CATASTROPHIC = 0,
-	TERM_ETYPE_DDP_TAGGED = 1,
-	TERM_ETYPE_DDP_UNTAGGED = 2,
 	TERM_ETYPE_LLP = 0,
 };
 
@@ -187,18 +191,8 @@ enum rdmap_term_etype {
  * @TERM_RDMAP_CATASTROPHIC_GLOBAL: catastrophic error, global
  * @TERM_RDMAP_CANNOT_INVALIDATE: STag cannot be invalidated
  * @TERM_RDMAP_UNSPECIFIED: unspecified error
- * @TERM_DDP_CATASTROPHIC: local catastrophic (DDP, type 0)
- * @TERM_DDP_T_INVALID_STAG: tagged: invalid STag
- * @TERM_DDP_T_BASE_BOUNDS: tagged: base or bounds violation
- * @TERM_DDP_T_STAG_NOT_ASSOC: tagged: STag not associated with the stream
- * @TERM_DDP_T_TO_WRAP: tagged: Tagged Offset wrap
- * @TERM_DDP_T_VERSION: tagged: invalid DDP version
- * @TERM_DDP_U_INVALID_QN: untagged: invalid QN
- * @TERM_DDP_U_MSN_NO_BUF: untagged: invalid MSN, no buffer available
- * @TERM_DDP_U_MSN_RANGE: untagged: invalid MSN, MSN range not valid
- * @TERM_DDP_U_INVALID_MO: untagged: invalid MO
- * @TERM_DDP_U_TOO_LONG: untagged: DDP message too long for the buffer
- * @TERM_DDP_U_VERSION: untagged: invalid DDP version
+ *
+ * The DDP layer's codes are enum ddp_term_code (ddp/ddp_proto.h).
  */
 enum rdmap_term_code {
 	TERM_RDMAP_CATASTROPHIC = 0x00,
@@ -213,18 +207,6 @@ enum rdmap_term_code {
 	TERM_RDMAP_CATASTROPHIC_GLOBAL = 0x08,
 	TERM_RDMAP_CANNOT_INVALIDATE = 0x09,
 	TERM_RDMAP_UNSPECIFIED = 0xff,
-	TERM_DDP_CATASTROPHIC = 0x00,
-	TERM_DDP_T_INVALID_STAG = 0x00,
-	TERM_DDP_T_BASE_BOUNDS = 0x01,
-	TERM_DDP_T_STAG_NOT_ASSOC = 0x02,
-	TERM_DDP_T_TO_WRAP = 0x03,
-	TERM_DDP_T_VERSION = 0x04,
-	TERM_DDP_U_INVALID_QN = 0x01,
-	TERM_DDP_U_MSN_NO_BUF = 0x02,
-	TERM_DDP_U_MSN_RANGE = 0x03,
-	TERM_DDP_U_INVALID_MO = 0x04,
-	TERM_DDP_U_TOO_LONG = 0x05,
-	TERM_DDP_U_VERSION = 0x06,
 };
 
 #endif /* SOFTIWARP_RDMAP_PROTO_H */

@@ -10,7 +10,7 @@
  * Of each ULPDU the receiver first collects the headers (DDP, and the
  * RDMA Read Request or Terminate header behind an untagged one) into
  * &swi_rx.hdr; with the header complete it validates the segment with
- * ddp_rx_check() against the STag table, the ORQ or the posted receive,
+ * rdmap_rx_check() against the STag table, the ORQ or the posted receive,
  * and places the payload that follows straight from the skb into the
  * target pages. Nothing completes before the FPDU's CRC was checked (end
  * callback): a bad CRC ends the stream with a Terminate, and what was
@@ -193,8 +193,8 @@ static int swi_rx_seg_begin(struct swi_stream *s)
 		q->buf_len = h->qn == RDMAP_QN_TERMINATE ?
 			     RDMAP_TERM_MAX_SIZE : RDMAP_READ_REQ_SIZE;
 	}
-	if (!ddp_rx_check(h, rx->ulpdu_len - hl, &rx->ddp,
-			  h->tagged ? &chk : NULL, &cause))
+	if (!rdmap_rx_check(h, rx->ulpdu_len - hl, &rx->ddp,
+			    h->tagged ? &chk : NULL, &cause))
 		return 0;
 	if (rx->mem)
 		rdmap_mem_put(rx->mem);

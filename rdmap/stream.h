@@ -18,6 +18,7 @@
 #include <net/sock.h>
 
 #include "ddp/ddp.h"
+#include "rdmap/rdmap.h"
 #include "rdmap/softiwarp.h"
 
 /**
@@ -74,7 +75,7 @@ struct swi_tx_job {
  * @ulpdu_len: length of the current ULPDU
  * @h: the parsed DDP header of the current segment
  * @rr: the parsed Read Request (RDMAP_READ_REQ)
- * @ddp: the untagged queues' state, for ddp_rx_check()
+ * @ddp: the untagged queues' state, for rdmap_rx_check()
  * @mem: target of the current tagged segment, referenced
  * @rqe: the receive buffer of the Send in progress
  * @rqe_valid: @rqe is taken
