@@ -984,7 +984,7 @@ static void swi_cm_show_cep(struct swi_qp *qp, void *conn, void *arg)
 /* One line per connected QP of the device */
 static int swi_cm_conn_show(struct seq_file *m, void *unused)
 {
-	swi_qp_for_each_conn(m->private, swi_cm_show_cep, m);
+	swi_qp_walk_conns(m->private, swi_cm_show_cep, m);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(swi_cm_conn);

@@ -992,7 +992,7 @@ struct ib_qp *swi_get_qp(struct ib_device *ibdev, int qpn)
 }
 
 /**
- * swi_qp_for_each_conn() - visit every QP of a device that has a connection
+ * swi_qp_walk_conns() - visit every QP of a device that has a connection
  * @dev: the device
  * @fn: called with the QP, its connection endpoint and @arg, under the
  *	QP's state_lock and with a reference held
@@ -1003,8 +1003,7 @@ struct ib_qp *swi_get_qp(struct ib_device *ibdev, int qpn)
  * Context: process context; takes each QP's state_lock.
  * Return: nothing.
  */
-void swi_qp_for_each_conn(struct swi_device *dev, swi_qp_conn_fn fn,
-			  void *arg)
+void swi_qp_walk_conns(struct swi_device *dev, swi_qp_conn_fn fn, void *arg)
 {
 	struct swi_qp *qp;
 	unsigned long i;

@@ -359,10 +359,9 @@ int swi_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 void swi_qp_get(struct ib_qp *ibqp);
 void swi_qp_put(struct ib_qp *ibqp);
 struct ib_qp *swi_get_qp(struct ib_device *ibdev, int qpn);
-/* What swi_qp_for_each_conn() calls per connected QP */
+/* What swi_qp_walk_conns() calls per connected QP */
 typedef void (*swi_qp_conn_fn)(struct swi_qp *qp, void *conn, void *arg);
-void swi_qp_for_each_conn(struct swi_device *dev, swi_qp_conn_fn fn,
-			  void *arg);
+void swi_qp_walk_conns(struct swi_device *dev, swi_qp_conn_fn fn, void *arg);
 int swi_qp_event(struct swi_qp *qp, enum rdmap_qp_event event,
 		 enum rdmap_qp_err err);
 int swi_qp_take_sqe(struct swi_qp *qp, struct siw_sqe *sqe);
