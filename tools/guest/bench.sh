@@ -30,6 +30,7 @@ pair() {	# NAME NSL NSR IPL IPR
 	ip -n "$3" link set lo up
 }
 
+echo "bench: guest has $(nproc) CPUs online, kernel $(uname -r)" >&2
 pair vs swL swR 10.98.0.1 10.98.0.2
 pair vi siL siR 10.97.0.1 10.97.0.2
 # Only one driver's devices exist at a time: a wildcard rdma_cm listen asks
@@ -58,9 +59,27 @@ knobs() {	# CRC MARKERS
 	done
 }
 
-# perftest TEST SIZE CONFIG REP: one server/client run, one figure
+# perftest TEST SIZE CONFIG REP: one figure. perftest converts its cycle
+# counts with a CPU frequency it samples at start; under TCG on a busy host
+# that sampling fails now and then (r^2 < 0.9, figures 0.00): such a run
+# is repeated, up to three times, and left out only when all fail.
 perftest() {
-	local t=$1 size=$2 cfg=$3 rep=$4 nsl nsr dl dr ip n args val
+	local try
+	for try in 1 2 3; do
+		perftest_once "$@"
+		[ "$val" != NA ] && break
+		echo "bench: $1 $2 $3: no figure (perftest clock), attempt $try" >&2
+	done
+	if [ "$1" = ib_send_lat ]; then
+		echo "$4,$3,$1,$2,$val,usec" >> "$out"
+	else
+		echo "$4,$3,$1,$2,$val,MB/s" >> "$out"
+	fi
+}
+
+# perftest_once TEST SIZE CONFIG: one server/client run; sets $val
+perftest_once() {
+	local t=$1 size=$2 cfg=$3 nsl nsr dl dr ip n args
 	case $cfg in
 	siw)	nsl=siL nsr=siR dl=siwl dr=siwr ip=10.97.0.1 ;;
 	*)	nsl=swL nsr=swR dl=swl dr=swr ip=10.98.0.1 ;;
@@ -90,11 +109,7 @@ perftest() {
 	''|0.00|inf|-nan|nan) val=NA ;;
 	esac
 	wait
-	if [ "$t" = ib_send_lat ]; then
-		echo "$rep,$cfg,$t,$size,${val:-NA},usec" >> "$out"
-	else
-		echo "$rep,$cfg,$t,$size,${val:-NA},MB/s" >> "$out"
-	fi
+	val=${val:-NA}
 }
 
 tcp() {	# REP: iperf3 over the softiwarp veth, the ceiling
