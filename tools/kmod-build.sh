@@ -16,7 +16,9 @@ out="$top/build/$name"
 mkdir -p "$out"
 # Sources only; keep object files from earlier builds for incremental make.
 # The excludes come before --include='*/': rsync takes the first rule that
-# matches, and build/ must never be copied into itself.
+# matches, and build/ must never be copied into itself, nor the generated
+# *.mod.c of an in-tree build (`make` in the repository): copied over the
+# fresh one, it would rebuild the module with a stale export table.
 # No -t: a copied file gets a new mtime, so make rebuilds whatever changed,
 # even when the source went back to an older timestamp.
 rsync -rlp --checksum --delete --prune-empty-dirs \
@@ -24,7 +26,7 @@ rsync -rlp --checksum --delete --prune-empty-dirs \
 	--filter='P *.mod' --filter='P *.mod.c' --filter='P modules.order' \
 	--filter='P Module.symvers' --filter='P *.a' \
 	--exclude='/build/' --exclude='/tools/' --exclude='/Documentation/' \
-	--exclude='/.git/' \
+	--exclude='/.git/' --exclude='*.mod.c' \
 	--include='*/' --include='Kbuild' --include='*.c' --include='*.h' \
 	--exclude='*' "$top/" "$out/"
 make -C "$kdir" M="$out" "$@" modules
