@@ -4,9 +4,12 @@
  *
  * A microbenchmark of mpa/mpa_frame.c and mpa/mpa_deframe.c: throughput of
  * framing and of deframing with placement on 64768-octet ULPDUs, for each
- * setting of Markers and CRCs, beside memcpy(). The figures are printed,
- * never asserted; the case is marked slow.
+ * setting of Markers and CRCs, beside memcpy(); and CRC32c alone with each
+ * implementation the kernel has (crc32c-generic, crc32c-intel), which must
+ * agree. The figures are printed, never asserted; the cases are marked
+ * slow.
  */
+#include <crypto/hash.h>
 #include <kunit/test.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
@@ -117,8 +120,65 @@ static void mpa_bench_throughput(struct kunit *test)
 	}
 }
 
+/* Digest @bytes of @src in MULPDU pieces with @tfm: nanoseconds, CRCs */
+static u64 bench_crc_driver(struct kunit *test, struct crypto_shash *tfm,
+			    const u8 *src, u64 bytes, __le32 *crcs)
+{
+	SHASH_DESC_ON_STACK(desc, tfm);
+	u64 t0 = ktime_get_ns();
+	unsigned int i;
+
+	desc->tfm = tfm;
+	for (i = 0; i < BENCH_ULPDUS; i++)
+		KUNIT_ASSERT_EQ(test, crypto_shash_digest(desc,
+				src + (u64)i * MPA_MULPDU_MAX, MPA_MULPDU_MAX,
+				(u8 *)&crcs[i]), 0);
+	return ktime_get_ns() - t0;
+}
+
+/*
+ * CRC32c throughput of each implementation the kernel has (generic C and
+ * SSE4.2), on the same data; both must give the same CRCs. Says which one
+ * MPA uses.
+ */
+static void mpa_bench_crc32c_drivers(struct kunit *test)
+{
+	static const char * const names[] = { "crc32c-generic",
+					       "crc32c-intel" };
+	const u64 bytes = (u64)BENCH_ULPDUS * MPA_MULPDU_MAX;
+	__le32 *crcs[ARRAY_SIZE(names)];
+	struct crypto_shash *tfm;
+	unsigned int i, have = 0, first = 0;
+	u8 *src;
+
+	src = mpa_test_vmalloc(test, bytes);
+	prandom_bytes_state(&(struct rnd_state){ 9, 9, 9, 9 }, src, bytes);
+	kunit_info(test, "MPA computes CRC32c with %s\n", mpa_crc_driver());
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		crcs[i] = kunit_kcalloc(test, BENCH_ULPDUS, sizeof(__le32),
+					GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, crcs[i]);
+		tfm = crypto_alloc_shash(names[i], 0, 0);
+		if (IS_ERR(tfm)) {
+			kunit_info(test, "%s: not available\n", names[i]);
+			continue;
+		}
+		kunit_info(test, "%s: %llu MB/s\n", names[i],
+			   bench_mbps(bytes, bench_crc_driver(test, tfm, src,
+							      bytes, crcs[i])));
+		crypto_free_shash(tfm);
+		if (!have++)
+			first = i;
+		else
+			KUNIT_EXPECT_EQ(test, memcmp(crcs[first], crcs[i],
+					BENCH_ULPDUS * sizeof(__le32)), 0);
+	}
+	KUNIT_EXPECT_GE(test, have, 1U);
+}
+
 static struct kunit_case mpa_bench_cases[] = {
 	KUNIT_CASE_SLOW(mpa_bench_throughput),
+	KUNIT_CASE_SLOW(mpa_bench_crc32c_drivers),
 	{}
 };
 

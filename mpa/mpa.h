@@ -59,6 +59,7 @@ struct mpa_crc {
 
 int mpa_crc_init(void);
 void mpa_crc_exit(void);
+const char *mpa_crc_driver(void);
 void mpa_crc_begin(struct mpa_crc *crc);
 void mpa_crc_update(struct mpa_crc *crc, const void *data, unsigned int len);
 void mpa_crc_update_page(struct mpa_crc *crc, struct page *page,

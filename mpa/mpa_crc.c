@@ -42,6 +42,18 @@ int mpa_crc_init(void)
 }
 
 /**
+ * mpa_crc_driver() - which implementation computes the CRCs
+ *
+ * Context: any context, between mpa_crc_init() and mpa_crc_exit().
+ * Return: the crypto driver's name, e.g. "crc32c-intel".
+ */
+const char *mpa_crc_driver(void)
+{
+	return crypto_shash_driver_name(mpa_crc_tfm);
+}
+EXPORT_SYMBOL_IF_KUNIT(mpa_crc_driver);
+
+/**
  * mpa_crc_exit() - free the shared transform
  *
  * Context: process context, module unload, after every user is gone.

@@ -293,12 +293,13 @@ int mpa_fpdu_set_crc(struct mpa_fpdu *f, const struct iov_iter *payload)
 EXPORT_SYMBOL_IF_KUNIT(mpa_fpdu_set_crc);
 
 /**
- * mpa_tx_commit() - account for an FPDU the socket has taken
+ * mpa_tx_commit() - account for an FPDU that will be sent whole
  * @tx: transmit state
  * @f: the FPDU, laid out at @tx's current position
  *
- * Call once every octet of @f is queued on the socket, before laying out
- * the next FPDU.
+ * Call once @f is certain to go out in full and before anything laid out
+ * after it (its octets are queued on the socket, or will be before any
+ * other), and before laying out the next FPDU.
  *
  * Context: any context.
  * Return: 0, or -EINVAL when @f was not laid out at the current position.

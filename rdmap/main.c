@@ -38,7 +38,7 @@ static int __init softiwarp_init(void)
 		pr_err("cannot register the rdma link type: %d\n", err);
 		goto out_cm;
 	}
-	pr_info("loaded\n");
+	pr_info("loaded; CRC32c by %s\n", mpa_crc_driver());
 	return 0;
 
 out_cm:

@@ -67,6 +67,7 @@ static void swi_stream_release(struct swi_stream *s)
 	}
 	swi_rx_release(s);
 	kvfree(s->stage);
+	kvfree(s->fpdu);
 	kfree(s->wire);
 	kfree(s->irq);
 	kfree(s->orq);
@@ -94,10 +95,11 @@ static int swi_stream_setup(struct swi_stream *s,
 	if (err)
 		return err;
 	s->stage = kvmalloc(MPA_MULPDU_MAX, GFP_KERNEL);
-	s->wire = kcalloc(MPA_FPDU_MAX_PIECES, sizeof(*s->wire), GFP_KERNEL);
+	s->fpdu = kvcalloc(SWI_TX_BATCH, sizeof(*s->fpdu), GFP_KERNEL);
+	s->wire = kcalloc(SWI_TX_WIRE_MAX, sizeof(*s->wire), GFP_KERNEL);
 	s->irq = kcalloc(s->qp->ird, sizeof(*s->irq), GFP_KERNEL);
 	s->orq = kcalloc(s->qp->ord, sizeof(*s->orq), GFP_KERNEL);
-	if (!s->stage || !s->wire || !s->irq || !s->orq)
+	if (!s->stage || !s->fpdu || !s->wire || !s->irq || !s->orq)
 		return -ENOMEM;
 	return 0;
 }

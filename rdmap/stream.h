@@ -95,6 +95,14 @@ struct swi_rx {
 	bool failed;
 };
 
+/*
+ * FPDUs of one message handed to the socket in one sock_sendmsg() call at
+ * most; the batch also ends when its ULPDUs fill the stage buffer
+ * (MPA_MULPDU_MAX octets) or its kvecs the wire array
+ */
+#define SWI_TX_BATCH		16
+#define SWI_TX_WIRE_MAX		(2 * MPA_FPDU_MAX_PIECES)
+
 /* struct swi_stream flags bits */
 #define SWI_TX_RUNNING	0	/* one transmitter at a time */
 #define SWI_TX_STOPPED	1	/* nothing more is sent */
@@ -115,12 +123,15 @@ struct swi_rx {
  * @flags: SWI_TX_* bits
  * @cfg: what was negotiated
  * @mtx: MPA transmit state (transmitter only)
- * @fpdu: the FPDU being built (transmitter only)
- * @stage: the ULPDU being framed (transmitter only)
- * @wire: the FPDU on its way into the socket, as kvecs over the framing
- *	octets of @fpdu and the ULPDU in @stage (transmitter only)
+ * @fpdu: the batch of FPDUs being sent, SWI_TX_BATCH of them at most,
+ *	all of one message (transmitter only)
+ * @nr_fpdu: FPDUs in the batch
+ * @stage: their ULPDUs, one after the other (transmitter only)
+ * @stage_used: octets of @stage in use
+ * @wire: the batch on its way into the socket, as kvecs over the framing
+ *	octets of each @fpdu and its ULPDU in @stage (transmitter only)
  * @wire_nr: kvecs in @wire
- * @wire_len: octets of the FPDU
+ * @wire_len: octets of the batch
  * @wire_sent: of which the socket took these
  * @job: the message being transmitted (transmitter only)
  * @msn: next MSN per untagged queue we send on (transmitter only)
@@ -148,8 +159,10 @@ struct swi_stream {
 	unsigned long flags;
 	struct swi_stream_cfg cfg;
 	struct mpa_tx mtx;
-	struct mpa_fpdu fpdu;
+	struct mpa_fpdu *fpdu;
+	u32 nr_fpdu;
 	u8 *stage;
+	u32 stage_used;
 	struct kvec *wire;
 	u32 wire_nr;
 	u32 wire_len;

@@ -12,12 +12,13 @@
  * answer, the next SQ work request; cuts the message into DDP segments of
  * at most MULPDU octets (from the socket's current MSS, so that FPDUs stay
  * aligned with TCP segments); stages each ULPDU, frames it with
- * mpa_fpdu_layout() and mpa_fpdu_set_crc() and hands the FPDU to the
- * socket without blocking, as a kvec list over the framing octets and the
- * staged ULPDU (one copy of the payload, into the stage). sendmsg() copies
- * into the socket's buffers: the CRC and TCP's retransmission read the
- * octets after it returns, so the work request can complete as soon as
- * the socket has taken its last FPDU.
+ * mpa_fpdu_layout() and mpa_fpdu_set_crc(), and hands up to SWI_TX_BATCH
+ * FPDUs of the message to the socket in one sendmsg() without blocking, as
+ * a kvec list over the framing octets and the staged ULPDUs (one copy of
+ * the payload, into the stage). sendmsg() copies into the socket's
+ * buffers: the CRC and TCP's retransmission read the octets after it
+ * returns, so the work request can complete as soon as the socket has
+ * taken its last FPDU.
  */
 #include <linux/highmem.h>
 #include <linux/net.h>
@@ -157,8 +158,11 @@ static void swi_tx_hdr(struct swi_stream *s, struct ddp_hdr_info *h)
 	h->mo = j->done;
 }
 
-/* Stage the next ULPDU of the job; return its length or an error */
-static int swi_tx_stage(struct swi_stream *s)
+/*
+ * Stage the next ULPDU of the job, of at most @mulpdu octets, at @buf;
+ * return its length or an error
+ */
+static int swi_tx_stage(struct swi_stream *s, u8 *buf, u32 mulpdu)
 {
 	struct swi_tx_job *j = &s->job;
 	struct swi_qp *qp = s->qp;
@@ -168,14 +172,14 @@ static int swi_tx_stage(struct swi_stream *s)
 
 	swi_tx_hdr(s, &h);
 	hl = ddp_hdr_size(h.tagged);
-	room = swi_tx_mulpdu(s) - hl;
+	room = mulpdu - hl;
 	n = min(j->len - j->done, room);
 	h.last = j->done + n == j->len;
 	if (h.opcode == RDMAP_READ_REQ || h.opcode == RDMAP_TERMINATE) {
 		n = 0;		/* one segment, all header */
 		h.last = 1;
 	}
-	err = ddp_hdr_build(s->stage, hl, &h);
+	err = ddp_hdr_build(buf, hl, &h);
 	if (err < 0)
 		return err;
 	err = 0;
@@ -188,18 +192,18 @@ static int swi_tx_stage(struct swi_stream *s)
 			.src_to = j->sqe.raddr,
 		};
 
-		rdmap_read_req_build((void *)(s->stage + hl), &r);
+		rdmap_read_req_build((void *)(buf + hl), &r);
 		hl += RDMAP_READ_REQ_SIZE;
 	} else if (h.opcode == RDMAP_TERMINATE) {
-		memcpy(s->stage + hl, &s->term, s->term_len);
+		memcpy(buf + hl, &s->term, s->term_len);
 		hl += s->term_len;
 	} else if (j->kind == SWI_TX_RRESP && n) {
-		struct swi_copy c = { .buf = s->stage + hl };
+		struct swi_copy c = { .buf = buf + hl };
 
 		err = rdmap_mem_walk(j->rr.src, j->rr.src_to + j->done, n,
 				     swi_copy_piece, &c);
 	} else if (n) {
-		err = swi_gather_sqe(qp, &j->sqe, j->done, n, s->stage + hl);
+		err = swi_gather_sqe(qp, &j->sqe, j->done, n, buf + hl);
 	}
 	if (err)
 		return err;
@@ -208,11 +212,12 @@ static int swi_tx_stage(struct swi_stream *s)
 	return hl + n;
 }
 
-/* Frame the staged ULPDU of @ulen octets: kvecs over framing and payload */
-static int swi_tx_frame(struct swi_stream *s, u32 ulen)
+/* Frame the ULPDU of @ulen octets at @ulpdu and add the FPDU to the batch */
+static int swi_tx_frame(struct swi_stream *s, u8 *ulpdu, u32 ulen)
 {
-	struct mpa_fpdu *f = &s->fpdu;
-	struct kvec kv = { .iov_base = s->stage, .iov_len = ulen };
+	struct mpa_fpdu *f = &s->fpdu[s->nr_fpdu];
+	struct kvec kv = { .iov_base = ulpdu, .iov_len = ulen };
+	struct kvec *w = s->wire + s->wire_nr;
 	struct iov_iter it;
 	unsigned int i;
 	int err;
@@ -227,14 +232,47 @@ static int swi_tx_frame(struct swi_stream *s, u32 ulen)
 	for (i = 0; i < f->nr_pieces; i++) {
 		const struct mpa_piece *p = &f->piece[i];
 
-		s->wire[i].iov_base = p->type == MPA_PIECE_FRAMING ?
-				      f->bytes + p->off : s->stage + p->off;
-		s->wire[i].iov_len = p->len;
+		w[i].iov_base = p->type == MPA_PIECE_FRAMING ?
+				f->bytes + p->off : ulpdu + p->off;
+		w[i].iov_len = p->len;
 	}
-	s->wire_nr = f->nr_pieces;
-	s->wire_len = f->len;
-	s->wire_sent = 0;
+	/* the batch goes out whole before anything else: its place is taken */
+	err = mpa_tx_commit(&s->mtx, f);
+	if (err)
+		return err;
+	s->wire_nr += f->nr_pieces;
+	s->wire_len += f->len;
+	s->nr_fpdu++;
 	return 0;
+}
+
+/* Stage and frame the job's next FPDU into the batch; all or nothing */
+static int swi_tx_add_fpdu(struct swi_stream *s, u32 mulpdu)
+{
+	u8 *buf = s->stage + s->stage_used;
+	u32 done = s->job.done;
+	bool last = s->job.last;
+	int ulen = swi_tx_stage(s, buf, mulpdu);
+	int err;
+
+	if (ulen < 0)
+		return ulen;
+	err = swi_tx_frame(s, buf, ulen);
+	if (err) {
+		s->job.done = done;
+		s->job.last = last;
+		return err;
+	}
+	s->stage_used += ulen;
+	return 0;
+}
+
+/* Is there room in the batch for one more FPDU of @mulpdu octets? */
+static bool swi_tx_batch_room(struct swi_stream *s, u32 mulpdu)
+{
+	return s->nr_fpdu < SWI_TX_BATCH &&
+	       s->stage_used + mulpdu <= MPA_MULPDU_MAX &&
+	       s->wire_nr + MPA_FPDU_MAX_PIECES <= SWI_TX_WIRE_MAX;
 }
 
 /* May the SQ's head start now? A fence waits for every Read, ORD caps */
@@ -436,7 +474,7 @@ static void swi_tx_finish(struct swi_stream *s)
 	j->last = false;
 }
 
-/* Hand the rest of the FPDU to the socket without blocking */
+/* Hand the rest of the batch to the socket without blocking */
 static int swi_tx_push(struct swi_stream *s)
 {
 	while (s->wire_sent < s->wire_len) {
@@ -464,19 +502,29 @@ static void swi_tx_abort(struct swi_stream *s)
 		swi_qp_raise(s->qp, RDMAP_QPE_LLP_RESET, RDMAP_QP_ERR_FATAL);
 }
 
-/* Build the next FPDU of the job, or pick a job; false when idle */
+/*
+ * Build the next batch of FPDUs of the job, or pick a job; false when
+ * idle. A batch ends with its message, or when it is full. An FPDU that
+ * cannot be built ends the batch; when it is the first, the job fails.
+ */
 static bool swi_tx_next(struct swi_stream *s)
 {
-	int ulen;
+	u32 mulpdu = swi_tx_mulpdu(s);
+	int err;
 
 	if (s->job.kind == SWI_TX_NONE && !swi_tx_pick(s))
 		return false;
 	if (s->job.kind == SWI_TX_NONE)
 		return true;	/* completed without a wire message */
-	ulen = swi_tx_stage(s);
-	if (ulen >= 0)
-		ulen = swi_tx_frame(s, ulen);
-	if (ulen < 0) {
+	s->nr_fpdu = 0;
+	s->stage_used = 0;
+	s->wire_nr = 0;
+	s->wire_len = 0;
+	s->wire_sent = 0;
+	do {
+		err = swi_tx_add_fpdu(s, mulpdu);
+	} while (!err && !s->job.last && swi_tx_batch_room(s, mulpdu));
+	if (err && !s->nr_fpdu) {
 		if (s->job.kind == SWI_TX_SQE)
 			swi_tx_sqe_failed(s, SIW_WC_LOC_PROT_ERR);
 		else
@@ -499,7 +547,6 @@ static void swi_tx_run_locked(struct swi_stream *s)
 				swi_tx_abort(s);
 				return;
 			}
-			mpa_tx_commit(&s->mtx, &s->fpdu);
 			s->wire_len = 0;
 			s->wire_sent = 0;
 			if (s->job.last)
@@ -624,8 +671,8 @@ void swi_stream_flush_tx(struct swi_stream *s)
  */
 int swi_tx_init(void)
 {
-	swi_tx_wq = alloc_workqueue("softiwarp_tx", WQ_HIGHPRI | WQ_MEM_RECLAIM,
-				    0);
+	swi_tx_wq = alloc_workqueue("softiwarp_tx", WQ_UNBOUND | WQ_HIGHPRI |
+				    WQ_MEM_RECLAIM, 0);
 	return swi_tx_wq ? 0 : -ENOMEM;
 }
 

@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make bench: in one VM boot, interleaved repetitions (BENCH_REPS, default
-# 3) of ib_write_bw, ib_send_bw, ib_read_bw (-R, 4 KiB and 64 KiB) and
-# ib_send_lat (64 B) for softiwarp with CRC on, CRC off and Markers on, for
-# siw <-> siw, and iperf3 over the same kind of veth as the ceiling. Prints
-# the medians with the ratios softiwarp/siw and softiwarp/TCP and plots
-# them (build/bench/bench.png). Figures, not assertions: under QEMU
-# without KVM only ratios from the same boot mean anything.
+# 3) of ib_write_bw, ib_send_bw, ib_read_bw (-R; 4 KiB, 64 KiB and 1 MiB
+# in iteration mode, 64 KiB also in duration mode) and ib_send_lat (64 B,
+# busy polling and -e) for softiwarp with CRC on, CRC off and Markers on,
+# for siw <-> siw, and iperf3 over the same kind of veth as the ceiling.
+# Prints the medians with the ratios softiwarp/siw, softiwarp/TCP and
+# Markers/CRC, and plots the first two (build/bench/bench.png). Figures,
+# not assertions: under QEMU without KVM only ratios from the same boot
+# mean anything.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 

@@ -3,7 +3,13 @@
 """Medians and ratios of `make bench`, and a gnuplot script for the plot.
 
 Usage: summary.py bench.csv OUTDIR
-bench.csv lines: rep,config,test,size,value,unit (value may be NA).
+bench.csv lines: rep,config,test,size,value,unit (value may be NA); a
+test is a perftest name, with /D for duration mode and /e for completion
+events. Ratios are taken between medians of the same boot: softiwarp with
+CRC against siw, against iperf3 (TCP over the same kind of veth), CRC off
+against iperf3, and Markers against CRC alone. For a latency, the ratio
+is ours/theirs (lower is better); for a bandwidth it is ours/theirs
+(higher is better).
 """
 import collections
 import csv
@@ -11,68 +17,89 @@ import statistics
 import sys
 
 CONFIGS = ["sw-crc", "sw-nocrc", "sw-markers", "siw"]
+RATIOS = [("crc/siw", "sw-crc", "siw"), ("crc/tcp", "sw-crc", "tcp"),
+          ("nocrc/tcp", "sw-nocrc", "tcp"), ("mk/crc", "sw-markers", "sw-crc")]
 
 
-def main():
-    rows = list(csv.reader(open(sys.argv[1])))
-    out = sys.argv[2]
+def medians(path):
+    """(config, test, size) -> median, and (test, size) -> unit."""
     vals = collections.defaultdict(list)
     units = {}
-    for rep, cfg, test, size, value, unit in rows:
+    for rep, cfg, test, size, value, unit in csv.reader(open(path)):
         units[(test, size)] = unit
-        # perftest prints 0.00 or inf when its cycle clock fails (TCG)
         if value not in ("NA", "inf", "nan", "-nan") and float(value) > 0:
             vals[(cfg, test, size)].append(float(value))
-    med = {k: statistics.median(v) for k, v in vals.items()}
-    tcp = med.get(("tcp", "iperf3", "0"))
-    tests = sorted({(t, s) for (_, t, s) in med if t != "iperf3"},
-                   key=lambda k: (k[0], int(k[1])))
-    head = "%-12s %6s %-5s" % ("test", "size", "unit")
+    reps = max((len(v) for v in vals.values()), default=0)
+    return {k: statistics.median(v) for k, v in vals.items()}, units, reps
+
+
+def ratio(med, tcp, name, a, b, test, size):
+    """One ratio as text, or '-' where it means nothing."""
+    lat = test.startswith("ib_send_lat")
+    x = med.get((a, test, size))
+    y = tcp if b == "tcp" else med.get((b, test, size))
+    if lat and b == "tcp":
+        return "-"
+    return "%.2f" % (x / y) if x and y else "NA"
+
+
+def table(med, units, tcp, tests):
+    """Print the table; return the rows of ratios for the plot."""
+    head = "%-15s %7s %-5s" % ("test", "size", "unit")
     head += "".join("%11s" % c for c in CONFIGS)
-    head += "%10s%10s" % ("crc/siw", "crc/tcp")
+    head += "".join("%10s" % r[0] for r in RATIOS)
     print(head)
+    plot = []
     for t, s in tests:
-        line = "%-12s %6s %-5s" % (t, s, units[(t, s)])
+        line = "%-15s %7s %-5s" % (t, s, units[(t, s)])
         for c in CONFIGS:
             v = med.get((c, t, s))
             line += "%11s" % ("%.2f" % v if v is not None else "NA")
-        ours, siw = med.get(("sw-crc", t, s)), med.get(("siw", t, s))
-        ratio = "NA"
-        if ours and siw:
-            # latency: lower is better, show siw/ours so > 1 means faster
-            ratio = "%.2f" % ((siw / ours) if t.endswith("_lat")
-                              else (ours / siw))
-        line += "%10s" % ratio
-        line += "%10s" % ("%.2f" % (ours / tcp) if ours and tcp
-                          and not t.endswith("_lat") else "-")
+        rs = [ratio(med, tcp, *r, t, s) for r in RATIOS]
+        line += "".join("%10s" % r for r in rs)
         print(line)
+        if not t.startswith("ib_send_lat"):
+            plot.append(("%s %s" % (t.replace("ib_", "").replace("_bw", ""),
+                                    size_name(s)), rs[0], rs[1]))
+    return plot
+
+
+def size_name(s):
+    """4096 -> 4K, 65536 -> 64K, 1048576 -> 1M."""
+    n = int(s)
+    return "%dM" % (n >> 20) if n >= 1 << 20 else "%dK" % (n >> 10)
+
+
+def write_plot(out, plot):
+    """bench.dat and bench.gp: the two ratios per bandwidth test."""
+    with open(out + "/bench.dat", "w") as f:
+        f.write("test crc/siw crc/tcp\n")
+        for name, a, b in plot:
+            f.write('"%s" %s %s\n' % (name, a if a != "NA" else "NaN",
+                                      b if b != "NA" else "NaN"))
+    with open(out + "/bench.gp", "w") as f:
+        f.write('set terminal png size 1200,500\n')
+        f.write('set output "%s/bench.png"\n' % out)
+        f.write('set title "softiwarp (CRC on) against siw and against TCP,'
+                ' same VM boot (ratios of medians)"\n')
+        f.write('set ylabel "ratio"\nset logscale y\nset style data histograms\n')
+        f.write('set style fill solid\nset key top left\nset xtics rotate\n')
+        f.write('plot for [i=2:3] "%s/bench.dat" using i:xtic(1) '
+                'title columnheader(i)\n' % out)
+
+
+def main():
+    med, units, reps = medians(sys.argv[1])
+    tcp = med.get(("tcp", "iperf3", "0"))
+    tests = sorted({(t, s) for (_, t, s) in med if t != "iperf3"},
+                   key=lambda k: (k[0].split("/")[0], int(k[1]), k[0]))
+    plot = table(med, units, tcp, tests)
     print("iperf3 (TCP over the same veth): %s MB/s"
           % ("%.2f" % tcp if tcp else "NA"))
-    print("medians of up to %d repetitions (perftest runs whose clock "
-          "failed are left out); ratios > 1 favour softiwarp"
-          % max(len(v) for v in vals.values()))
-    with open(out + "/bench.dat", "w") as f:
-        for t, s in tests:
-            if t.endswith("_lat"):
-                continue
-            f.write('"%s %s"' % (t.replace("ib_", "").replace("_bw", ""),
-                                 "4K" if s == "4096" else "64K"))
-            for c in CONFIGS:
-                f.write(" %s" % med.get((c, t, s), 0))
-            f.write("\n")
-    with open(out + "/bench.gp", "w") as f:
-        f.write('set terminal png size 1000,500\n')
-        f.write('set output "%s/bench.png"\n' % out)
-        f.write('set title "softiwarp vs siw, same VM boot (medians)"\n')
-        f.write('set ylabel "MB/s"\nset style data histograms\n')
-        f.write('set style fill solid\nset key top left\n')
-        f.write('plot for [i=2:%d] "%s/bench.dat" using i:xtic(1) '
-                'title columnheader(i)\n' % (len(CONFIGS) + 1, out))
-    # gnuplot's columnheader needs a header line
-    with open(out + "/bench.dat") as f:
-        body = f.read()
-    with open(out + "/bench.dat", "w") as f:
-        f.write("test " + " ".join(CONFIGS) + "\n" + body)
+    print("medians of up to %d repetitions (perftest runs whose clock failed "
+          "are left out); latency ratios: lower is better, bandwidth ratios: "
+          "higher is better" % reps)
+    write_plot(sys.argv[2], plot)
     return 0
 
 

@@ -16,41 +16,11 @@ log=$RESULTS/bench.log
 : > "$out"
 : > "$log"
 
-pair() {	# NAME NSL NSR IPL IPR
-	ip netns add "$2"
-	ip netns add "$3"
-	ip link add "$1l" type veth peer name "$1r"
-	ip link set "$1l" netns "$2"
-	ip link set "$1r" netns "$3"
-	ip -n "$2" addr add "$4/24" dev "$1l"
-	ip -n "$3" addr add "$5/24" dev "$1r"
-	ip -n "$2" link set "$1l" up
-	ip -n "$3" link set "$1r" up
-	ip -n "$2" link set lo up
-	ip -n "$3" link set lo up
-}
+# shellcheck source=tools/guest/drivers.sh
+. "$(dirname "$0")/drivers.sh"
 
 echo "bench: guest has $(nproc) CPUs online, kernel $(uname -r)" >&2
-pair vs swL swR 10.98.0.1 10.98.0.2
-pair vi siL siR 10.97.0.1 10.97.0.2
-# Only one driver's devices exist at a time: a wildcard rdma_cm listen asks
-# every iWARP device to listen, and siw binds its addresses in the caller's
-# namespace, which fails for a siw device of another namespace. Switching
-# is a matter of milliseconds and keeps the runs in one boot.
-drivers=none
-use() {	# sw | siw
-	[ "$drivers" = "$1" ] && return
-	rdma link delete swl 2>/dev/null; rdma link delete swr 2>/dev/null
-	rdma link delete siwl 2>/dev/null; rdma link delete siwr 2>/dev/null
-	if [ "$1" = sw ]; then
-		ip netns exec swL rdma link add swl type softiwarp netdev vsl
-		ip netns exec swR rdma link add swr type softiwarp netdev vsr
-	else
-		ip netns exec siL rdma link add siwl type siw netdev vil
-		ip netns exec siR rdma link add siwr type siw netdev vir
-	fi
-	drivers=$1
-}
+pairs_up
 
 knobs() {	# CRC MARKERS
 	for d in swl swr; do
@@ -59,27 +29,28 @@ knobs() {	# CRC MARKERS
 	done
 }
 
-# perftest TEST SIZE CONFIG REP: one figure. perftest converts its cycle
-# counts with a CPU frequency it samples at start; under TCG on a busy host
-# that sampling fails now and then (r^2 < 0.9, figures 0.00): such a run
-# is repeated, up to three times, and left out only when all fail.
+# perftest TEST SIZE CONFIG REP [MODE]: one figure. MODE is "it"
+# (iterations, the default), "D" (duration: -D 3) or "e" (sleep on
+# completion events: -e); the test is recorded as TEST, TEST/D or TEST/e.
+# perftest converts its cycle counts with a CPU frequency it samples at
+# start; under TCG on a busy host that sampling fails now and then
+# (r^2 < 0.9, figures 0.00): such a run is repeated, up to three times,
+# and left out only when all fail.
 perftest() {
-	local try
+	local try name=$1 unit=MB/s
+	[ "${5:-it}" = it ] || name=$1/$5
+	[ "$1" = ib_send_lat ] && unit=usec
 	for try in 1 2 3; do
-		perftest_once "$@"
+		perftest_once "$1" "$2" "$3" "${5:-it}"
 		[ "$val" != NA ] && break
-		echo "bench: $1 $2 $3: no figure (perftest clock), attempt $try" >&2
+		echo "bench: $name $2 $3: no figure (perftest clock), attempt $try" >&2
 	done
-	if [ "$1" = ib_send_lat ]; then
-		echo "$4,$3,$1,$2,$val,usec" >> "$out"
-	else
-		echo "$4,$3,$1,$2,$val,MB/s" >> "$out"
-	fi
+	echo "$4,$3,$name,$2,$val,$unit" >> "$out"
 }
 
-# perftest_once TEST SIZE CONFIG: one server/client run; sets $val
+# perftest_once TEST SIZE CONFIG MODE: one server/client run; sets $val
 perftest_once() {
-	local t=$1 size=$2 cfg=$3 nsl nsr dl dr ip n args
+	local t=$1 size=$2 cfg=$3 mode=$4 nsl nsr dl dr ip n args
 	case $cfg in
 	siw)	nsl=siL nsr=siR dl=siwl dr=siwr ip=10.97.0.1 ;;
 	*)	nsl=swL nsr=swR dl=swl dr=swr ip=10.98.0.1 ;;
@@ -93,9 +64,13 @@ perftest_once() {
 	sw-nocrc)	knobs 0 0 ;;
 	sw-markers)	knobs 1 1 ;;
 	esac
-	n=$(( size > 8192 ? 300 : 2000 ))
+	n=$(( size > 65536 ? 30 : size > 8192 ? 300 : 2000 ))
+	[ "$t" = ib_send_lat ] && n=1000
 	args=(-R -F -s "$size" -n "$n")
-	[ "$t" = ib_send_lat ] && args=(-R -F -s "$size" -n 1000)
+	case $mode in
+	D)	args=(-R -F -s "$size" -D 3) ;;
+	e)	args+=(-e) ;;
+	esac
 	ip netns exec $nsl timeout 120 "$t" -d $dl "${args[@]}" \
 		>> "$log" 2>&1 &
 	sleep 1.5
@@ -128,11 +103,13 @@ print("%.2f" % (d["end"]["sum_received"]["bits_per_second"] / 8e6))')
 for rep in $(seq "$REPS"); do
 	for cfg in sw-crc sw-nocrc sw-markers siw; do
 		for t in ib_write_bw ib_send_bw ib_read_bw; do
-			for size in 4096 65536; do
+			for size in 4096 65536 1048576; do
 				perftest $t $size $cfg "$rep"
 			done
+			perftest $t 65536 $cfg "$rep" D
 		done
 		perftest ib_send_lat 64 $cfg "$rep"
+		perftest ib_send_lat 64 $cfg "$rep" e
 	done
 	tcp "$rep"
 	echo "repetition $rep done" >&2

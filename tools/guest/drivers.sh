@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Sourced by the guest scripts that compare softiwarp with siw in one boot
+# (bench.sh, trace.sh): two veth pairs, each between two network
+# namespaces; softiwarp runs on vsl/vsr (namespaces swL/swR, 10.98.0.1/2,
+# devices swl/swr), siw on vil/vir (siL/siR, 10.97.0.1/2, siwl/siwr).
+
+pair() {	# NAME NSL NSR IPL IPR
+	ip netns add "$2"
+	ip netns add "$3"
+	ip link add "$1l" type veth peer name "$1r"
+	ip link set "$1l" netns "$2"
+	ip link set "$1r" netns "$3"
+	ip -n "$2" addr add "$4/24" dev "$1l"
+	ip -n "$3" addr add "$5/24" dev "$1r"
+	ip -n "$2" link set "$1l" up
+	ip -n "$3" link set "$1r" up
+	ip -n "$2" link set lo up
+	ip -n "$3" link set lo up
+}
+
+# Only one driver's devices exist at a time: a wildcard rdma_cm listen asks
+# every iWARP device to listen, and siw binds its addresses in the caller's
+# namespace, which fails for a siw device of another namespace. Switching
+# is a matter of milliseconds and keeps the runs in one boot.
+drivers=none
+use() {	# sw | siw | none
+	[ "$drivers" = "$1" ] && return
+	rdma link delete swl 2>/dev/null; rdma link delete swr 2>/dev/null
+	rdma link delete siwl 2>/dev/null; rdma link delete siwr 2>/dev/null
+	if [ "$1" = sw ]; then
+		ip netns exec swL rdma link add swl type softiwarp netdev vsl
+		ip netns exec swR rdma link add swr type softiwarp netdev vsr
+	else
+		ip netns exec siL rdma link add siwl type siw netdev vil
+		ip netns exec siR rdma link add siwr type siw netdev vir
+	fi
+	drivers=$1
+}
+
+pairs_up() {	# both veth pairs and their namespaces
+	pair vs swL swR 10.98.0.1 10.98.0.2
+	pair vi siL siR 10.97.0.1 10.97.0.2
+}

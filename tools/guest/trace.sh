@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest side of `make trace`: one ib_send_lat -R (64 octets, 200
+# iterations) per driver and polling mode (busy polling, and -e: sleep on
+# completion events), softiwarp then siw, in one boot, with the
+# scheduler's, the softirqs' and the workqueues' trace events recorded
+# while the client runs. Writes $RESULTS/trace-NAME.txt (the ftrace
+# buffer) and $RESULTS/lat-NAME.txt (perftest's output) for NAME in
+# sw-poll, sw-event, siw-poll, siw-event.
+set -u
+# shellcheck source=tools/guest/drivers.sh
+. "$(dirname "$0")/drivers.sh"
+
+T=/sys/kernel/tracing
+[ -e $T/trace ] || mount -t tracefs nodev $T || exit 1
+events="sched/sched_waking sched/sched_wakeup sched/sched_switch
+	irq/softirq_entry irq/softirq_exit
+	workqueue/workqueue_queue_work workqueue/workqueue_execute_start
+	workqueue/workqueue_execute_end"
+
+echo "trace: guest has $(nproc) CPUs online, kernel $(uname -r)"
+pairs_up
+
+trace_one() {	# DRIVER MODE
+	local name=$1-$2 nsl nsr dl dr ip args e
+	case $1 in
+	siw)	nsl=siL nsr=siR dl=siwl dr=siwr ip=10.97.0.1 ;;
+	*)	nsl=swL nsr=swR dl=swl dr=swr ip=10.98.0.1 ;;
+	esac
+	use "$1"
+	args=(-R -F -s 64 -n 200)
+	[ "$2" = event ] && args+=(-e)
+	echo 0 > $T/tracing_on
+	echo > $T/trace
+	echo 16384 > $T/buffer_size_kb
+	for e in $events; do
+		echo 1 > "$T/events/$e/enable" || return 1
+	done
+	ip netns exec $nsl timeout 120 ib_send_lat -d $dl "${args[@]}" \
+		> "$RESULTS/server-$name.txt" 2>&1 &
+	sleep 1.5
+	echo 1 > $T/tracing_on
+	ip netns exec $nsr timeout 120 ib_send_lat -d $dr "${args[@]}" "$ip" \
+		> "$RESULTS/lat-$name.txt" 2>&1
+	echo 0 > $T/tracing_on
+	wait
+	cat $T/trace > "$RESULTS/trace-$name.txt"
+	echo "trace: $name: $(wc -l < "$RESULTS/trace-$name.txt") lines"
+}
+
+rc=0
+for drv in sw siw; do
+	for mode in poll event; do
+		trace_one $drv $mode || rc=1
+	done
+done
+use none
+exit $rc

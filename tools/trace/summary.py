@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Summarise the ftrace buffers of `make trace`.
+
+For each trace-NAME.txt: how long woken threads waited for a CPU (from
+sched_waking to the sched_switch onto them), per kind of thread, and how
+long queued work items waited for a worker (from workqueue_queue_work to
+workqueue_execute_start), per work function; with perftest's typical
+latency from lat-NAME.txt. Usage: summary.py RESULTS-DIR
+"""
+import glob
+import os
+import re
+import statistics
+import sys
+
+LINE = re.compile(r'^\s*(?P<task>.+?)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s+\S+\s+'
+                  r'(?P<ts>\d+\.\d+):\s+(?P<event>\w+):\s+(?P<rest>.*)$')
+KV = re.compile(r'(\w+)=(\S+)')
+
+
+def kind(comm):
+    """A thread's kind: its name without instance numbers."""
+    comm = re.sub(r'/\S*', '', comm)
+    return re.sub(r'\d+$', '', comm) or comm
+
+
+def stats(values):
+    """count, median, p90 and max of microsecond values, as text."""
+    if not values:
+        return '     0'
+    v = sorted(values)
+    p90 = v[min(len(v) - 1, int(len(v) * 0.9))]
+    return '%6d %9.0f %9.0f %9.0f' % (len(v), statistics.median(v), p90,
+                                      v[-1])
+
+
+def parse(path):
+    """Wakeup and work-queueing delays (us) of one trace."""
+    waking, wake_delay = {}, {}
+    queued, work_delay = {}, {}
+    for line in open(path, errors='replace'):
+        m = LINE.match(line)
+        if not m:
+            continue
+        ts, ev, rest = float(m['ts']), m['event'], m['rest']
+        kv = dict(KV.findall(rest))
+        if ev == 'sched_waking':
+            waking.setdefault(kv.get('pid'), (ts, kv.get('comm', '?')))
+        elif ev == 'sched_switch':
+            w = waking.pop(kv.get('next_pid'), None)
+            if w:
+                wake_delay.setdefault(kind(w[1]), []).append(
+                    (ts - w[0]) * 1e6)
+        elif ev == 'workqueue_queue_work':
+            queued[kv.get('struct')] = (ts, kv.get('function', '?'))
+        elif ev == 'workqueue_execute_start':
+            ws = re.search(r'work struct (\S+):', rest)
+            q = queued.pop(ws.group(1), None) if ws else None
+            if q:
+                work_delay.setdefault(q[1], []).append((ts - q[0]) * 1e6)
+    return wake_delay, work_delay
+
+
+def typical(path):
+    """perftest's t_typical [usec] from its output, or '?'."""
+    try:
+        for line in open(path):
+            f = line.split()
+            if len(f) >= 5 and f[0] == '64' and f[1].isdigit():
+                return f[4]
+    except OSError:
+        pass
+    return '?'
+
+
+def main():
+    res = sys.argv[1]
+    for path in sorted(glob.glob(os.path.join(res, 'trace-*.txt'))):
+        name = os.path.basename(path)[6:-4]
+        wake, work = parse(path)
+        print('== %s: ib_send_lat t_typical %s us' %
+              (name, typical(os.path.join(res, 'lat-%s.txt' % name))))
+        print('  %-34s %6s %9s %9s %9s' % ('woken thread: wait for a CPU',
+                                           'count', 'median', 'p90', 'max'))
+        for k in sorted(wake, key=lambda k: -len(wake[k]))[:8]:
+            print('  %-34s %s' % (k[:34], stats(wake[k])))
+        print('  %-34s %6s %9s %9s %9s' % ('work item: wait for a worker',
+                                           'count', 'median', 'p90', 'max'))
+        for k in sorted(work, key=lambda k: -len(work[k]))[:8]:
+            print('  %-34s %s' % (k[:34], stats(work[k])))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
