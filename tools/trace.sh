@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make trace: one VM boot; ib_send_lat -R between two namespaces for
-# softiwarp and for siw, busy polling and with -e, each under ftrace
-# (scheduler, softirq and workqueue events). Prints, per run, how long
+# make trace: one VM boot; ib_send_lat -R (busy polling and with -e) and
+# ib_write_bw -R between two namespaces, for softiwarp and for siw, each
+# under ftrace (scheduler, softirq and workqueue events). Prints, per run, how long
 # woken threads and queued work items waited, and keeps the raw traces
 # in build/trace/ (Documentation/performance.rst reads them).
 set -uo pipefail

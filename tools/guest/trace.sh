@@ -1,13 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Guest side of `make trace`: one ib_send_lat -R (64 octets, 200
-# iterations) per driver and polling mode (busy polling, and -e: sleep on
-# completion events), softiwarp then siw, in one boot, with the
-# scheduler's, the softirqs' and the workqueues' trace events recorded
-# while the client runs. Writes $RESULTS/trace-NAME.txt (the ftrace
-# buffer) and $RESULTS/lat-NAME.txt (perftest's output) for NAME in
-# sw-poll, sw-event, siw-poll, siw-event.
+# Guest side of `make trace`: per driver, softiwarp then siw, in one boot,
+# ib_send_lat -R (64 octets, 200 iterations) busy polling ("poll") and
+# with -e ("event": sleep on completion events), and ib_write_bw -R (64
+# KiB, 200 iterations, "write"), each with the scheduler's, the softirqs'
+# and the workqueues' trace events recorded while the client runs. Writes
+# $RESULTS/trace-NAME.txt (the ftrace buffer) and $RESULTS/lat-NAME.txt
+# (perftest's output) for NAME in sw-poll, sw-event, sw-write, siw-poll,
+# siw-event, siw-write.
 set -u
 # shellcheck source=tools/guest/drivers.sh
 . "$(dirname "$0")/drivers.sh"
@@ -29,19 +30,23 @@ trace_one() {	# DRIVER MODE
 	*)	nsl=swL nsr=swR dl=swl dr=swr ip=10.98.0.1 ;;
 	esac
 	use "$1"
+	local t=ib_send_lat
 	args=(-R -F -s 64 -n 200)
-	[ "$2" = event ] && args+=(-e)
+	case $2 in
+	event)	args+=(-e) ;;
+	write)	t=ib_write_bw args=(-R -F -s 65536 -n 200) ;;
+	esac
 	echo 0 > $T/tracing_on
 	echo > $T/trace
 	echo 16384 > $T/buffer_size_kb
 	for e in $events; do
 		echo 1 > "$T/events/$e/enable" || return 1
 	done
-	ip netns exec $nsl timeout 120 ib_send_lat -d $dl "${args[@]}" \
+	ip netns exec $nsl timeout 120 $t -d $dl "${args[@]}" \
 		> "$RESULTS/server-$name.txt" 2>&1 &
 	sleep 1.5
 	echo 1 > $T/tracing_on
-	ip netns exec $nsr timeout 120 ib_send_lat -d $dr "${args[@]}" "$ip" \
+	ip netns exec $nsr timeout 120 $t -d $dr "${args[@]}" "$ip" \
 		> "$RESULTS/lat-$name.txt" 2>&1
 	echo 0 > $T/tracing_on
 	wait
@@ -51,7 +56,7 @@ trace_one() {	# DRIVER MODE
 
 rc=0
 for drv in sw siw; do
-	for mode in poll event; do
+	for mode in poll event write; do
 		trace_one $drv $mode || rc=1
 	done
 done

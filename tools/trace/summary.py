@@ -5,8 +5,8 @@
 For each trace-NAME.txt: how long woken threads waited for a CPU (from
 sched_waking to the sched_switch onto them), per kind of thread, and how
 long queued work items waited for a worker (from workqueue_queue_work to
-workqueue_execute_start), per work function; with perftest's typical
-latency from lat-NAME.txt. Usage: summary.py RESULTS-DIR
+workqueue_execute_start), per work function; with perftest's figure from
+lat-NAME.txt. Usage: summary.py RESULTS-DIR
 """
 import glob
 import os
@@ -62,16 +62,18 @@ def parse(path):
     return wake_delay, work_delay
 
 
-def typical(path):
-    """perftest's t_typical [usec] from its output, or '?'."""
+def figure(path):
+    """perftest's result line: t_typical [usec] or BW average [MB/s]."""
     try:
         for line in open(path):
             f = line.split()
             if len(f) >= 5 and f[0] == '64' and f[1].isdigit():
-                return f[4]
+                return 'ib_send_lat t_typical %s us' % f[4]
+            if len(f) >= 4 and f[0] == '65536' and f[1].isdigit():
+                return 'ib_write_bw BW average %s MB/s' % f[3]
     except OSError:
         pass
-    return '?'
+    return 'no perftest figure'
 
 
 def main():
@@ -79,8 +81,8 @@ def main():
     for path in sorted(glob.glob(os.path.join(res, 'trace-*.txt'))):
         name = os.path.basename(path)[6:-4]
         wake, work = parse(path)
-        print('== %s: ib_send_lat t_typical %s us' %
-              (name, typical(os.path.join(res, 'lat-%s.txt' % name))))
+        print('== %s: %s' %
+              (name, figure(os.path.join(res, 'lat-%s.txt' % name))))
         print('  %-34s %6s %9s %9s %9s' % ('woken thread: wait for a CPU',
                                            'count', 'median', 'p90', 'max'))
         for k in sorted(wake, key=lambda k: -len(wake[k]))[:8]:
