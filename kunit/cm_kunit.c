@@ -58,7 +58,7 @@
 
 #define CMT_EVENTS	8
 #define CMT_WAIT	(10 * HZ)
-#define CMT_PORT_BASE	47100	/* the cases use 47101 to 47137 */
+#define CMT_PORT_BASE	47100	/* the cases use 47101 to 47138 */
 #define CMT_TIMEOUT_MS	300	/* the MPA timeout of the timeout cases */
 #define CMT_RAW_WAIT	(3 * HZ)	/* a raw socket's send/recv timeout */
 #define CMT_FRAME_MAX	64	/* the frames the raw peer sends or reads */
@@ -430,6 +430,25 @@ static void cm_destroy_qp_established(struct kunit *test)
 	/* the destroyed QP's own side: it left RTS, then went to ERROR */
 	cmt_expect(test, &t->pas, 1, IW_CM_EVENT_DISCONNECT, 0);
 	cmt_expect(test, &t->pas, 2, IW_CM_EVENT_CLOSE, -ECONNRESET);
+	cmt_all_refs_back(test, t);
+}
+
+/*
+ * An abortive close (the QP moved to ERROR, not destroyed: the socket is
+ * not released yet) reaches the peer as a reset at once. A FIN instead
+ * would let the peer close in order (CLOSE with status 0).
+ */
+static void cm_error_resets_peer(struct kunit *test)
+{
+	struct cmt *t = cmt_established(test, CMT_PORT_BASE + 38, 2);
+	struct ib_qp_attr a = { .qp_state = IB_QPS_ERR };
+
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(t->qp[0], &a, IB_QP_STATE), 0);
+	cmt_expect(test, &t->act, 1, IW_CM_EVENT_DISCONNECT, 0);
+	cmt_expect(test, &t->act, 2, IW_CM_EVENT_CLOSE, -ECONNRESET);
+	cmt_expect(test, &t->pas, 1, IW_CM_EVENT_DISCONNECT, 0);
+	cmt_expect(test, &t->pas, 2, IW_CM_EVENT_CLOSE, -ECONNRESET);
+	KUNIT_EXPECT_EQ(test, cmt_qp_state(t->qp[1]), IB_QPS_ERR);
 	cmt_all_refs_back(test, t);
 }
 
@@ -930,6 +949,7 @@ static struct kunit_case cm_cases[] = {
 	KUNIT_CASE_SLOW(cm_connect_nobody_listens),
 	KUNIT_CASE_SLOW(cm_listen_taken_leaves_first),
 	KUNIT_CASE_SLOW(cm_destroy_qp_established),
+	KUNIT_CASE_SLOW(cm_error_resets_peer),
 	KUNIT_CASE_PARAM_ATTR(cm_passive_dropped, cmt_passive_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_SLOW(cm_passive_trickle),

@@ -183,6 +183,23 @@ void swi_stream_close(struct swi_stream *s)
 	swi_tx_kick(s, false);
 }
 
+/*
+ * Abortive close (RFC 5040 section 6.2): the peer sees a TCP RST now, not
+ * a FIN now and a RST only when the socket is released, which may be much
+ * later and lets the peer take the FIN for an orderly close. A connect()
+ * to AF_UNSPEC is the socket layer's disconnect: it resets a connected
+ * TCP socket and leaves it closed. No-linger covers a socket whose
+ * disconnect failed.
+ */
+static void swi_stream_reset(struct socket *sock)
+{
+	struct sockaddr unspec = { .sa_family = AF_UNSPEC };
+
+	sock_no_linger(sock->sk);
+	if (kernel_connect(sock, &unspec, sizeof(unspec), 0))
+		kernel_sock_shutdown(sock, SHUT_RDWR);
+}
+
 /**
  * swi_stream_stop() - detach from the socket and stop sending
  * @s: the stream
@@ -210,8 +227,9 @@ void swi_stream_stop(struct swi_stream *s, bool abort)
 	mutex_lock(&s->tx_mutex);	/* an inline run finishes */
 	mutex_unlock(&s->tx_mutex);
 	if (abort)
-		sock_no_linger(sk);
-	kernel_sock_shutdown(s->sock, SHUT_RDWR);
+		swi_stream_reset(s->sock);
+	else
+		kernel_sock_shutdown(s->sock, SHUT_RDWR);
 }
 
 /**
@@ -245,13 +263,28 @@ void swi_stream_abandon(struct swi_stream *s)
  * swi_stream_busy() - is work outstanding on the stream?
  * @s: the stream
  *
+ * The RFC 6581 RTR message is the connection's, not the consumer's: a
+ * close that meets it in progress stays orderly. (Under load the peer's
+ * FIN could otherwise arrive while the RTR is being sent and turn an
+ * orderly close into an abort on both sides.)
+ *
  * Context: any context; a snapshot.
  * Return: true while an RDMA Read awaits its Response or the transmitter
- * has a message in progress.
+ * has a consumer's message in progress.
  */
 bool swi_stream_busy(struct swi_stream *s)
 {
-	return swi_orq_used(s) || READ_ONCE(s->job.kind) != SWI_TX_NONE;
+	switch (READ_ONCE(s->job.kind)) {
+	case SWI_TX_NONE:
+		break;
+	case SWI_TX_SQE:
+		if (!(READ_ONCE(s->job.sqe.flags) & SWI_WQE_INTERNAL))
+			return true;
+		break;
+	default:
+		return true;
+	}
+	return swi_orq_used(s);
 }
 
 /**
