@@ -18,7 +18,10 @@
  * 2 (parameterised), then a graceful disconnect from either side; a reject
  * with private data; a connect where nobody listens; a listen that fails
  * on a port already taken and leaves the first listener working; the QP of
- * an established connection destroyed (abrupt teardown).
+ * an established connection destroyed, or moved to ERROR, which resets the
+ * connection at once (abrupt teardown: the peer sees a reset, not a FIN).
+ * cm_close_timer: our orderly close meets a peer that never closes its
+ * half; the CLOSING timer (close_timeout_ms, shortened) resets it.
  *
  * cm_passive_dropped: a raw client that sends nothing, half a header, or a
  * Request whose PD_Length runs past its data is dropped by the timeout (not
@@ -58,7 +61,7 @@
 
 #define CMT_EVENTS	8
 #define CMT_WAIT	(10 * HZ)
-#define CMT_PORT_BASE	47100	/* the cases use 47101 to 47138 */
+#define CMT_PORT_BASE	47100	/* the cases use 47101 to 47139 */
 #define CMT_TIMEOUT_MS	300	/* the MPA timeout of the timeout cases */
 #define CMT_RAW_WAIT	(3 * HZ)	/* a raw socket's send/recv timeout */
 #define CMT_FRAME_MAX	64	/* the frames the raw peer sends or reads */
@@ -858,6 +861,54 @@ static void cm_rev0_permissive(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cmt_refs_settle(&t->pas), 0);
 }
 
+static void cmt_close_timeout_restore(void *old)
+{
+	swi_qp_set_close_timeout_ms((uintptr_t)old);
+}
+
+/*
+ * The CLOSING timer: our orderly close meets a peer that never closes its
+ * half. After close_timeout_ms the connection is reset and the QP reaches
+ * ERROR (CLOSE with -ECONNRESET), not before; without the timer the QP
+ * would stay in CLOSING for as long as the peer likes.
+ */
+static void cm_close_timer(struct kunit *test)
+{
+	u16 port = CMT_PORT_BASE + 39;
+	struct cmt *t = cmt_up(test, port);
+	struct iw_cm_conn_param p = { .ird = 1, .ord = 1,
+				      .qpn = t->qp[1]->qp_num };
+	struct ib_qp_attr a = { .qp_state = IB_QPS_SQD };
+	uintptr_t old = swi_qp_set_close_timeout_ms(CMT_TIMEOUT_MS);
+	struct mpa_startup_frame f;
+	u8 buf[CMT_FRAME_MAX];
+	struct socket *raw;
+	unsigned long t0;
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+				cmt_close_timeout_restore, (void *)old), 0);
+	KUNIT_ASSERT_EQ(test, swi_cm_create_listen(&t->lst.id, 4), 0);
+	raw = cmt_raw_connect(test, port);
+	cmt_frame(&f, MPA_STARTUP_REQUEST, MPA_REV_1, "");
+	cmt_raw_frame(test, raw, &f, -1);
+	cmt_expect(test, &t->lst, 0, IW_CM_EVENT_CONNECT_REQUEST, 0);
+	t->pas.id.provider_data = t->lst.ev[0].provider_data;
+	KUNIT_ASSERT_EQ(test, swi_cm_accept(&t->pas.id, &p), 0);
+	cmt_expect(test, &t->pas, 0, IW_CM_EVENT_ESTABLISHED, 0);
+	cmt_raw_read(test, raw, MPA_STARTUP_REPLY, buf, &f);
+	t0 = jiffies;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(t->qp[1], &a, IB_QP_STATE), 0);
+	cmt_expect(test, &t->pas, 1, IW_CM_EVENT_DISCONNECT, 0);
+	/* our FIN reaches the peer; the peer keeps its half open */
+	KUNIT_EXPECT_EQ(test, cmt_raw_recv(raw, buf, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, cmt_qp_state(t->qp[1]), IB_QPS_SQD);
+	cmt_expect(test, &t->pas, 2, IW_CM_EVENT_CLOSE, -ECONNRESET);
+	KUNIT_EXPECT_GE(test, jiffies_to_msecs(jiffies - t0), CMT_TIMEOUT_MS);
+	KUNIT_EXPECT_EQ(test, cmt_qp_state(t->qp[1]), IB_QPS_ERR);
+	cmt_unlisten(test, t);
+	KUNIT_EXPECT_EQ(test, cmt_refs_settle(&t->pas), 0);
+}
+
 /*
  * The listen ends while a connection is in MPA startup: its Request, when
  * it comes, is refused, and the endpoint holds the listener's iw_cm_id
@@ -956,6 +1007,7 @@ static struct kunit_case cm_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(cm_active_failed, cmt_active_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_SLOW(cm_rev0_permissive),
+	KUNIT_CASE_SLOW(cm_close_timer),
 	KUNIT_CASE_SLOW(cm_unlisten_during_startup),
 	KUNIT_CASE_SLOW(cm_qp_destroyed_connecting),
 	{}

@@ -7,7 +7,8 @@
  * manager). The cases run Sends, RDMA Writes and RDMA Reads through the
  * verbs API and check every octet placed and every completion; an RDMA
  * Write to an unknown STag must end in a Terminate that takes both QPs to
- * ERROR; a Send with Invalidate must invalidate the peer's STag.
+ * ERROR, and so must a Send with a local error (an unknown lkey); a Send
+ * with Invalidate must invalidate the peer's STag.
  *
  * The kernel's own consumer code is run against the device as well: the
  * rdma_rw API (drivers/infiniband/core/rw.c), which every kernel ULP uses
@@ -324,6 +325,37 @@ static void qpt_bad_stag_terminates(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
 }
 
+/*
+ * A local error on the send side (a Send whose lkey does not exist): the
+ * work request completes with a local protection error, and the peer is
+ * told with a Terminate (RFC 5040 section 7) that takes it to ERROR well
+ * before the teardown timer could; then both QPs are in ERROR.
+ */
+static void qpt_local_error_terminates(struct kunit *test)
+{
+	const struct swi_stream_cfg cfg = {};
+	struct qpt *t = qpt_up(test, &cfg);
+	struct ib_send_wr wr = { .opcode = IB_WR_SEND, .wr_id = 25,
+				 .send_flags = IB_SEND_SIGNALED };
+	struct ib_sge sge = { .addr = (uintptr_t)t->buf[0], .length = 64,
+			      .lkey = 0x00bad0a5 };
+	struct ib_wc wc;
+
+	qpt_post_recv(test, t, 1, 26, 64);
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	KUNIT_ASSERT_EQ(test, ib_post_send(t->qp[0], &wr, NULL), 0);
+	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[0], &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 25);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_LOC_PROT_ERR);
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 0, IB_QPS_ERR));
+	/* B's receive is flushed, never filled */
+	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[1], &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 26);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+}
+
 /* Send with Invalidate: B's STag is invalid afterwards */
 static void qpt_send_invalidate(struct kunit *test)
 {
@@ -603,6 +635,7 @@ static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_ops_plain),
 	KUNIT_CASE_SLOW(qpt_ops_markers),
 	KUNIT_CASE_SLOW(qpt_bad_stag_terminates),
+	KUNIT_CASE_SLOW(qpt_local_error_terminates),
 	KUNIT_CASE_SLOW(qpt_send_invalidate),
 	KUNIT_CASE_SLOW(qpt_rdma_rw),
 	KUNIT_CASE_SLOW(qpt_read_inv_bad_stag),

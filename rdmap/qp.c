@@ -16,6 +16,7 @@
  * applies them. See Documentation/device.rst.
  */
 #include <linux/log2.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
@@ -26,11 +27,18 @@
 /* Runs swi_qp_err_work(); see swi_qp_init() */
 static struct workqueue_struct *swi_qp_wq;
 
+static unsigned int close_timeout_ms = 10000;
+module_param(close_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(close_timeout_ms,
+		 "Time a QP may spend in CLOSING (the orderly close) or TERMINATE (the Terminate going out) before the connection is reset (default 10000)");
+
 /* Raised events, applied in this order by swi_qp_err_work() */
 static const u8 swi_qp_raise_order[] = {
 	RDMAP_QPE_LOCAL_ERROR, RDMAP_QPE_TERM_RCVD, RDMAP_QPE_LLP_RESET,
 	RDMAP_QPE_LLP_FIN, RDMAP_QPE_TERM_SENT, RDMAP_QPE_CLOSE_DONE,
 };
+
+static void swi_qp_close_timeout(struct work_struct *work);
 
 static struct siw_sqe *swi_sq_slot(struct swi_qp *qp, u32 i)
 {
@@ -87,6 +95,7 @@ static void swi_qp_init_fields(struct swi_qp *qp, struct ib_qp_init_attr *a,
 	spin_lock_init(&qp->sq_lock);
 	spin_lock_init(&qp->rq_lock);
 	INIT_WORK(&qp->err_work, swi_qp_err_work);
+	INIT_DELAYED_WORK(&qp->close_work, swi_qp_close_timeout);
 	qp->state = RDMAP_QPS_IDLE;
 	qp->scq = to_swi_cq(a->send_cq);
 	qp->rcq = to_swi_cq(a->recv_cq);
@@ -397,6 +406,9 @@ static void swi_qp_do_actions(struct swi_qp *qp, u32 act)
 	}
 	if ((act & RDMAP_QPA_CLOSE_LLP) && s)
 		swi_stream_close(s);
+	if (act & RDMAP_QPA_ARM_TIMER)
+		mod_delayed_work(swi_qp_wq, &qp->close_work,
+				 msecs_to_jiffies(READ_ONCE(close_timeout_ms)));
 	swi_qp_do_events(qp, act);
 }
 
@@ -421,6 +433,8 @@ static int swi_qp_event_locked(struct swi_qp *qp, enum rdmap_qp_event event,
 	next = rdmap_qp_next(old, event, &ctx, &act);
 	if (next >= 0) {
 		WRITE_ONCE(qp->state, next);
+		if (next != RDMAP_QPS_CLOSING && next != RDMAP_QPS_TERMINATE)
+			cancel_delayed_work(&qp->close_work);
 		swi_qp_do_actions(qp, act);
 		if (qp->conn && swi_cm_qp_changed(qp->conn, old, next))
 			qp->conn = NULL;
@@ -476,6 +490,30 @@ void swi_qp_err_work(struct work_struct *work)
 				     READ_ONCE(qp->err_class));
 	swi_qp_put(&qp->base);
 }
+
+/* The teardown timer expired: CLOSING or TERMINATE took too long */
+static void swi_qp_close_timeout(struct work_struct *work)
+{
+	struct swi_qp *qp = container_of(to_delayed_work(work), struct swi_qp,
+					 close_work);
+
+	swi_qp_event(qp, RDMAP_QPE_TIMEOUT, RDMAP_QP_ERR_FATAL);
+}
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * swi_qp_set_close_timeout_ms() - set the teardown timeout (KUnit only)
+ * @ms: the new value of the close_timeout_ms module parameter
+ *
+ * Context: any context.
+ * Return: the previous value.
+ */
+unsigned int swi_qp_set_close_timeout_ms(unsigned int ms)
+{
+	return xchg(&close_timeout_ms, ms);
+}
+EXPORT_SYMBOL_IF_KUNIT(swi_qp_set_close_timeout_ms);
+#endif
 
 /**
  * swi_qp_raise() - report an event from the data path
@@ -692,6 +730,8 @@ int swi_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 		swi_stream_stop(qp->stream, true);
 	mutex_unlock(&qp->state_lock);
 	flush_work(&qp->err_work);
+	/* ERROR arms no timer: once cancelled it stays so */
+	cancel_delayed_work_sync(&qp->close_work);
 	xa_erase(&dev->qp_xa, ibqp->qp_num);
 	swi_qp_put(ibqp);
 	wait_for_completion(&qp->freed);

@@ -241,6 +241,8 @@ static inline bool swi_op_is_read(u8 op)
  * @stream: the TCP stream, set by swi_qp_attach() under @state_lock and
  *	freed by destroy_qp
  * @err_work: runs the state change the receiver or transmitter asked for
+ * @close_work: the teardown timer of CLOSING and TERMINATE (ARM_TIMER);
+ *	armed and cancelled under @state_lock, its expiry is the TIMEOUT event
  * @err_event: bit mask of the raised events not yet applied
  * @err_class: enum rdmap_qp_err of @err_event
  */
@@ -268,6 +270,7 @@ struct swi_qp {
 	void *conn;
 	struct swi_stream *stream;
 	struct work_struct err_work;
+	struct delayed_work close_work;
 	atomic_t err_event;
 	u8 err_class;
 };
@@ -367,6 +370,7 @@ int swi_qp_event(struct swi_qp *qp, enum rdmap_qp_event event,
 int swi_qp_take_sqe(struct swi_qp *qp, struct siw_sqe *sqe);
 int swi_qp_take_rqe(struct swi_qp *qp, struct siw_rqe *rqe);
 void swi_qp_err_work(struct work_struct *work);
+unsigned int swi_qp_set_close_timeout_ms(unsigned int ms);
 void swi_qp_raise(struct swi_qp *qp, enum rdmap_qp_event event,
 		  enum rdmap_qp_err err);
 void swi_qp_complete_sqe(struct swi_qp *qp, const struct siw_sqe *sqe,

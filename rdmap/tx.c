@@ -298,11 +298,23 @@ static int swi_tx_sq_ready(struct swi_stream *s)
 	return 0;
 }
 
+/*
+ * A work request failed locally: it completes in error, the peer gets a
+ * Terminate (RFC 5040 section 7) and the QP moves to TERMINATE. The
+ * Terminate is queued here, not when the QP moves: the transmitter picks
+ * it before anything else, so no later work request leaves in between.
+ */
 static void swi_tx_sqe_failed(struct swi_stream *s, enum siw_wc_status st)
 {
+	static const struct rdmap_term_cause cause = {
+		.layer = TERM_LAYER_RDMAP,
+		.etype = TERM_ETYPE_RDMAP_CATASTROPHIC,
+		.code = TERM_RDMAP_UNSPECIFIED,
+	};
+
 	swi_qp_complete_sqe(s->qp, &s->job.sqe, 0, st);
 	s->job.kind = SWI_TX_NONE;
-	set_bit(SWI_TX_STOPPED, &s->flags);
+	swi_tx_queue_term(s, &cause, NULL, false);
 	swi_qp_raise(s->qp, RDMAP_QPE_LOCAL_ERROR, RDMAP_QP_ERR_ACCESS);
 }
 
