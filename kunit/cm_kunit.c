@@ -880,13 +880,14 @@ static void cm_close_timer(struct kunit *test)
 				      .qpn = t->qp[1]->qp_num };
 	struct ib_qp_attr a = { .qp_state = IB_QPS_SQD };
 	uintptr_t old = swi_qp_set_close_timeout_ms(CMT_TIMEOUT_MS);
+	kunit_action_t *restore = cmt_close_timeout_restore;
 	struct mpa_startup_frame f;
 	u8 buf[CMT_FRAME_MAX];
 	struct socket *raw;
 	unsigned long t0;
 
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-				cmt_close_timeout_restore, (void *)old), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore,
+							(void *)old), 0);
 	KUNIT_ASSERT_EQ(test, swi_cm_create_listen(&t->lst.id, 4), 0);
 	raw = cmt_raw_connect(test, port);
 	cmt_frame(&f, MPA_STARTUP_REQUEST, MPA_REV_1, "");
