@@ -232,14 +232,31 @@ static int swi_cm_send(struct socket *sock, const void *buf, size_t len)
 	return n == len ? 0 : -EIO;
 }
 
+/* How often a wait for the peer's frame looks whether it is still wanted */
+#define SWI_CM_RECV_SLICE	(HZ / 10)
+
+/*
+ * The initiator's QP left IDLE while its Request waits for the Reply: it
+ * was destroyed (or moved to ERROR) and cannot go to Full Operation, so
+ * the wait is over. Without this, destroy_qp would wait out
+ * mpa_timeout_ms for the endpoint's reference.
+ */
+static bool swi_cm_qp_gone(const struct swi_cep *cep)
+{
+	return cep->initiator && READ_ONCE(cep->qp->state) != RDMAP_QPS_IDLE;
+}
+
 /*
  * Receive exactly @len octets by @end (jiffies): the receive timeout is
  * what is left until then, so that a peer trickling its frame in cannot
- * renew it with every octet.
+ * renew it with every octet. The wait goes in slices, and ends early when
+ * the initiator's QP is gone.
  */
-static int swi_cm_recv(struct socket *sock, void *buf, size_t len,
+static int swi_cm_recv(struct swi_cep *cep, void *buf, size_t len,
 		       unsigned long end)
 {
+	struct socket *sock = cep->sock;
+
 	while (len) {
 		struct kvec kv = { .iov_base = buf, .iov_len = len };
 		struct msghdr msg = {};
@@ -248,8 +265,13 @@ static int swi_cm_recv(struct socket *sock, void *buf, size_t len,
 
 		if (left <= 0)
 			return -EAGAIN;
-		WRITE_ONCE(sock->sk->sk_rcvtimeo, left);
+		if (swi_cm_qp_gone(cep))
+			return -ECONNRESET;
+		WRITE_ONCE(sock->sk->sk_rcvtimeo,
+			   min_t(long, left, SWI_CM_RECV_SLICE));
 		n = kernel_recvmsg(sock, &msg, &kv, 1, len, MSG_WAITALL);
+		if (n == -EAGAIN)
+			continue;
 		if (n <= 0)
 			return n ? n : -ECONNRESET;
 		buf += n;
@@ -277,7 +299,7 @@ static int swi_cm_recv_frame(struct swi_cep *cep, enum mpa_startup_kind kind)
 		if (got + need > MPA_RR_HDR_SIZE + MPA_MAX_PRIVDATA +
 				 MPA_V2_DATA_SIZE)
 			return -EMSGSIZE;
-		err = swi_cm_recv(cep->sock, cep->frame + got, need, end);
+		err = swi_cm_recv(cep, cep->frame + got, need, end);
 		if (err)
 			return err;
 		got += need;
