@@ -6,8 +6,9 @@
 # in iteration mode, 64 KiB also in duration mode) and ib_send_lat (64 B,
 # busy polling and -e) for softiwarp with CRC on, CRC off and Markers on,
 # for siw <-> siw, and iperf3 over the same kind of veth as the ceiling.
-# Prints the medians with the ratios softiwarp/siw, softiwarp/TCP and
-# Markers/CRC, and plots the first two (build/bench/bench.png). Figures,
+# Prints the medians with the ratios softiwarp/siw (CRC on, and off as
+# siw runs), softiwarp/TCP and Markers/CRC, and plots the first three
+# (build/bench/bench.png). Figures,
 # not assertions: under QEMU without KVM only ratios from the same boot
 # mean anything.
 set -uo pipefail
