@@ -7,8 +7,10 @@
  * manager). The cases run Sends, RDMA Writes and RDMA Reads through the
  * verbs API and check every octet placed and every completion; an RDMA
  * Write to an unknown STag must end in a Terminate that takes both QPs to
- * ERROR, and so must a Send with a local error (an unknown lkey); a Send
- * with Invalidate must invalidate the peer's STag.
+ * ERROR, and so must a Send with a local error (an unknown lkey) and a
+ * receive completion lost to a full CQ; an orderly close must still answer
+ * the peer's RDMA Read; a Send with Invalidate must invalidate the peer's
+ * STag.
  *
  * The kernel's own consumer code is run against the device as well: the
  * rdma_rw API (drivers/infiniband/core/rw.c), which every kernel ULP uses
@@ -390,6 +392,52 @@ static void qpt_cq_overflow_fails_qp(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 0, IB_QPS_ERR));
 }
 
+/*
+ * B closes in order (SQD) while it owes A the Response to an RDMA Read:
+ * the Response still goes out before B's FIN, A's Read completes with
+ * its data, and the close stays orderly. A Send behind the Read tells B
+ * that the Read Request has arrived (TCP keeps them in order).
+ */
+static void qpt_close_answers_read(struct kunit *test)
+{
+	const struct swi_stream_cfg cfg = {
+		.tx = { .crc = true }, .rx = { .crc = true },
+	};
+	struct qpt *t = qpt_up(test, &cfg);
+	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
+					       IB_ACCESS_REMOTE_READ);
+	struct ib_qp_attr a = { .qp_state = IB_QPS_SQD };
+	struct ib_rdma_wr rw = {
+		.wr = { .opcode = IB_WR_RDMA_READ, .wr_id = 81 },
+		.rkey = mr->rkey,
+	};
+	struct ib_send_wr sw = { .opcode = IB_WR_SEND, .wr_id = 82 };
+	struct ib_wc wc;
+	int i;
+
+	qpt_fill(t->buf[1], QPT_BUF, 8);
+	qpt_post_recv(test, t, 1, 83, 0);
+	rw.remote_addr = mr->iova;
+	qpt_post(test, t, 0, &rw.wr, QPT_BUF);
+	qpt_post(test, t, 0, &sw, 0);
+	qpt_expect_wc(test, t->cq[1], IB_WC_RECV, 83, 0);
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(t->qp[1], &a, IB_QP_STATE), 0);
+	/* in either order: loopback may deliver the Send inside sendmsg() */
+	for (i = 0; i < 2; i++) {
+		KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[0], &wc), 1);
+		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+		KUNIT_EXPECT_EQ(test, wc.opcode, wc.wr_id == 81 ?
+				IB_WC_RDMA_READ : IB_WC_SEND);
+		if (wc.wr_id == 81)
+			KUNIT_EXPECT_EQ(test, wc.byte_len, QPT_BUF);
+	}
+	KUNIT_EXPECT_EQ(test, memcmp(t->buf[0], t->buf[1], QPT_BUF), 0);
+	/* both sides closed in order: IDLE, shown as ERR to the IB verbs */
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 0, IB_QPS_ERR));
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+}
+
 /* Send with Invalidate: B's STag is invalid afterwards */
 static void qpt_send_invalidate(struct kunit *test)
 {
@@ -671,6 +719,7 @@ static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_bad_stag_terminates),
 	KUNIT_CASE_SLOW(qpt_local_error_terminates),
 	KUNIT_CASE_SLOW(qpt_cq_overflow_fails_qp),
+	KUNIT_CASE_SLOW(qpt_close_answers_read),
 	KUNIT_CASE_SLOW(qpt_send_invalidate),
 	KUNIT_CASE_SLOW(qpt_rdma_rw),
 	KUNIT_CASE_SLOW(qpt_read_inv_bad_stag),

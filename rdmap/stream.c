@@ -263,26 +263,27 @@ void swi_stream_abandon(struct swi_stream *s)
  * swi_stream_busy() - is work outstanding on the stream?
  * @s: the stream
  *
- * The RFC 6581 RTR message is the connection's, not the consumer's: a
- * close that meets it in progress stays orderly. (Under load the peer's
- * FIN could otherwise arrive while the RTR is being sent and turn an
- * orderly close into an abort on both sides.)
+ * Only what an orderly close would cut off counts. The RFC 6581 RTR
+ * message is the connection's, not the consumer's (under load the peer's
+ * FIN could otherwise meet it in progress and turn an orderly close into
+ * an abort on both sides). Read Responses, queued or in progress, are
+ * still sent in CLOSING, before the FIN.
  *
  * Context: any context; a snapshot.
- * Return: true while an RDMA Read awaits its Response or the transmitter
- * has a consumer's message in progress.
+ * Return: true while an RDMA Read of ours awaits its Response or the
+ * transmitter is in the middle of a consumer's work request.
  */
 bool swi_stream_busy(struct swi_stream *s)
 {
 	switch (READ_ONCE(s->job.kind)) {
-	case SWI_TX_NONE:
-		break;
 	case SWI_TX_SQE:
 		if (!(READ_ONCE(s->job.sqe.flags) & SWI_WQE_INTERNAL))
 			return true;
 		break;
-	default:
+	case SWI_TX_TERM:
 		return true;
+	default:	/* none, or a Read Response */
+		break;
 	}
 	return swi_orq_used(s);
 }

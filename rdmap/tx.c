@@ -413,9 +413,15 @@ static bool swi_tx_pick_sqe(struct swi_stream *s)
 	return true;
 }
 
-/* Choose the next message: the Terminate, a Read Response, the SQ */
+/*
+ * Choose the next message: the Terminate, a Read Response, the SQ. The
+ * SQ is served in RTS only; Read Responses in CLOSING too, so that an
+ * orderly close answers the peer's Read Requests before its FIN.
+ */
 static bool swi_tx_pick(struct swi_stream *s)
 {
+	enum rdmap_qps state = READ_ONCE(s->qp->state);
+	bool hold = test_bit(SWI_TX_HOLD, &s->flags);
 	struct swi_tx_job *j = &s->job;
 	unsigned long flags;
 	bool got = true;
@@ -425,18 +431,17 @@ static bool swi_tx_pick(struct swi_stream *s)
 		s->term_sent = true;
 		j->kind = SWI_TX_TERM;
 		j->len = 0;
-	} else if (READ_ONCE(s->qp->state) != RDMAP_QPS_RTS ||
-		   test_bit(SWI_TX_HOLD, &s->flags)) {
+	} else if (hold || (state != RDMAP_QPS_RTS &&
+			    state != RDMAP_QPS_CLOSING)) {
 		got = false;
-	} else if (test_and_clear_bit(SWI_TX_RTR, &s->flags)) {
+	} else if (state == RDMAP_QPS_RTS &&
+		   test_and_clear_bit(SWI_TX_RTR, &s->flags)) {
 		/* RFC 6581 RTR: a zero-length RDMA Write, STag 0 */
 		memset(&j->sqe, 0, sizeof(j->sqe));
 		j->sqe.opcode = SIW_OP_WRITE;
 		j->sqe.flags = SWI_WQE_INTERNAL;
 		j->kind = SWI_TX_SQE;
 		j->len = 0;
-	} else if (READ_ONCE(s->qp->state) != RDMAP_QPS_RTS) {
-		got = false;
 	} else if (s->irq_get != s->irq_put) {
 		j->kind = SWI_TX_RRESP;
 		j->rr = s->irq[s->irq_get % s->qp->ird];
@@ -447,8 +452,7 @@ static bool swi_tx_pick(struct swi_stream *s)
 	spin_unlock_irqrestore(&s->qlock, flags);
 	j->done = 0;
 	j->last = false;
-	if (got || READ_ONCE(s->qp->state) != RDMAP_QPS_RTS ||
-	    test_bit(SWI_TX_HOLD, &s->flags))
+	if (got || state != RDMAP_QPS_RTS || hold)
 		return got;
 	return swi_tx_pick_sqe(s);
 }
