@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: lint + compat + kunit + e2e. Every stage runs even when an
-# earlier one failed; each check counts once in the summary, every KUnit
-# case counts on its own. Ends with the line "N passed, N failed".
+# make check: lint + compat + kunit + e2e, then KUnit again on the debug
+# kernel (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, kmemleak: any report fails
+# it). Every stage runs even when an earlier one failed; each check counts
+# once in the summary, every KUnit case counts on its own. Ends with the
+# line "N passed, N failed".
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -13,10 +15,13 @@ trap 'rm -f "$SWP_TALLY"' EXIT
 start=$(date +%s)
 
 "$top/tools/install-deps.sh" || tally fail check:install-deps
-for stage in lint compat kunit e2e; do
+for stage in lint compat kunit e2e kunit-debug; do
 	echo "=== make $stage"
 	t0=$(date +%s)
-	"$top/tools/$stage.sh" || tally fail "check:$stage"
+	case $stage in
+	kunit-debug)	KFLAVOUR=debug "$top/tools/kunit.sh" ;;
+	*)		"$top/tools/$stage.sh" ;;
+	esac || tally fail "check:$stage"
 	echo "=== make $stage: $(( $(date +%s) - t0 ))s"
 done
 

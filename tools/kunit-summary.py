@@ -23,6 +23,7 @@ def main():
     with open(sys.argv[1]) as f:
         root = json.load(f)
     tally = os.environ.get("SWP_TALLY")
+    name = "kunit-debug" if os.environ.get("KFLAVOUR") == "debug" else "kunit"
     out = open(tally, "a") if tally else None
     total = {"PASS": 0, "FAIL": 0, "SKIP": 0, "ERROR": 0}
     for suite in root.get("sub_groups", []):
@@ -31,19 +32,19 @@ def main():
             counts[status] = counts.get(status, 0) + 1
             if out:
                 word = {"PASS": "pass", "SKIP": "skip"}.get(status, "fail")
-                out.write("%s kunit:%s\n" % (word, ".".join(path)))
+                out.write("%s %s:%s\n" % (word, name, ".".join(path)))
         for k in total:
             total[k] += counts[k]
         print("  %-32s %4d passed, %d failed, %d skipped" % (
             suite["name"], counts["PASS"], counts["FAIL"] + counts["ERROR"],
             counts["SKIP"]))
     bad = total["FAIL"] + total["ERROR"]
-    print("kunit: %d passed, %d failed, %d skipped" % (
-        total["PASS"], bad, total["SKIP"]))
+    print("%s: %d passed, %d failed, %d skipped" % (
+        name, total["PASS"], bad, total["SKIP"]))
     if total["PASS"] + bad == 0:
-        print("kunit: no test case ran", file=sys.stderr)
+        print("%s: no test case ran" % name, file=sys.stderr)
         if out:
-            out.write("fail kunit:no-case-ran\n")
+            out.write("fail %s:no-case-ran\n" % name)
         return 1
     return 1 if bad else 0
 

@@ -10,17 +10,30 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-prepare_test_kernel || { tally fail kunit:build-kernel; exit 1; }
-build_test_modules || { tally fail kunit:build-modules; exit 1; }
+# KFLAVOUR=debug (make check's kunit-debug stage): the same suites on the
+# KASAN/lockdep/kmemleak kernel, results in build/kunit-debug, tallied as
+# kunit-debug:...
+name=kunit
+if [ "${KFLAVOUR:-test}" = debug ]; then
+	name=kunit-debug
+	# Under TCG with KASAN, ACPI's _PRT method runs into the AML loop
+	# timeout, the virtio devices get no interrupt routing and the 9p root
+	# never mounts; PCI routing without ACPI works (SMP still from ACPI).
+	VM_CMDLINE="${VM_CMDLINE:+$VM_CMDLINE }pci=noacpi"
+	export VM_CMDLINE
+fi
 
-res="$top/build/kunit"
+prepare_test_kernel || { tally fail $name:build-kernel; exit 1; }
+build_test_modules || { tally fail $name:build-modules; exit 1; }
+
+res="$top/build/$name"
 rm -rf "$res"
 mkdir -p "$res"
 "$top/tools/vm-run" -o "$res" -t "${KUNIT_TIMEOUT:-900}" "$top/tools/guest/kunit.sh"
 rc=$?
 if [ "$rc" -ne 0 ]; then
-	echo "kunit: guest failed with status $rc (console: $res/console.log)" >&2
-	tally fail kunit:guest
+	echo "$name: guest failed with status $rc (console: $res/console.log)" >&2
+	tally fail $name:guest
 	exit 1
 fi
 
@@ -36,16 +49,16 @@ src=$?
 fail=0
 if grep -qE 'WARNING:|BUG:|Oops|general protection|KASAN|UBSAN|leak|possible circular|lockdep' \
 		"$res/kunit.dmesg" "$res/unload.dmesg"; then
-	echo "kunit: kernel log shows a warning or bug:" >&2
+	echo "$name: kernel log shows a warning or bug:" >&2
 	grep -E 'WARNING:|BUG:|Oops|general protection|KASAN|UBSAN|leak|possible circular|lockdep' \
 		"$res/kunit.dmesg" "$res/unload.dmesg" | head >&2
-	tally fail kunit:kernel-log-clean
+	tally fail $name:kernel-log-clean
 	fail=1
 fi
 if [ -s "$res/kmemleak" ]; then
-	echo "kunit: kmemleak reports leaks:" >&2
+	echo "$name: kmemleak reports leaks:" >&2
 	head -n 40 "$res/kmemleak" >&2
-	tally fail kunit:kmemleak-clean
+	tally fail $name:kmemleak-clean
 	fail=1
 fi
 [ "$prc" -eq 0 ] && [ "$src" -eq 0 ] && [ "$fail" -eq 0 ]
