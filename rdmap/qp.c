@@ -585,6 +585,7 @@ void swi_qp_set_rd_limits(struct swi_qp *qp, u32 ird, u32 ord)
 	}
 	mutex_unlock(&qp->state_lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(swi_qp_set_rd_limits);
 
 /**
  * swi_qp_attach() - hand a stream in MPA Full Operation to an IDLE QP

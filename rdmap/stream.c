@@ -59,6 +59,9 @@ static void swi_sk_state_change(struct sock *sk)
 /* Everything but the socket; also for a stream half set up */
 static void swi_stream_release(struct swi_stream *s)
 {
+	if (s->job.kind == SWI_TX_RRESP && s->job.rr_released &&
+	    s->job.rr.src)
+		rdmap_mem_put(s->job.rr.src);
 	while (s->irq && s->irq_get != s->irq_put) {
 		struct swi_rreq *rr = &s->irq[s->irq_get++ % s->qp->ird];
 

@@ -54,6 +54,8 @@ enum swi_tx_kind {
  * @len: payload octets of the message
  * @done: payload octets already framed
  * @last: the FPDU on the wire is the message's last
+ * @rr_released: the Read Response's IRD entry is released (its last FPDU
+ *	is staged); @rr then owns the reference to the source region
  */
 struct swi_tx_job {
 	u8 kind;
@@ -62,6 +64,7 @@ struct swi_tx_job {
 	u32 len;
 	u32 done;
 	bool last;
+	bool rr_released;
 };
 
 /* Octets of ULPDU that rx collects before placing payload */

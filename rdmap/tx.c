@@ -159,6 +159,24 @@ static void swi_tx_hdr(struct swi_stream *s, struct ddp_hdr_info *h)
 }
 
 /*
+ * The last Response of a Read Request is staged: its IRD entry is free
+ * before any of it is in the socket. The requester may send its next
+ * Request the moment the Response is complete, which on a fast link is
+ * before our sendmsg() has returned; counting the entry until then would
+ * take that Request for one beyond the IRD. The job's copy of the entry
+ * keeps the source reference until swi_tx_finish().
+ */
+static void swi_tx_release_ird(struct swi_stream *s)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&s->qlock, flags);
+	s->irq_get++;
+	spin_unlock_irqrestore(&s->qlock, flags);
+	s->job.rr_released = true;
+}
+
+/*
  * Stage the next ULPDU of the job, of at most @mulpdu octets, at @buf;
  * return its length or an error
  */
@@ -209,6 +227,8 @@ static int swi_tx_stage(struct swi_stream *s, u8 *buf, u32 mulpdu)
 		return err;
 	j->done += n;
 	j->last = h.last;
+	if (j->last && j->kind == SWI_TX_RRESP)
+		swi_tx_release_ird(s);
 	return hl + n;
 }
 
@@ -461,7 +481,6 @@ static bool swi_tx_pick(struct swi_stream *s)
 static void swi_tx_finish(struct swi_stream *s)
 {
 	struct swi_tx_job *j = &s->job;
-	unsigned long flags;
 
 	switch (j->kind) {
 	case SWI_TX_SQE:
@@ -474,11 +493,10 @@ static void swi_tx_finish(struct swi_stream *s)
 		swi_qp_complete_sqe(s->qp, &j->sqe, j->len, SIW_WC_SUCCESS);
 		break;
 	case SWI_TX_RRESP:
+		/* its IRD entry was released when the last FPDU was staged */
 		if (j->rr.src)
 			rdmap_mem_put(j->rr.src);
-		spin_lock_irqsave(&s->qlock, flags);
-		s->irq_get++;
-		spin_unlock_irqrestore(&s->qlock, flags);
+		j->rr_released = false;
 		break;
 	case SWI_TX_TERM:
 		s->msn[RDMAP_QN_TERMINATE]++;
@@ -662,7 +680,13 @@ void swi_stream_flush_tx(struct swi_stream *s)
 	mutex_lock(&s->tx_mutex);
 	if (j->kind == SWI_TX_SQE && !swi_op_is_read(j->sqe.opcode))
 		swi_qp_complete_sqe(s->qp, &j->sqe, 0, SIW_WC_WR_FLUSH_ERR);
-	/* A Read Response job holds the IRQ head's reference: freed below */
+	/*
+	 * A Read Response job shares the IRQ head's reference until its IRD
+	 * entry is released, and owns it from then on
+	 */
+	if (j->kind == SWI_TX_RRESP && j->rr_released && j->rr.src)
+		rdmap_mem_put(j->rr.src);
+	j->rr_released = false;
 	if (j->kind != SWI_TX_TERM) {
 		j->kind = SWI_TX_NONE;
 		j->last = false;

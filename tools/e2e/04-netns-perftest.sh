@@ -9,6 +9,10 @@
 # messages far larger than one FPDU - and that each tool completes and
 # prints its result table. ib_send_bw runs three times: CRC on (the
 # default), CRC off on both devices, Markers requested by both devices.
+# ib_read_bw also runs in duration mode with CRC off: its warm-up drains
+# 128 outstanding Reads and refills them at once, so the responder's IRD
+# is full while Responses go out at full speed; an IRD entry released
+# only after sendmsg() returned made every such run end in a Terminate.
 #
 # Not a performance test: under QEMU TCG absolute figures mean nothing
 # (TESTBED.md); the iteration count is kept small. Six runs of 23 sizes up
@@ -96,6 +100,7 @@ perf_run lat ib_send_lat 2 -n "$LAT_ITERS"
 knob "$DEV0" mpa_crc 0
 knob "$DEV1" mpa_crc 0
 bw_all send-crc-off ib_send_bw
+perf_run read-dur-crc-off ib_read_bw 65536 -s 65536 -D 2
 knobs_default
 
 knob "$DEV0" mpa_markers 1
