@@ -67,4 +67,5 @@ module_exit(softiwarp_exit);
 
 MODULE_DESCRIPTION("Software iWARP (MPA/DDP/RDMAP over kernel TCP)");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(SWI_VERSION);
 MODULE_SOFTDEP("pre: crc32c");

@@ -27,6 +27,7 @@ rsync -rlp --checksum --delete --prune-empty-dirs \
 	--filter='P Module.symvers' --filter='P *.a' \
 	--exclude='/build/' --exclude='/tools/' --exclude='/Documentation/' \
 	--exclude='/.git/' --exclude='*.mod.c' \
-	--include='*/' --include='Kbuild' --include='*.c' --include='*.h' \
+	--include='*/' --include='Kbuild' --include='/VERSION' --include='*.c' \
+	--include='*.h' \
 	--exclude='*' "$top/" "$out/"
 make -C "$kdir" M="$out" "$@" modules
