@@ -7,10 +7,10 @@
  * manager). The cases run Sends, RDMA Writes and RDMA Reads through the
  * verbs API and check every octet placed and every completion; an RDMA
  * Write to an unknown STag must end in a Terminate that takes both QPs to
- * ERROR, and so must a Send with a local error (an unknown lkey); an
- * orderly close must still answer the peer's RDMA Read; IRD and ORD of 1
- * must carry Reads back to back; a Send with
- * Invalidate must invalidate the peer's STag.
+ * ERROR, and so must a Send with a local error (an unknown lkey) and a
+ * receive completion lost to a full CQ; an orderly close must still answer
+ * the peer's RDMA Read; IRD and ORD of 1 must carry Reads back to back; a
+ * Send with Invalidate must invalidate the peer's STag.
  *
  * The kernel's own consumer code is run against the device as well: the
  * rdma_rw API (drivers/infiniband/core/rw.c), which every kernel ULP uses
@@ -367,6 +367,40 @@ static void qpt_local_error_terminates(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[1], &wc), 1);
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 26);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+}
+
+/*
+ * B's CQ (64 entries) is never polled while A sends it five rounds of 16
+ * Sends: the 65th receive completion finds it full. The CQ overflows, so
+ * B's QP fails (local error, a Terminate to A) and both end in ERROR;
+ * without that, B would go on placing data it can no longer report.
+ */
+static void qpt_cq_overflow_fails_qp(struct kunit *test)
+{
+	const struct swi_stream_cfg cfg = {};
+	struct qpt *t = qpt_up(test, &cfg);
+	struct ib_wc wc;
+	int round, i;
+
+	for (round = 0; round < 5; round++) {
+		for (i = 0; i < 16; i++)
+			qpt_post_recv(test, t, 1, 1000 + i, 64);
+		for (i = 0; i < 16; i++) {
+			struct ib_send_wr wr = { .opcode = IB_WR_SEND,
+						 .wr_id = i };
+
+			qpt_post(test, t, 0, &wr, 64);
+		}
+		for (i = 0; i < 16; i++) {
+			KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[0], &wc), 1);
+			if (wc.status != IB_WC_SUCCESS)
+				break;
+		}
+		if (i < 16)	/* A was told already */
+			break;
+	}
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 0, IB_QPS_ERR));
 }
 
 /*
@@ -745,6 +779,7 @@ static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_ops_markers),
 	KUNIT_CASE_SLOW(qpt_bad_stag_terminates),
 	KUNIT_CASE_SLOW(qpt_local_error_terminates),
+	KUNIT_CASE_SLOW(qpt_cq_overflow_fails_qp),
 	KUNIT_CASE_SLOW(qpt_close_answers_read),
 	KUNIT_CASE_SLOW(qpt_read_ird_one),
 	KUNIT_CASE_SLOW(qpt_send_invalidate),

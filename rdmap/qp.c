@@ -179,6 +179,18 @@ static void swi_qp_cqe_owner(struct swi_qp *qp, struct swi_cq *cq,
 		cqe->base_qp = &qp->base;
 }
 
+/*
+ * A completion of a connected QP was lost to a full CQ (the CQ raised
+ * IB_EVENT_CQ_ERR): the consumer can no longer tell what happened to its
+ * work, so the QP fails as a local error would, with a Terminate to the
+ * peer. Flush completions (ERROR) lost the same way change nothing.
+ */
+static void swi_qp_cq_overflow(struct swi_qp *qp)
+{
+	if (READ_ONCE(qp->state) == RDMAP_QPS_RTS)
+		swi_qp_raise(qp, RDMAP_QPE_LOCAL_ERROR, RDMAP_QP_ERR_FATAL);
+}
+
 /**
  * swi_qp_complete_sqe() - complete a send work request
  * @qp: the QP
@@ -207,7 +219,8 @@ void swi_qp_complete_sqe(struct swi_qp *qp, const struct siw_sqe *sqe,
 	    !(sqe->flags & SIW_WQE_SIGNALLED))
 		return;
 	swi_qp_cqe_owner(qp, qp->scq, &cqe);
-	swi_cq_push(qp->scq, &cqe, false);
+	if (swi_cq_push(qp->scq, &cqe, false))
+		swi_qp_cq_overflow(qp);
 }
 
 /**
@@ -236,7 +249,8 @@ void swi_qp_complete_rqe(struct swi_qp *qp, const struct siw_rqe *rqe,
 		cqe.inval_stag = inval;
 	}
 	swi_qp_cqe_owner(qp, qp->rcq, &cqe);
-	swi_cq_push(qp->rcq, &cqe, rqe->flags & SIW_WQE_SOLICITED);
+	if (swi_cq_push(qp->rcq, &cqe, rqe->flags & SIW_WQE_SOLICITED))
+		swi_qp_cq_overflow(qp);
 }
 
 /* A user SQE may name what libsiw can post, nothing else */
