@@ -294,6 +294,20 @@ static void swi_mmap_free(struct rdma_user_mmap_entry *rentry)
 	kfree(e);
 }
 
+/*
+ * The device goes away (rdma link delete, rmmod, netdev removal) while a
+ * process holds a user context. Offering this op lets the core destroy
+ * the context's objects through the ordinary destroy verbs right away,
+ * instead of waiting until every process has closed the device. Nothing
+ * is left to do here: the rings stay mapped in the processes (their pages
+ * are pinned by the mappings, and nothing in the kernel reads them once
+ * the QPs and CQs are destroyed), and every later verb call fails with
+ * EIO in the core.
+ */
+static void swi_disassociate_ucontext(struct ib_ucontext *uctx)
+{
+}
+
 static void swi_dealloc_driver(struct ib_device *ibdev)
 {
 	struct swi_device *dev = to_swi_dev(ibdev);
@@ -321,6 +335,7 @@ static const struct ib_device_ops swi_device_ops = {
 	.dealloc_driver = swi_dealloc_driver,
 	.dealloc_pd = swi_dealloc_pd,
 	.dealloc_ucontext = swi_dealloc_ucontext,
+	.disassociate_ucontext = swi_disassociate_ucontext,
 	.device_group = &swi_cm_attr_group,
 	.dereg_mr = swi_dereg_mr,
 	.destroy_cq = swi_destroy_cq,
