@@ -304,6 +304,7 @@ static void swi_dealloc_driver(struct ib_device *ibdev)
 	mutex_unlock(&swi_dev_mutex);
 	rdmap_mem_table_destroy(&dev->mem);
 	xa_destroy(&dev->qp_xa);
+	swi_counters_free(dev);
 	netdev_put(dev->netdev, &dev->netdev_tracker);
 }
 
@@ -312,6 +313,7 @@ static const struct ib_device_ops swi_device_ops = {
 	.driver_id = RDMA_DRIVER_SIW,
 	.uverbs_abi_ver = SIW_ABI_VERSION,
 
+	.alloc_hw_port_stats = swi_alloc_hw_port_stats,
 	.alloc_pd = swi_alloc_pd,
 	.alloc_ucontext = swi_alloc_ucontext,
 	.alloc_mr = swi_alloc_mr,
@@ -327,6 +329,7 @@ static const struct ib_device_ops swi_device_ops = {
 	.destroy_qp = swi_destroy_qp,
 	.destroy_srq = swi_destroy_srq,
 	.get_dma_mr = swi_get_dma_mr,
+	.get_hw_stats = swi_get_hw_stats,
 	.get_port_immutable = swi_get_port_immutable,
 	.iw_accept = swi_cm_accept,
 	.iw_add_ref = swi_qp_get,
@@ -434,6 +437,9 @@ static int swi_newlink(const char *name, struct net_device *netdev)
 	dev = swi_dev_alloc(netdev);
 	if (!dev)
 		return -ENOMEM;
+	err = swi_counters_alloc(dev);
+	if (err)
+		goto out_free;
 	err = swi_dev_list_add(dev);
 	if (err) {
 		pr_info_ratelimited("%s already has a softiwarp device\n",

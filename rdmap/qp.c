@@ -191,6 +191,22 @@ static void swi_qp_cq_overflow(struct swi_qp *qp)
 		swi_qp_raise(qp, RDMAP_QPE_LOCAL_ERROR, RDMAP_QP_ERR_FATAL);
 }
 
+/*
+ * Push @cqe to @cq; count a flushed work request (whether or not its
+ * completion found room) and a completion lost to a full CQ, then let
+ * swi_qp_cq_overflow() act on the loss
+ */
+static void swi_qp_push_cqe(struct swi_qp *qp, struct swi_cq *cq,
+			    const struct siw_cqe *cqe, bool solicited)
+{
+	if (cqe->status == SIW_WC_WR_FLUSH_ERR)
+		swi_count(qp->dev, SWI_CNT_WR_FLUSHED);
+	if (swi_cq_push(cq, cqe, solicited)) {
+		swi_count(qp->dev, SWI_CNT_CQ_OVERFLOWS);
+		swi_qp_cq_overflow(qp);
+	}
+}
+
 /**
  * swi_qp_complete_sqe() - complete a send work request
  * @qp: the QP
@@ -219,8 +235,7 @@ void swi_qp_complete_sqe(struct swi_qp *qp, const struct siw_sqe *sqe,
 	    !(sqe->flags & SIW_WQE_SIGNALLED))
 		return;
 	swi_qp_cqe_owner(qp, qp->scq, &cqe);
-	if (swi_cq_push(qp->scq, &cqe, false))
-		swi_qp_cq_overflow(qp);
+	swi_qp_push_cqe(qp, qp->scq, &cqe, false);
 }
 
 /**
@@ -249,8 +264,7 @@ void swi_qp_complete_rqe(struct swi_qp *qp, const struct siw_rqe *rqe,
 		cqe.inval_stag = inval;
 	}
 	swi_qp_cqe_owner(qp, qp->rcq, &cqe);
-	if (swi_cq_push(qp->rcq, &cqe, rqe->flags & SIW_WQE_SOLICITED))
-		swi_qp_cq_overflow(qp);
+	swi_qp_push_cqe(qp, qp->rcq, &cqe, rqe->flags & SIW_WQE_SOLICITED);
 }
 
 /* A user SQE may name what libsiw can post, nothing else */

@@ -136,6 +136,7 @@ struct swi_rx {
  * @wire_nr: kvecs in @wire
  * @wire_len: octets of the batch
  * @wire_sent: of which the socket took these
+ * @wire_markers: Markers in the batch, for the statistics
  * @job: the message being transmitted (transmitter only)
  * @msn: next MSN per untagged queue we send on (transmitter only)
  * @qlock: protects @irq_*, @orq_*, @term_* (any context, irqsave)
@@ -170,6 +171,7 @@ struct swi_stream {
 	u32 wire_nr;
 	u32 wire_len;
 	u32 wire_sent;
+	u32 wire_markers;
 	struct swi_tx_job job;
 	u32 msn[RDMAP_QN_COUNT];
 	spinlock_t qlock;		/* IRQ, ORQ, Terminate */
