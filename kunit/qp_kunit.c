@@ -7,8 +7,10 @@
  * manager). The cases run Sends, RDMA Writes and RDMA Reads through the
  * verbs API and check every octet placed and every completion; an RDMA
  * Write to an unknown STag must end in a Terminate that takes both QPs to
- * ERROR, and so must a Send with a local error (an unknown lkey) and a
- * receive completion lost to a full CQ; an orderly close must still answer
+ * ERROR, and so must a Send with a local error (an unknown lkey), an FPDU
+ * whose CRC is wrong and a receive completion lost to a full CQ; the
+ * device's counters (rdma statistic) must account for every FPDU, octet,
+ * Marker and Terminate of the exchange; an orderly close must still answer
  * the peer's RDMA Read; IRD and ORD of 1 must carry Reads back to back; a
  * Send with Invalidate must invalidate the peer's STag.
  *
@@ -68,11 +70,11 @@ static void qpt_down_action(void *t)
 }
 
 /*
- * Device, PD, CQs, QPs and buffers; the QPs connected with @cfg, each
+ * Device, PD, CQs, QPs and buffers; QP i connected with @cfg[i], each
  * with IRD and ORD @rd (0: the device maximum)
  */
-static struct qpt *qpt_up_rd(struct kunit *test,
-			     const struct swi_stream_cfg *cfg, u32 rd)
+static struct qpt *qpt_up_pair(struct kunit *test,
+			       const struct swi_stream_cfg *cfg[2], u32 rd)
 {
 	struct ib_qp_init_attr qa = {
 		.cap = { .max_send_wr = 16, .max_recv_wr = 16,
@@ -114,10 +116,19 @@ static struct qpt *qpt_up_rd(struct kunit *test,
 	swi_kunit_sock_pair(test, &sock[0], &sock[1]);
 	for (i = 0; i < 2; i++) {
 		KUNIT_ASSERT_EQ(test, swi_qp_attach(to_swi_qp(t->qp[i]),
-						    sock[i], cfg, NULL), 0);
+						    sock[i], cfg[i], NULL), 0);
 		swi_kunit_sock_keep(test, sock[i]);	/* the QP's now */
 	}
 	return t;
+}
+
+/* The same, both QPs connected with @cfg */
+static struct qpt *qpt_up_rd(struct kunit *test,
+			     const struct swi_stream_cfg *cfg, u32 rd)
+{
+	const struct swi_stream_cfg *both[2] = { cfg, cfg };
+
+	return qpt_up_pair(test, both, rd);
 }
 
 static struct qpt *qpt_up(struct kunit *test, const struct swi_stream_cfg *cfg)
@@ -213,6 +224,78 @@ static struct ib_mr *qpt_reg(struct kunit *test, struct qpt *t, int i,
 	return mr;
 }
 
+/*
+ * The device's counters, read the way rdma statistic reads them: through
+ * the device's alloc_hw_port_stats and get_hw_stats operations
+ */
+static void qpt_counters(struct kunit *test, struct qpt *t,
+			 u64 v[SWI_CNT_MAX])
+{
+	const struct ib_device_ops *ops = &t->dev->ops;
+	struct rdma_hw_stats *st;
+	int n, i;
+
+	KUNIT_ASSERT_NOT_NULL(test, ops->alloc_hw_port_stats);
+	KUNIT_ASSERT_NOT_NULL(test, ops->get_hw_stats);
+	st = ops->alloc_hw_port_stats(t->dev, 1);
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	n = ops->get_hw_stats(t->dev, st, 1, 0);
+	if (n == SWI_CNT_MAX && st->num_counters == SWI_CNT_MAX)
+		for (i = 0; i < SWI_CNT_MAX; i++)
+			v[i] = st->value[i];
+	rdma_free_hw_stats_struct(st);
+	KUNIT_ASSERT_EQ(test, n, SWI_CNT_MAX);
+}
+
+/*
+ * Wait until every FPDU sent has been received (the sender counts a batch
+ * once sendmsg() returned, which may be after the peer completed it);
+ * both QPs are on the one device. Return the counters.
+ */
+static void qpt_counters_settled(struct kunit *test, struct qpt *t,
+				 u64 v[SWI_CNT_MAX])
+{
+	int ms;
+
+	for (ms = 0; ms < QPT_WAIT_MS; ms++) {
+		qpt_counters(test, t, v);
+		if (v[SWI_CNT_TX_FPDUS] == v[SWI_CNT_RX_FPDUS] &&
+		    v[SWI_CNT_TX_OCTETS] == v[SWI_CNT_RX_OCTETS])
+			return;
+		usleep_range(500, 1000);
+	}
+}
+
+/* The counters after a clean exchange of at least @octets payload */
+static void qpt_expect_clean_counters(struct kunit *test, struct qpt *t,
+				      const struct swi_stream_cfg *cfg,
+				      u64 octets)
+{
+	u64 v[SWI_CNT_MAX] = {};
+	int i;
+
+	qpt_counters_settled(test, t, v);
+	KUNIT_EXPECT_EQ(test, v[SWI_CNT_TX_FPDUS], v[SWI_CNT_RX_FPDUS]);
+	KUNIT_EXPECT_EQ(test, v[SWI_CNT_TX_OCTETS], v[SWI_CNT_RX_OCTETS]);
+	KUNIT_EXPECT_EQ(test, v[SWI_CNT_TX_MARKERS], v[SWI_CNT_RX_MARKERS]);
+	/* at least the payload, and one header and CRC per FPDU */
+	KUNIT_EXPECT_GE(test, v[SWI_CNT_TX_OCTETS],
+			octets + 6 * v[SWI_CNT_TX_FPDUS]);
+	KUNIT_EXPECT_GE(test, v[SWI_CNT_TX_FPDUS],
+			octets / MPA_MULPDU_MAX + 1);
+	if (cfg->tx.markers)
+		/* one every 512 octets of each of the two streams */
+		KUNIT_EXPECT_GE(test, v[SWI_CNT_TX_MARKERS] + 2,
+				v[SWI_CNT_TX_OCTETS] / 512);
+	else
+		KUNIT_EXPECT_EQ(test, v[SWI_CNT_TX_MARKERS], 0);
+	KUNIT_EXPECT_EQ(test, v[SWI_CNT_RX_CRC_ERRORS], 0);
+	for (i = SWI_CNT_TX_TERM_RDMAP; i <= SWI_CNT_RX_TERM_LLP; i++)
+		KUNIT_EXPECT_EQ_MSG(test, v[i], 0, "counter %d", i);
+	KUNIT_EXPECT_EQ(test, v[SWI_CNT_WR_FLUSHED], 0);
+	KUNIT_EXPECT_EQ(test, v[SWI_CNT_CQ_OVERFLOWS], 0);
+}
+
 /* Send, RDMA Write (fenced by a Send) and RDMA Read, all checked */
 static void qpt_ops(struct kunit *test, const struct swi_stream_cfg *cfg)
 {
@@ -263,6 +346,7 @@ static void qpt_ops(struct kunit *test, const struct swi_stream_cfg *cfg)
 	qpt_expect_wc(test, t->cq[0], IB_WC_RDMA_READ, 16, QPT_LEN);
 	KUNIT_EXPECT_EQ(test, memcmp(t->buf[0], t->buf[1] + 7, QPT_LEN), 0);
 	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+	qpt_expect_clean_counters(test, t, cfg, 3ULL * QPT_LEN);
 }
 
 static void qpt_ops_crc(struct kunit *test)
@@ -313,6 +397,27 @@ static bool qpt_wait_state(struct qpt *t, int i, enum ib_qp_state s)
 	return false;
 }
 
+/*
+ * One Terminate went out, counted as @tx, and came in, counted as @rx;
+ * no other Terminate counter moved
+ */
+static void qpt_expect_terms(struct kunit *test, struct qpt *t,
+			     enum swi_counter tx, enum swi_counter rx)
+{
+	u64 v[SWI_CNT_MAX] = {};
+	int i, ms;
+
+	for (ms = 0; ms < QPT_WAIT_MS; ms++) {
+		qpt_counters(test, t, v);
+		if (v[tx] && v[rx])
+			break;
+		usleep_range(500, 1000);
+	}
+	for (i = SWI_CNT_TX_TERM_RDMAP; i <= SWI_CNT_RX_TERM_LLP; i++)
+		KUNIT_EXPECT_EQ_MSG(test, v[i], i == tx || i == rx ? 1 : 0,
+				    "counter %d", i);
+}
+
 /* An RDMA Write to an STag that does not exist: Terminate, both ERROR */
 static void qpt_bad_stag_terminates(struct kunit *test)
 {
@@ -336,6 +441,33 @@ static void qpt_bad_stag_terminates(struct kunit *test)
 		;
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 22);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+	/* B sent a DDP Terminate (invalid STag), A received it */
+	qpt_expect_terms(test, t, SWI_CNT_TX_TERM_DDP, SWI_CNT_RX_TERM_DDP);
+}
+
+/*
+ * A's FPDUs carry no CRC while B checks them (as if the wire had changed
+ * them): B counts a CRC error and answers with an LLP Terminate, which A,
+ * not checking CRCs, receives
+ */
+static void qpt_crc_error_terminates(struct kunit *test)
+{
+	const struct swi_stream_cfg a = {};
+	const struct swi_stream_cfg b = { .rx = { .crc = true } };
+	const struct swi_stream_cfg *cfg[2] = { &a, &b };
+	struct qpt *t = qpt_up_pair(test, cfg, 0);
+	struct ib_send_wr sw = { .opcode = IB_WR_SEND, .wr_id = 31 };
+	u64 v[SWI_CNT_MAX] = {};
+
+	qpt_post_recv(test, t, 1, 32, QPT_BUF);
+	qpt_post(test, t, 0, &sw, 64);
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 0, IB_QPS_ERR));
+	qpt_expect_terms(test, t, SWI_CNT_TX_TERM_LLP, SWI_CNT_RX_TERM_LLP);
+	qpt_counters(test, t, v);
+	KUNIT_EXPECT_EQ(test, v[SWI_CNT_RX_CRC_ERRORS], 1);
+	/* B's receive was flushed, so was A's Send if still unfinished */
+	KUNIT_EXPECT_GE(test, v[SWI_CNT_WR_FLUSHED], 1);
 }
 
 /*
@@ -778,6 +910,7 @@ static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_ops_plain),
 	KUNIT_CASE_SLOW(qpt_ops_markers),
 	KUNIT_CASE_SLOW(qpt_bad_stag_terminates),
+	KUNIT_CASE_SLOW(qpt_crc_error_terminates),
 	KUNIT_CASE_SLOW(qpt_local_error_terminates),
 	KUNIT_CASE_SLOW(qpt_cq_overflow_fails_qp),
 	KUNIT_CASE_SLOW(qpt_close_answers_read),
