@@ -260,6 +260,7 @@ int mpa_rx_feed(struct mpa_rx *rx, struct sk_buff *skb, unsigned int off,
 int mpa_rx_tcp_actor(read_descriptor_t *desc, struct sk_buff *skb,
 		     unsigned int off, size_t len);
 enum mpa_error mpa_rx_error(const struct mpa_rx *rx);
+bool mpa_rx_stopped(const struct mpa_rx *rx);
 
 /**
  * mpa_rx_fpdu_octets() - octets on the wire of the FPDU that ends
@@ -288,6 +289,5 @@ static inline u16 mpa_rx_fpdu_markers(const struct mpa_rx *rx)
 {
 	return rx->fpdu_markers;
 }
-bool mpa_rx_stopped(const struct mpa_rx *rx);
 
 #endif /* SOFTIWARP_MPA_FRAME_H */

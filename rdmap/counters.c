@@ -35,13 +35,21 @@ static const struct rdma_stat_desc swi_stat_descs[] = {
 	[SWI_CNT_WR_FLUSHED] = { .name = "wr_flushed" },
 	[SWI_CNT_CQ_OVERFLOWS] = { .name = "cq_overflows" },
 };
+
 static_assert(ARRAY_SIZE(swi_stat_descs) == SWI_CNT_MAX);
-/* swi_count_term() adds the Layer field to the RDMAP counter */
-static_assert(SWI_CNT_TX_TERM_DDP == SWI_CNT_TX_TERM_RDMAP + TERM_LAYER_DDP);
-static_assert(SWI_CNT_TX_TERM_LLP == SWI_CNT_TX_TERM_RDMAP + TERM_LAYER_LLP);
-static_assert(SWI_CNT_RX_TERM_DDP == SWI_CNT_RX_TERM_RDMAP + TERM_LAYER_DDP);
-static_assert(SWI_CNT_RX_TERM_LLP == SWI_CNT_RX_TERM_RDMAP + TERM_LAYER_LLP);
-static_assert(TERM_LAYER_RDMAP == 0);
+
+/* The Terminate counters, by direction (received, sent) and Layer field */
+static const u8 swi_term_counters[2][TERM_LAYER_LLP + 1] = {
+	{
+		[TERM_LAYER_RDMAP] = SWI_CNT_RX_TERM_RDMAP,
+		[TERM_LAYER_DDP] = SWI_CNT_RX_TERM_DDP,
+		[TERM_LAYER_LLP] = SWI_CNT_RX_TERM_LLP,
+	}, {
+		[TERM_LAYER_RDMAP] = SWI_CNT_TX_TERM_RDMAP,
+		[TERM_LAYER_DDP] = SWI_CNT_TX_TERM_DDP,
+		[TERM_LAYER_LLP] = SWI_CNT_TX_TERM_LLP,
+	},
+};
 
 /**
  * swi_counters_alloc() - give a new device its counters, all zero
@@ -101,11 +109,9 @@ u64 swi_counter_read(struct swi_device *dev, enum swi_counter c)
  */
 void swi_count_term(struct swi_device *dev, bool sent, u8 layer)
 {
-	unsigned int c = sent ? SWI_CNT_TX_TERM_RDMAP : SWI_CNT_RX_TERM_RDMAP;
-
-	if (layer == TERM_LAYER_DDP || layer == TERM_LAYER_LLP)
-		c += layer;
-	swi_count(dev, c);
+	if (layer > TERM_LAYER_LLP)
+		layer = TERM_LAYER_RDMAP;
+	swi_count(dev, swi_term_counters[sent][layer]);
 }
 
 /**

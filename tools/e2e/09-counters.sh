@@ -29,6 +29,7 @@ IP0=10.77.0.1 IP1=10.77.0.2
 RPING_PORT=7174             # rping's default port
 COUNT=20                    # rping iterations per run
 SIZE=4096                   # rping buffer: one FPDU and more
+run=""                      # the counted run (counted_run)
 COUNTERS=(tx_fpdus rx_fpdus tx_octets rx_octets rx_crc_errors
 	tx_markers rx_markers
 	tx_terminate_rdmap tx_terminate_ddp tx_terminate_llp
@@ -46,7 +47,7 @@ ERRORS=(rx_crc_errors tx_terminate_rdmap tx_terminate_ddp tx_terminate_llp
 # lines). Fails when "link DEV/1" is missing, a value is not a number or a
 # name has no value.
 parse_stats() {
-	tr -s ' \t\n' '\n\n\n' | awk -v want="$1/1" '
+	tr -s '[:space:]' '\n' | awk -v want="$1/1" '
 		!found { if (prev == "link" && $0 == want) found = 1
 			 prev = $0; next }
 		name == "" { name = $0; next }
@@ -74,11 +75,12 @@ val() {
 	awk -v n="$3" '$1 == n { print $2 }' "$RESULTS/$T-$1-$2.txt"
 }
 
-# delta DEV NAME: how far NAME moved on DEV from snapshot "before" to "after"
+# delta DEV NAME: how far NAME moved on DEV in run $run (its snapshots
+# "$run-before" and "$run-after")
 delta() {
 	local b a
-	b=$(val "$1" before "$2")
-	a=$(val "$1" after "$2")
+	b=$(val "$1" "$run-before" "$2")
+	a=$(val "$1" "$run-after" "$2")
 	[ -n "$b" ] && [ -n "$a" ] || fail "$1: counter $2 not read"
 	echo $((a - b))
 }
@@ -146,11 +148,12 @@ rping_run() {
 
 # counted_run TAG: snapshots around an rping run, then the common checks
 counted_run() {
-	snapshot "$NS0" "$DEV0" before
-	snapshot "$NS1" "$DEV1" before
-	rping_run "$1"
-	snapshot "$NS0" "$DEV0" after
-	snapshot "$NS1" "$DEV1" after
+	run=$1
+	snapshot "$NS0" "$DEV0" "$run-before"
+	snapshot "$NS1" "$DEV1" "$run-before"
+	rping_run "$run"
+	snapshot "$NS0" "$DEV0" "$run-after"
+	snapshot "$NS1" "$DEV1" "$run-after"
 	moved tx_fpdus rx_fpdus tx_octets rx_octets conn_established
 	stayed "${ERRORS[@]}"
 	mirrored tx_fpdus rx_fpdus
