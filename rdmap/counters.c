@@ -94,6 +94,7 @@ u64 swi_counter_read(struct swi_device *dev, enum swi_counter c)
 		sum += READ_ONCE(per_cpu_ptr(dev->counters, cpu)->v[c]);
 	return sum;
 }
+EXPORT_SYMBOL_IF_KUNIT(swi_counter_read);
 
 /**
  * swi_count_term() - count a Terminate by the layer it names
