@@ -511,6 +511,7 @@ static void qpt_cq_overflow_fails_qp(struct kunit *test)
 {
 	const struct swi_stream_cfg cfg = {};
 	struct qpt *t = qpt_up(test, &cfg);
+	u64 v[SWI_CNT_MAX] = {};
 	struct ib_wc wc;
 	int round, i;
 
@@ -533,6 +534,8 @@ static void qpt_cq_overflow_fails_qp(struct kunit *test)
 	}
 	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
 	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 0, IB_QPS_ERR));
+	qpt_counters(test, t, v);
+	KUNIT_EXPECT_GE(test, v[SWI_CNT_CQ_OVERFLOWS], 1);
 }
 
 /*
