@@ -26,3 +26,18 @@ prepare_test_kernel() {
 build_test_modules() {
 	"$top/tools/kmod-build.sh" "${KFLAVOUR:-test}" "$KSRC" W=1 -s
 }
+
+# copy_module_sources DEST: what DKMS and the Debian package ship, and all
+# that `make -C KDIR M=DEST SWI_KUNIT=n modules` needs: Kbuild, VERSION,
+# dkms.conf, compat.h and the layers' *.c and *.h (no kunit/, tools/,
+# Documentation/, build/).
+copy_module_sources() {
+	mkdir -p "$1" &&
+	rsync -rlp --delete --prune-empty-dirs \
+		--exclude='*.mod.c' \
+		--include='/Kbuild' --include='/VERSION' --include='/dkms.conf' \
+		--include='/compat.h' \
+		--include='/mpa/' --include='/ddp/' --include='/rdmap/' \
+		--include='/cm/' --include='/*/*.c' --include='/*/*.h' \
+		--exclude='*' "$top/" "$1/"
+}
