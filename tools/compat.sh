@@ -56,13 +56,6 @@ dkms_check() {
 	! dkms_warnings "$log" | grep -q .
 }
 
-# dkms_warnings LOG: the warning and error lines of LOG, but for the one
-# dkms itself causes with Debian's 6.12 headers: it asks readelf for the
-# compiler in the .comment section of their vmlinux, which has none.
-dkms_warnings() {
-	grep -Ei 'warning|error' "$1" |
-		grep -vFx "readelf: Warning: Section '.comment' was not dumped because it does not exist"
-}
 
 "$top/tools/install-deps.sh" --compat || { tally fail compat:install; exit 1; }
 fail=0

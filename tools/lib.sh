@@ -41,3 +41,12 @@ copy_module_sources() {
 		--include='/cm/' --include='/*/*.c' --include='/*/*.h' \
 		--exclude='*' "$top/" "$1/"
 }
+
+# dkms_warnings FILE: the warning and error lines of a dkms run's output
+# (make compat, make deb), but for the one dkms itself causes with Debian's
+# 6.12 headers: it asks readelf for the compiler in the .comment section of
+# their vmlinux, which has none. (Carriage returns: apt-get's output.)
+dkms_warnings() {
+	tr -d '\r' < "$1" | grep -Ei 'warning|error' |
+		grep -vFx "readelf: Warning: Section '.comment' was not dumped because it does not exist"
+}
