@@ -881,7 +881,7 @@ static void qpt_restrack(struct kunit *test)
 	struct ib_mr *mr;
 
 	KUNIT_ASSERT_EQ(test, ops->fill_res_qp_entry(skb, t->qp[0]), 0);
-	KUNIT_EXPECT_STREQ(test, qpt_res_str(test, skb, "state"), "RTS");
+	KUNIT_EXPECT_STREQ(test, qpt_res_str(test, skb, "iwarp_state"), "RTS");
 	KUNIT_EXPECT_STREQ(test, qpt_res_str(test, skb, "role"), "initiator");
 	KUNIT_EXPECT_EQ(test, qpt_res_u32(test, skb, "mpa_rev"), 2);
 	KUNIT_EXPECT_EQ(test, qpt_res_u32(test, skb, "crc_tx"), 1);
@@ -925,7 +925,7 @@ static void qpt_restrack_idle(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
 	KUNIT_EXPECT_EQ(test, t->dev->ops.fill_res_qp_entry(skb, qp), 0);
-	KUNIT_EXPECT_STREQ(test, qpt_res_str(test, skb, "state"), "IDLE");
+	KUNIT_EXPECT_STREQ(test, qpt_res_str(test, skb, "iwarp_state"), "IDLE");
 	KUNIT_EXPECT_NULL(test, qpt_res_attr(skb, "mpa_rev"));
 	skb = qpt_res_skb(test, 64);
 	skb_put(skb, skb_tailroom(skb) - 32);	/* room for 32 octets */

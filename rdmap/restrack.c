@@ -122,7 +122,7 @@ static int swi_res_put_qp(struct sk_buff *msg, const struct swi_qp *qp,
 	const struct swi_stream_cfg *c = &r->si.cfg;
 	bool kq = !qp->user, up = r->connected;
 	const struct swi_res_attr a[] = {
-		SWI_STR("state", rdmap_qps_name(r->state)),
+		SWI_STR("iwarp_state", rdmap_qps_name(r->state)),
 		SWI_U32("sq_size", qp->sq.num),
 		SWI_U32("rq_size", qp->rq.num),
 		SWI_U32("srq", !!qp->srq),
