@@ -182,7 +182,6 @@ struct rdmap_mem_table {
 	u32 next;
 };
 
-
 /**
  * struct rdmap_mem_info - a snapshot of a memory object, for display
  * @stag: the current STag (index and key)
@@ -204,6 +203,7 @@ struct rdmap_mem_info {
 	u64 len;
 	unsigned int npages;
 };
+
 /**
  * typedef rdmap_mem_piece_fn - one piece of a region walk
  * @ctx: the caller's context
