@@ -17,6 +17,11 @@
  * for RDMA Reads and Writes and which on iWARP reads through a REG_MR and
  * an IB_WR_RDMA_READ_WITH_INV, and ib_drain_qp(). Work requests iWARP
  * cannot carry (immediate data, atomics) are refused at post time.
+ *
+ * The limits the device reports are checked from both sides: a QP, CQ,
+ * SRQ, FRMR and IRD/ORD at each maximum are accepted, one past it refused
+ * with -EINVAL. The driver attributes of "rdma resource show" are read
+ * back from the netlink message the fill callbacks write.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
