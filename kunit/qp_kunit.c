@@ -882,6 +882,8 @@ static void qpt_restrack(struct kunit *test)
 	};
 	struct qpt *t = qpt_up_rd(test, &cfg, 3);
 	const struct ib_device_ops *ops = &t->dev->ops;
+	struct ib_qp_init_attr init;
+	struct ib_qp_attr qpa;
 	struct sk_buff *skb = qpt_res_skb(test, NLMSG_GOODSIZE);
 	struct ib_mr *mr;
 
@@ -895,7 +897,12 @@ static void qpt_restrack(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, qpt_res_u32(test, skb, "rtr"), 0);
 	KUNIT_EXPECT_EQ(test, qpt_res_u32(test, skb, "ird"), 3);
 	KUNIT_EXPECT_EQ(test, qpt_res_u32(test, skb, "ord"), 3);
-	KUNIT_EXPECT_EQ(test, qpt_res_u32(test, skb, "sq_size"), 16);
+	/* rdma_rw's contexts enlarge the SQ: the size query_qp reports */
+	KUNIT_ASSERT_EQ(test, ib_query_qp(t->qp[0], &qpa, 0, &init), 0);
+	KUNIT_EXPECT_EQ(test, qpt_res_u32(test, skb, "sq_size"),
+			init.cap.max_send_wr);
+	KUNIT_EXPECT_EQ(test, qpt_res_u32(test, skb, "rq_size"),
+			init.cap.max_recv_wr);
 	KUNIT_EXPECT_EQ(test, qpt_res_u32(test, skb, "sq_posted"), 0);
 	KUNIT_EXPECT_GE(test, qpt_res_u32(test, skb, "mulpdu"), 128);
 
