@@ -15,10 +15,11 @@
 #                    device asks for Markers): the QPs of both devices carry
 #                    the driver attributes of the negotiated MPA connection
 #                    (role, mpa_rev 2, CRC both ways, Markers only towards
-#                    the server), the CQs and MRs theirs (owner user, kind
-#                    mr)
+#                    the server, peer-to-peer with the initiator's RTR),
+#                    the CQs and MRs theirs (owner user, kind mr)
 #
 # Ends with "rdma link delete", rmmod and a clean kernel log.
+# timeout: 420
 set -eux -o pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -77,21 +78,22 @@ res_json() {
 	timeout 10 rdma -j -dd resource show "$1" > "$RESULTS/$T-$1.json"
 }
 
-# res_check OBJ DEV KEY=VALUE...: some OBJ of DEV has every KEY=VALUE
+# res_check OBJ DEV KEY=VALUE...: some OBJ of DEV has every driver
+# attribute KEY=VALUE (the JSON output prefixes their names with drv_)
 res_check() {
 	python3 - "$RESULTS/$T-$1.json" "$2" "${@:3}" <<'EOF'
 import json, sys
 path, dev, want = sys.argv[1], sys.argv[2], sys.argv[3:]
 objs = [o for o in json.load(open(path)) if o.get("ifname") == dev]
-ok = any(all(str(o.get(k)) == v for k, v in (w.split("=", 1) for w in want))
-         for o in objs)
+ok = any(all(str(o.get("drv_" + k)) == v
+             for k, v in (w.split("=", 1) for w in want)) for o in objs)
 print(f"{dev}: {len(objs)} objects, {' '.join(want)}: {ok}")
 sys.exit(0 if ok else 1)
 EOF
 }
 
 seen=0
-for _ in $(seq 150); do
+for _ in $(seq 60); do
 	res_json qp
 	if res_check qp "$DEV0" iwarp_state=RTS role=responder &&
 	   res_check qp "$DEV1" iwarp_state=RTS role=initiator; then
@@ -115,18 +117,20 @@ knobs_default
 cat "$RESULTS/$T-qp.json"
 
 # The server asked for Markers: it receives them, the client sends them.
+# Peer-to-peer mode is the default; the initiator sends the RTR.
 res_check qp "$DEV0" role=responder mpa_rev=2 crc_tx=1 crc_rx=1 \
-	markers_tx=0 markers_rx=1 p2p=0 rtr=0 ||
+	markers_tx=0 markers_rx=1 p2p=1 rtr=0 ||
 	fail "server QP: wrong MPA attributes"
 res_check qp "$DEV1" role=initiator mpa_rev=2 crc_tx=1 crc_rx=1 \
-	markers_tx=1 markers_rx=0 p2p=0 rtr=0 ||
+	markers_tx=1 markers_rx=0 p2p=1 rtr=1 ||
 	fail "client QP: wrong MPA attributes"
-python3 - "$RESULTS/$T-qp.json" "$DEV0" <<'EOF' || fail "bad mulpdu or IRD/ORD"
+python3 - "$RESULTS/$T-qp.json" <<'EOF' || fail "bad mulpdu or IRD/ORD"
 import json, sys
-qps = [o for o in json.load(open(sys.argv[1])) if o.get("role")]
-print([(o["ifname"], o["mulpdu"], o["ird"], o["ord"]) for o in qps])
-sys.exit(0 if qps and all(128 <= o["mulpdu"] <= 64768 and o["ird"] >= 1
-                          and o["ord"] >= 1 for o in qps) else 1)
+qps = [o for o in json.load(open(sys.argv[1])) if o.get("drv_role")]
+print([(o["ifname"], o["drv_mulpdu"], o["drv_ird"], o["drv_ord"]) for o in qps])
+sys.exit(0 if len(qps) == 2 and
+         all(128 <= o["drv_mulpdu"] <= 64768 and o["drv_ird"] >= 1 and
+             o["drv_ord"] >= 1 for o in qps) else 1)
 EOF
 res_check cq "$DEV0" owner=user || fail "no user CQ listed"
 res_check mr "$DEV0" kind=mr valid=1 || fail "no user MR listed"
