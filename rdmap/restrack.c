@@ -4,11 +4,11 @@
  *
  * The IB core's resource tracking lists every QP, CQ and MR; these
  * callbacks add what only the driver knows as driver attributes (shown
- * with ``rdma resource show ... -d``): for a QP the iWARP state, its
- * queues and, once connected, what MPA negotiated (revision, CRC and
- * Markers per direction, peer-to-peer mode, IRD/ORD, MULPDU); for a CQ
- * its ring; for an MR its STag and kind. Documentation/device.rst lists
- * them.
+ * with ``rdma -dd resource show``): for a QP the iWARP state, its queues,
+ * IRD/ORD and, once connected, what MPA negotiated (revision, CRC and
+ * Markers per direction, peer-to-peer mode, MULPDU); for a CQ its ring;
+ * for an MR its kind, state and access (not the STag, see
+ * swi_fill_res_mr_entry()). Documentation/device.rst lists them.
  *
  * They run in process context (a netlink request or dump, may sleep), with
  * the core holding a reference on the object's tracking entry but no lock
@@ -32,6 +32,9 @@ struct swi_res_attr {
 #define SWI_HEX(n, v)	((struct swi_res_attr){ .name = (n), .val = (v), \
 						.hex = true })
 #define SWI_STR(n, s)	((struct swi_res_attr){ .name = (n), .str = (s) })
+/* Empty: an attribute this object does not have */
+#define SWI_NONE	((struct swi_res_attr){})
+#define SWI_IF(c, attr)	((c) ? (attr) : SWI_NONE)
 
 /* Put @n attributes into one RDMA_NLDEV_ATTR_DRIVER table */
 static int swi_res_put(struct sk_buff *msg, const struct swi_res_attr *a,
@@ -111,10 +114,6 @@ static void swi_res_qp_read(struct swi_qp *qp, struct swi_res_qp *r)
 	if (!qp->srq)
 		r->rq_posted = swi_res_ring_used(&qp->rq, &qp->rq_lock);
 }
-
-/* Empty: an attribute this object does not have */
-#define SWI_NONE	((struct swi_res_attr){})
-#define SWI_IF(c, attr)	((c) ? (attr) : SWI_NONE)
 
 static int swi_res_put_qp(struct sk_buff *msg, const struct swi_qp *qp,
 			  const struct swi_res_qp *r)
