@@ -211,7 +211,8 @@ static int swi_res_put_mr(struct sk_buff *msg, const struct swi_mr *mr,
 		SWI_HEX("access", mi->access),
 		SWI_U32("remote_inval", mi->remote_inval),
 		SWI_U32("pages", mi->npages),
-		SWI_IF(mr->pages, SWI_U32("max_pages", mr->max_pages)),
+		SWI_IF(mi->type == RDMAP_MEM_FRMR,
+		       SWI_U32("max_pages", mr->max_pages)),
 	};
 
 	return swi_res_put(msg, a, ARRAY_SIZE(a));
