@@ -333,6 +333,8 @@ static int swi_cm_attach(struct swi_cep *cep)
 		.rdmac = cep->res.ddp_rdmap_ver == 0,
 		.hold = !cep->initiator,
 		.rtr = cep->initiator && cep->res.p2p,
+		.rev = cep->res.rev,
+		.p2p = cep->res.p2p,
 	};
 	struct swi_qp *qp = cep->qp;
 	int err;

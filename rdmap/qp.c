@@ -276,7 +276,7 @@ static bool swi_user_sqe_ok(const struct siw_sqe *sqe)
 	case SIW_OP_WRITE:
 		break;
 	case SIW_OP_READ:
-		if (sqe->num_sge > 1)
+		if (sqe->num_sge > SWI_MAX_SGE_RD)
 			return false;
 		break;
 	default:
@@ -285,7 +285,7 @@ static bool swi_user_sqe_ok(const struct siw_sqe *sqe)
 	if (sqe->flags & SIW_WQE_INLINE)
 		return sqe->opcode != SIW_OP_READ &&
 		       sqe->sge[0].length <= SWI_MAX_INLINE;
-	return sqe->num_sge <= SIW_MAX_SGE;
+	return sqe->num_sge <= SWI_MAX_SGE;
 }
 
 /**
@@ -752,6 +752,7 @@ int swi_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 {
 	struct swi_qp *qp = to_swi_qp(ibqp);
 	struct swi_device *dev = qp->dev;
+	struct swi_stream *s;
 
 	swi_qp_event(qp, RDMAP_QPE_MOD_ERROR, RDMAP_QP_ERR_FATAL);
 	mutex_lock(&qp->state_lock);
@@ -764,9 +765,13 @@ int swi_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	xa_erase(&dev->qp_xa, ibqp->qp_num);
 	swi_qp_put(ibqp);
 	wait_for_completion(&qp->freed);
-	if (qp->stream)
-		swi_stream_free(qp->stream);
+	/* rdma resource (6.1 lets it run during destroy) reads it locked */
+	mutex_lock(&qp->state_lock);
+	s = qp->stream;
 	qp->stream = NULL;
+	mutex_unlock(&qp->state_lock);
+	if (s)
+		swi_stream_free(s);
 	swi_ring_free(&qp->rq);
 	swi_ring_free(&qp->sq);
 	atomic_dec(&dev->num_qp);

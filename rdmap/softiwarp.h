@@ -31,8 +31,21 @@
 #include "rdmap/terminate.h"
 #include "rdmap/verbs_compat.h"
 
-/* Device limits, reported by query_device and enforced by the verbs. */
-#define SWI_VENDOR_ID		0x626d74	/* same OUI-less id space as siw */
+/*
+ * Identity. The vendor id is ASCII "swi" (0x73 0x77 0x69): the project has
+ * no IEEE OUI, and read as one this value can never be assigned, since its
+ * first octet has the group bit (0x01) set, which no OUI or CID has. No
+ * kernel driver and no rdma-core provider uses it (siw reports 0x626d74,
+ * "bmt"). libsiw binds to the device by its driver id, RDMA_DRIVER_SIW,
+ * and reads neither id. The part id names the user ABI spoken: siw's.
+ */
+#define SWI_VENDOR_ID		0x737769
+#define SWI_VENDOR_PART_ID	RDMA_DRIVER_SIW
+
+/*
+ * Device limits, reported by query_device (and, for comparison, in
+ * debugfs softiwarp/DEV/limits) and enforced by the verbs.
+ */
 #define SWI_MAX_QP		4096
 #define SWI_MAX_QP_WR		4096	/* per SQ or RQ, power of two */
 #define SWI_MAX_CQ		4096
@@ -422,6 +435,11 @@ struct rdma_hw_stats *swi_alloc_hw_port_stats(struct ib_device *ibdev,
 					      u32 port);
 int swi_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
 		     u32 port, int index);
+
+/* rdmap/restrack.c */
+int swi_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
+int swi_fill_res_cq_entry(struct sk_buff *msg, struct ib_cq *ibcq);
+int swi_fill_res_mr_entry(struct sk_buff *msg, struct ib_mr *ibmr);
 
 /* rdmap/cq.c */
 int swi_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,

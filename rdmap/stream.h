@@ -204,6 +204,7 @@ static inline u32 swi_orq_used(struct swi_stream *s)
 int swi_tx_init(void);
 void swi_tx_exit(void);
 void swi_tx_work(struct work_struct *work);
+u32 swi_tx_mulpdu(struct swi_stream *s);
 
 /* rdmap/rx.c */
 int swi_rx_init(struct swi_stream *s);

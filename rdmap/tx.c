@@ -109,7 +109,14 @@ static s64 swi_sqe_len(const struct siw_sqe *sqe)
 	return len > U32_MAX ? -EINVAL : len;
 }
 
-static u32 swi_tx_mulpdu(struct swi_stream *s)
+/**
+ * swi_tx_mulpdu() - the largest ULPDU the transmitter frames now
+ * @s: the stream, its socket still attached
+ *
+ * Context: any context; reads the socket's MSS without its lock.
+ * Return: MULPDU in octets, from the TCP EMSS (RFC 5044 section 4.5).
+ */
+u32 swi_tx_mulpdu(struct swi_stream *s)
 {
 	return mpa_mulpdu(READ_ONCE(tcp_sk(s->sock->sk)->mss_cache),
 			  s->cfg.tx.markers);
