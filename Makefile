@@ -6,7 +6,7 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 TOOLS := $(CURDIR)/tools
 
-.PHONY: all modules kdir-exists install clean help kernel compat lint kunit e2e check demo bench trace
+.PHONY: all modules kdir-exists install clean help kernel compat deb lint kunit e2e check demo bench trace
 
 all: modules
 
@@ -32,6 +32,9 @@ kernel:
 compat:
 	$(TOOLS)/compat.sh
 
+deb:
+	$(TOOLS)/deb.sh
+
 lint:
 	$(TOOLS)/lint.sh
 
@@ -56,12 +59,13 @@ trace:
 help:
 	@echo "make [KDIR=...]     build softiwarp.ko against KDIR (default: running kernel)"
 	@echo "make install        install it into /lib/modules and run depmod"
-	@echo "make check          lint + compat + kunit + e2e; ends with 'N passed, N failed'"
+	@echo "make check          lint + compat + deb + kunit + e2e; ends with 'N passed, N failed'"
 	@echo "make demo           boot the test VM and show softiwarp at work"
 	@echo "make bench          softiwarp vs siw vs TCP in one VM boot: table + PNG"
 	@echo "make trace          ib_send_lat under ftrace, softiwarp and siw: who waits how long"
 	@echo "make kernel         build (or reuse) the cached test kernel"
-	@echo "make compat         W=1 builds against Debian 6.1 and 6.12 headers"
+	@echo "make compat         W=1 and DKMS builds against Debian 6.1 and 6.12 headers"
+	@echo "make deb            Debian package softiwarp-dkms in build/deb/: lintian, install, purge"
 	@echo "make lint           checkpatch --strict, kernel-doc -Wall, sparse"
 	@echo "make kunit          KUnit suites in the VM"
 	@echo "make e2e            end-to-end tests in the VM"

@@ -300,6 +300,8 @@ static int swi_cm_recv_frame(struct swi_cep *cep, enum mpa_startup_kind kind)
 				 MPA_V2_DATA_SIZE)
 			return -EMSGSIZE;
 		err = swi_cm_recv(cep, cep->frame + got, need, end);
+		if (err == -EAGAIN)
+			swi_count(cep->dev, SWI_CNT_MPA_TIMEOUTS);
 		if (err)
 			return err;
 		got += need;
@@ -331,6 +333,8 @@ static int swi_cm_attach(struct swi_cep *cep)
 		.rdmac = cep->res.ddp_rdmap_ver == 0,
 		.hold = !cep->initiator,
 		.rtr = cep->initiator && cep->res.p2p,
+		.rev = cep->res.rev,
+		.p2p = cep->res.p2p,
 	};
 	struct swi_qp *qp = cep->qp;
 	int err;
@@ -394,6 +398,17 @@ static int swi_cm_connect_steps(struct swi_cep *cep)
 }
 
 /*
+ * A connection attempt ends before Full Operation: count it, and the
+ * peer's rejecting Reply that ended it if there was one
+ */
+static void swi_cm_count_failed(struct swi_cep *cep)
+{
+	swi_count(cep->dev, SWI_CNT_CONN_FAILED);
+	if (cep->res.rejected)
+		swi_count(cep->dev, SWI_CNT_RX_MPA_REJECTS);
+}
+
+/*
  * Deliver CONNECT_REPLY (success) or ESTABLISHED, then whatever the QP
  * reported meanwhile (swi_cm_qp_changed() held it back), in that order.
  * Called with @cep->lock held and a reference of the caller's own.
@@ -402,6 +417,7 @@ static void swi_cm_announce(struct swi_cep *cep, enum iw_cm_event_type type)
 {
 	struct swi_qp *qp = cep->qp;
 
+	swi_count(cep->dev, SWI_CNT_CONN_ESTABLISHED);
 	swi_cm_upcall(cep->cm_id, type, 0, cep,
 		      type == IW_CM_EVENT_CONNECT_REPLY);
 	mutex_lock(&qp->state_lock);
@@ -432,6 +448,7 @@ static void swi_cm_connect_work(struct work_struct *work)
 	if (err) {
 		net_info_ratelimited("softiwarp: connect failed: %d (MPA error %d)\n",
 				     err, cep->res.error);
+		swi_cm_count_failed(cep);
 		if (err == -EAGAIN || err == -EINPROGRESS)
 			err = -ETIMEDOUT;
 		else if (err != -ECONNREFUSED && err != -ETIMEDOUT)
@@ -509,6 +526,8 @@ static int swi_cm_send_reply(struct swi_cep *cep, bool reject,
 	if (err >= 0)
 		err = swi_cm_send(cep->sock, buf, n);
 	kfree(buf);
+	if (!err && reject)
+		swi_count(cep->dev, SWI_CNT_TX_MPA_REJECTS);
 	return err;
 }
 
@@ -541,6 +560,7 @@ static void swi_cm_passive_work(struct work_struct *work)
 	if (err) {
 		net_info_ratelimited("softiwarp: MPA Request refused: %d (MPA error %d)\n",
 				     err, cep->res.error);
+		swi_cm_count_failed(cep);
 		cep->state = SWI_CEP_DEAD;
 	}
 	mutex_unlock(&cep->lock);
@@ -604,6 +624,7 @@ int swi_cm_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 	if (!err)
 		err = swi_cm_attach(cep);
 	if (err) {
+		swi_cm_count_failed(cep);
 		cep->state = SWI_CEP_DEAD;
 		kernel_sock_shutdown(cep->sock, SHUT_RDWR);
 	} else {
@@ -634,6 +655,7 @@ int swi_cm_reject(struct iw_cm_id *id, const void *pdata, u8 len)
 	if (!cep)
 		return -EINVAL;
 	err = swi_cm_send_reply(cep, true, pdata, len);
+	swi_cm_count_failed(cep);
 	cep->state = SWI_CEP_DEAD;
 	kernel_sock_shutdown(cep->sock, SHUT_RDWR);
 	id->provider_data = NULL;

@@ -16,7 +16,8 @@
  *
  * Cases: Request/Reply with private data both ways and MPA revision 1 or
  * 2 (parameterised), then a graceful disconnect from either side; a reject
- * with private data; a connect where nobody listens; a listen that fails
+ * with private data (counted as a reject sent and received and two failed
+ * connections); a connect where nobody listens; a listen that fails
  * on a port already taken and leaves the first listener working; the QP of
  * an established connection destroyed, or moved to ERROR, which resets the
  * connection at once (abrupt teardown: the peer sees a reset, not a FIN).
@@ -29,7 +30,7 @@
  * Request without permissive, or closes or resets after half a header is
  * dropped at once; never a CONNECT_REQUEST, and the listener serves normal
  * connects meanwhile and after. cm_passive_trickle: the timeout bounds the
- * whole Request, however slowly its octets come. cm_active_failed: a raw
+ * whole Request, however slowly its octets come (one MPA timeout counted). cm_active_failed: a raw
  * listener that never answers our Request (-ETIMEDOUT, after the timeout),
  * answers with a Request (-ECONNRESET), or closes or resets (-ECONNRESET):
  * CONNECT_REPLY with that status and the QP untouched. cm_rev0_permissive:
@@ -372,6 +373,14 @@ static void cm_close_by_responder(struct kunit *test)
 	cmt_graceful(test, 1);
 }
 
+/* One of the device's counters (Documentation/counters.rst) */
+static void cmt_expect_count(struct kunit *test, struct cmt *t,
+			     enum swi_counter c, u64 want)
+{
+	KUNIT_EXPECT_EQ_MSG(test, swi_counter_read(to_swi_dev(t->dev), c), want,
+			    "counter %d", c);
+}
+
 static void cm_reject_with_pdata(struct kunit *test)
 {
 	struct cmt *t = cmt_up(test, CMT_PORT_BASE + 10);
@@ -389,6 +398,12 @@ static void cm_reject_with_pdata(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, swi_cm_reject(&t->pas.id, NULL, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, cmt_qp_state(t->qp[0]), IB_QPS_INIT);
 	cmt_all_refs_back(test, t);
+	/* one device: the reject sent and received, both sides failed */
+	cmt_expect_count(test, t, SWI_CNT_TX_MPA_REJECTS, 1);
+	cmt_expect_count(test, t, SWI_CNT_RX_MPA_REJECTS, 1);
+	cmt_expect_count(test, t, SWI_CNT_CONN_FAILED, 2);
+	cmt_expect_count(test, t, SWI_CNT_CONN_ESTABLISHED, 0);
+	cmt_expect_count(test, t, SWI_CNT_MPA_TIMEOUTS, 0);
 }
 
 static void cm_connect_nobody_listens(struct kunit *test)
@@ -745,6 +760,8 @@ static void cm_passive_trickle(struct kunit *test)
 			      "recv %d: still open after %d octets", n, i);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(t->lst.nev), 0);
 	cmt_unlisten(test, t);
+	cmt_expect_count(test, t, SWI_CNT_MPA_TIMEOUTS, 1);
+	cmt_expect_count(test, t, SWI_CNT_CONN_FAILED, 1);
 }
 
 /* How a raw listener answers our Request, and what iw_cm must hear */

@@ -7,8 +7,10 @@
  * manager). The cases run Sends, RDMA Writes and RDMA Reads through the
  * verbs API and check every octet placed and every completion; an RDMA
  * Write to an unknown STag must end in a Terminate that takes both QPs to
- * ERROR, and so must a Send with a local error (an unknown lkey) and a
- * receive completion lost to a full CQ; an orderly close must still answer
+ * ERROR, and so must a Send with a local error (an unknown lkey), an FPDU
+ * whose CRC is wrong and a receive completion lost to a full CQ; the
+ * device's counters (rdma statistic) must account for every FPDU, octet,
+ * Marker and Terminate of the exchange; an orderly close must still answer
  * the peer's RDMA Read; IRD and ORD of 1 must carry Reads back to back; a
  * Send with Invalidate must invalidate the peer's STag.
  *
@@ -17,6 +19,11 @@
  * for RDMA Reads and Writes and which on iWARP reads through a REG_MR and
  * an IB_WR_RDMA_READ_WITH_INV, and ib_drain_qp(). Work requests iWARP
  * cannot carry (immediate data, atomics) are refused at post time.
+ *
+ * The limits the device reports are checked from both sides: a QP, CQ,
+ * SRQ, FRMR and IRD/ORD at each maximum are accepted, one past it refused
+ * with -EINVAL. The driver attributes of "rdma resource show" are read
+ * back from the netlink message the fill callbacks write.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -26,7 +33,9 @@
 #include <linux/slab.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
+#include <net/netlink.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/rdma_netlink.h>
 #include <rdma/rw.h>
 
 #include "kunit/helpers.h"
@@ -68,11 +77,11 @@ static void qpt_down_action(void *t)
 }
 
 /*
- * Device, PD, CQs, QPs and buffers; the QPs connected with @cfg, each
+ * Device, PD, CQs, QPs and buffers; QP i connected with @cfg[i], each
  * with IRD and ORD @rd (0: the device maximum)
  */
-static struct qpt *qpt_up_rd(struct kunit *test,
-			     const struct swi_stream_cfg *cfg, u32 rd)
+static struct qpt *qpt_up_pair(struct kunit *test,
+			       const struct swi_stream_cfg *cfg[2], u32 rd)
 {
 	struct ib_qp_init_attr qa = {
 		.cap = { .max_send_wr = 16, .max_recv_wr = 16,
@@ -114,10 +123,19 @@ static struct qpt *qpt_up_rd(struct kunit *test,
 	swi_kunit_sock_pair(test, &sock[0], &sock[1]);
 	for (i = 0; i < 2; i++) {
 		KUNIT_ASSERT_EQ(test, swi_qp_attach(to_swi_qp(t->qp[i]),
-						    sock[i], cfg, NULL), 0);
+						    sock[i], cfg[i], NULL), 0);
 		swi_kunit_sock_keep(test, sock[i]);	/* the QP's now */
 	}
 	return t;
+}
+
+/* The same, both QPs connected with @cfg */
+static struct qpt *qpt_up_rd(struct kunit *test,
+			     const struct swi_stream_cfg *cfg, u32 rd)
+{
+	const struct swi_stream_cfg *both[2] = { cfg, cfg };
+
+	return qpt_up_pair(test, both, rd);
 }
 
 static struct qpt *qpt_up(struct kunit *test, const struct swi_stream_cfg *cfg)
@@ -213,6 +231,78 @@ static struct ib_mr *qpt_reg(struct kunit *test, struct qpt *t, int i,
 	return mr;
 }
 
+/*
+ * The device's counters, read the way rdma statistic reads them: through
+ * the device's alloc_hw_port_stats and get_hw_stats operations
+ */
+static void qpt_counters(struct kunit *test, struct qpt *t,
+			 u64 v[SWI_CNT_MAX])
+{
+	const struct ib_device_ops *ops = &t->dev->ops;
+	struct rdma_hw_stats *st;
+	int n, i;
+
+	KUNIT_ASSERT_NOT_NULL(test, ops->alloc_hw_port_stats);
+	KUNIT_ASSERT_NOT_NULL(test, ops->get_hw_stats);
+	st = ops->alloc_hw_port_stats(t->dev, 1);
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	n = ops->get_hw_stats(t->dev, st, 1, 0);
+	if (n == SWI_CNT_MAX && st->num_counters == SWI_CNT_MAX)
+		for (i = 0; i < SWI_CNT_MAX; i++)
+			v[i] = st->value[i];
+	rdma_free_hw_stats_struct(st);
+	KUNIT_ASSERT_EQ(test, n, SWI_CNT_MAX);
+}
+
+/*
+ * Wait until every FPDU sent has been received (the sender counts a batch
+ * once sendmsg() returned, which may be after the peer completed it);
+ * both QPs are on the one device. Return the counters.
+ */
+static void qpt_counters_settled(struct kunit *test, struct qpt *t,
+				 u64 v[SWI_CNT_MAX])
+{
+	int ms;
+
+	for (ms = 0; ms < QPT_WAIT_MS; ms++) {
+		qpt_counters(test, t, v);
+		if (v[SWI_CNT_TX_FPDUS] == v[SWI_CNT_RX_FPDUS] &&
+		    v[SWI_CNT_TX_OCTETS] == v[SWI_CNT_RX_OCTETS])
+			return;
+		usleep_range(500, 1000);
+	}
+}
+
+/* The counters after a clean exchange of at least @octets payload */
+static void qpt_expect_clean_counters(struct kunit *test, struct qpt *t,
+				      const struct swi_stream_cfg *cfg,
+				      u64 octets)
+{
+	u64 v[SWI_CNT_MAX] = {};
+	int i;
+
+	qpt_counters_settled(test, t, v);
+	KUNIT_EXPECT_EQ(test, v[SWI_CNT_TX_FPDUS], v[SWI_CNT_RX_FPDUS]);
+	KUNIT_EXPECT_EQ(test, v[SWI_CNT_TX_OCTETS], v[SWI_CNT_RX_OCTETS]);
+	KUNIT_EXPECT_EQ(test, v[SWI_CNT_TX_MARKERS], v[SWI_CNT_RX_MARKERS]);
+	/* at least the payload, and one header and CRC per FPDU */
+	KUNIT_EXPECT_GE(test, v[SWI_CNT_TX_OCTETS],
+			octets + 6 * v[SWI_CNT_TX_FPDUS]);
+	KUNIT_EXPECT_GE(test, v[SWI_CNT_TX_FPDUS],
+			octets / MPA_MULPDU_MAX + 1);
+	if (cfg->tx.markers)
+		/* one every 512 octets of each of the two streams */
+		KUNIT_EXPECT_GE(test, v[SWI_CNT_TX_MARKERS] + 2,
+				v[SWI_CNT_TX_OCTETS] / 512);
+	else
+		KUNIT_EXPECT_EQ(test, v[SWI_CNT_TX_MARKERS], 0);
+	KUNIT_EXPECT_EQ(test, v[SWI_CNT_RX_CRC_ERRORS], 0);
+	for (i = SWI_CNT_TX_TERM_RDMAP; i <= SWI_CNT_RX_TERM_LLP; i++)
+		KUNIT_EXPECT_EQ_MSG(test, v[i], 0, "counter %d", i);
+	KUNIT_EXPECT_EQ(test, v[SWI_CNT_WR_FLUSHED], 0);
+	KUNIT_EXPECT_EQ(test, v[SWI_CNT_CQ_OVERFLOWS], 0);
+}
+
 /* Send, RDMA Write (fenced by a Send) and RDMA Read, all checked */
 static void qpt_ops(struct kunit *test, const struct swi_stream_cfg *cfg)
 {
@@ -263,6 +353,7 @@ static void qpt_ops(struct kunit *test, const struct swi_stream_cfg *cfg)
 	qpt_expect_wc(test, t->cq[0], IB_WC_RDMA_READ, 16, QPT_LEN);
 	KUNIT_EXPECT_EQ(test, memcmp(t->buf[0], t->buf[1] + 7, QPT_LEN), 0);
 	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+	qpt_expect_clean_counters(test, t, cfg, 3ULL * QPT_LEN);
 }
 
 static void qpt_ops_crc(struct kunit *test)
@@ -313,6 +404,27 @@ static bool qpt_wait_state(struct qpt *t, int i, enum ib_qp_state s)
 	return false;
 }
 
+/*
+ * One Terminate went out, counted as @tx, and came in, counted as @rx;
+ * no other Terminate counter moved
+ */
+static void qpt_expect_terms(struct kunit *test, struct qpt *t,
+			     enum swi_counter tx, enum swi_counter rx)
+{
+	u64 v[SWI_CNT_MAX] = {};
+	int i, ms;
+
+	for (ms = 0; ms < QPT_WAIT_MS; ms++) {
+		qpt_counters(test, t, v);
+		if (v[tx] && v[rx])
+			break;
+		usleep_range(500, 1000);
+	}
+	for (i = SWI_CNT_TX_TERM_RDMAP; i <= SWI_CNT_RX_TERM_LLP; i++)
+		KUNIT_EXPECT_EQ_MSG(test, v[i], i == tx || i == rx ? 1 : 0,
+				    "counter %d", i);
+}
+
 /* An RDMA Write to an STag that does not exist: Terminate, both ERROR */
 static void qpt_bad_stag_terminates(struct kunit *test)
 {
@@ -336,6 +448,33 @@ static void qpt_bad_stag_terminates(struct kunit *test)
 		;
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 22);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+	/* B sent a DDP Terminate (invalid STag), A received it */
+	qpt_expect_terms(test, t, SWI_CNT_TX_TERM_DDP, SWI_CNT_RX_TERM_DDP);
+}
+
+/*
+ * A's FPDUs carry no CRC while B checks them (as if the wire had changed
+ * them): B counts a CRC error and answers with an LLP Terminate, which A,
+ * not checking CRCs, receives
+ */
+static void qpt_crc_error_terminates(struct kunit *test)
+{
+	const struct swi_stream_cfg a = {};
+	const struct swi_stream_cfg b = { .rx = { .crc = true } };
+	const struct swi_stream_cfg *cfg[2] = { &a, &b };
+	struct qpt *t = qpt_up_pair(test, cfg, 0);
+	struct ib_send_wr sw = { .opcode = IB_WR_SEND, .wr_id = 31 };
+	u64 v[SWI_CNT_MAX] = {};
+
+	qpt_post_recv(test, t, 1, 32, QPT_BUF);
+	qpt_post(test, t, 0, &sw, 64);
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 0, IB_QPS_ERR));
+	qpt_expect_terms(test, t, SWI_CNT_TX_TERM_LLP, SWI_CNT_RX_TERM_LLP);
+	qpt_counters(test, t, v);
+	KUNIT_EXPECT_EQ(test, v[SWI_CNT_RX_CRC_ERRORS], 1);
+	/* B's receive was flushed, so was A's Send if still unfinished */
+	KUNIT_EXPECT_GE(test, v[SWI_CNT_WR_FLUSHED], 1);
 }
 
 /*
@@ -379,6 +518,7 @@ static void qpt_cq_overflow_fails_qp(struct kunit *test)
 {
 	const struct swi_stream_cfg cfg = {};
 	struct qpt *t = qpt_up(test, &cfg);
+	u64 v[SWI_CNT_MAX] = {};
 	struct ib_wc wc;
 	int round, i;
 
@@ -401,6 +541,8 @@ static void qpt_cq_overflow_fails_qp(struct kunit *test)
 	}
 	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
 	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 0, IB_QPS_ERR));
+	qpt_counters(test, t, v);
+	KUNIT_EXPECT_GE(test, v[SWI_CNT_CQ_OVERFLOWS], 1);
 }
 
 /*
@@ -748,23 +890,22 @@ static void qpt_limits(struct kunit *test)
 	const struct ib_send_wr *bad;
 	struct scatterlist sg;
 	struct ib_mr *mr;
-	struct ib_qp *qp;
 
-	qp = ib_create_qp(t->pd, &qa);
-	KUNIT_EXPECT_TRUE(test, IS_ERR(qp));
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ib_create_qp(t->pd, &qa)), -EINVAL);
 	qa.cap.max_send_sge = 1;
 	qa.cap.max_recv_sge = a->max_recv_sge + 1;
-	qp = ib_create_qp(t->pd, &qa);
-	KUNIT_EXPECT_TRUE(test, IS_ERR(qp));
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ib_create_qp(t->pd, &qa)), -EINVAL);
 	qa.cap.max_recv_sge = 1;
 	qa.cap.max_send_wr = a->max_qp_wr + 1;
-	qp = ib_create_qp(t->pd, &qa);
-	KUNIT_EXPECT_TRUE(test, IS_ERR(qp));
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ib_create_qp(t->pd, &qa)), -EINVAL);
+	qa.cap.max_send_wr = 4;
+	qa.cap.max_recv_wr = a->max_qp_wr + 1;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ib_create_qp(t->pd, &qa)), -EINVAL);
 	KUNIT_EXPECT_EQ(test, ib_post_send(t->qp[0], &rw.wr, &bad), -EINVAL);
 
 	mr = ib_alloc_mr(t->pd, IB_MR_TYPE_MEM_REG,
 			 a->max_fast_reg_page_list_len + 1);
-	KUNIT_EXPECT_TRUE(test, IS_ERR(mr));
+	KUNIT_EXPECT_EQ(test, PTR_ERR(mr), -EINVAL);
 	mr = ib_alloc_mr(t->pd, IB_MR_TYPE_MEM_REG, a->max_fast_reg_page_list_len);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr);
 	sg_init_one(&sg, t->buf[0], 4 * PAGE_SIZE);
@@ -773,11 +914,213 @@ static void qpt_limits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
 }
 
+/* A QP of every per-QP maximum is created; its IRD and ORD go to theirs */
+static void qpt_limits_qp_at(struct kunit *test)
+{
+	const struct swi_stream_cfg cfg = {};
+	struct qpt *t = qpt_up(test, &cfg);
+	const struct ib_device_attr *a = &t->dev->attrs;
+	struct ib_qp_init_attr qa = {
+		.send_cq = t->cq[0], .recv_cq = t->cq[0],
+		.cap = { .max_send_wr = a->max_qp_wr,
+			 .max_recv_wr = a->max_qp_wr,
+			 .max_send_sge = a->max_send_sge,
+			 .max_recv_sge = a->max_recv_sge },
+		.qp_type = IB_QPT_RC,
+	};
+	struct ib_qp_attr qpa = {
+		.max_rd_atomic = a->max_qp_init_rd_atom,
+		.max_dest_rd_atomic = a->max_qp_rd_atom,
+	};
+	struct ib_qp_init_attr init;
+	struct ib_qp *qp;
+
+	KUNIT_EXPECT_EQ(test, a->max_qp_init_rd_atom, SWI_MAX_ORD);
+	KUNIT_EXPECT_EQ(test, a->max_qp_rd_atom, SWI_MAX_IRD);
+	qp = ib_create_qp(t->pd, &qa);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
+	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &qpa, IB_QP_MAX_QP_RD_ATOMIC |
+					   IB_QP_MAX_DEST_RD_ATOMIC), 0);
+	KUNIT_EXPECT_EQ(test, ib_query_qp(qp, &qpa, IB_QP_MAX_QP_RD_ATOMIC |
+					  IB_QP_MAX_DEST_RD_ATOMIC, &init), 0);
+	KUNIT_EXPECT_EQ(test, qpa.max_rd_atomic, a->max_qp_init_rd_atom);
+	KUNIT_EXPECT_EQ(test, qpa.max_dest_rd_atomic, a->max_qp_rd_atom);
+	KUNIT_EXPECT_GE(test, init.cap.max_send_wr, a->max_qp_wr);
+	KUNIT_EXPECT_GE(test, init.cap.max_recv_wr, a->max_qp_wr);
+	qpa.max_rd_atomic = a->max_qp_init_rd_atom + 1;
+	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &qpa, IB_QP_MAX_QP_RD_ATOMIC),
+			-EINVAL);
+	qpa.max_dest_rd_atomic = a->max_qp_rd_atom + 1;
+	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &qpa, IB_QP_MAX_DEST_RD_ATOMIC),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
+}
+
+/* CQ and SRQ: the largest is created, one entry or SGE more is refused */
+static void qpt_limits_cq_srq(struct kunit *test)
+{
+	const struct swi_stream_cfg cfg = {};
+	struct qpt *t = qpt_up(test, &cfg);
+	const struct ib_device_attr *a = &t->dev->attrs;
+	struct ib_srq_init_attr sa = {
+		.attr = { .max_wr = a->max_srq_wr, .max_sge = a->max_srq_sge },
+	};
+	struct ib_srq *srq;
+	struct ib_cq *cq;
+
+	cq = ib_alloc_cq(t->dev, NULL, a->max_cqe, 0, IB_POLL_DIRECT);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, cq);
+	KUNIT_EXPECT_GE(test, cq->cqe, a->max_cqe);
+	ib_free_cq(cq);
+	cq = ib_alloc_cq(t->dev, NULL, a->max_cqe + 1, 0, IB_POLL_DIRECT);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(cq), -EINVAL);
+
+	srq = ib_create_srq(t->pd, &sa);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, srq);
+	ib_destroy_srq(srq);
+	sa.attr.max_wr = a->max_srq_wr + 1;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ib_create_srq(t->pd, &sa)), -EINVAL);
+	sa.attr.max_wr = 1;
+	sa.attr.max_sge = a->max_srq_sge + 1;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ib_create_srq(t->pd, &sa)), -EINVAL);
+}
+
+/* The value of driver attribute @name in the table at the start of @skb */
+static struct nlattr *qpt_res_attr(struct sk_buff *skb, const char *name)
+{
+	struct nlattr *table = (struct nlattr *)skb->data, *a;
+	bool want_name = true, hit = false;
+	int rem;
+
+	nla_for_each_nested(a, table, rem) {
+		if (nla_type(a) == RDMA_NLDEV_ATTR_DRIVER_STRING && want_name) {
+			hit = !strcmp(nla_data(a), name);
+			want_name = false;
+		} else if (nla_type(a) == RDMA_NLDEV_ATTR_DRIVER_STRING ||
+			   nla_type(a) == RDMA_NLDEV_ATTR_DRIVER_U32) {
+			if (hit)
+				return a;
+			want_name = true;
+		}
+	}
+	return NULL;
+}
+
+static u32 qpt_res_u32(struct kunit *test, struct sk_buff *skb,
+		       const char *name)
+{
+	struct nlattr *a = qpt_res_attr(skb, name);
+
+	KUNIT_ASSERT_NOT_NULL_MSG(test, a, "no attribute %s", name);
+	KUNIT_ASSERT_EQ(test, nla_type(a), RDMA_NLDEV_ATTR_DRIVER_U32);
+	return nla_get_u32(a);
+}
+
+static const char *qpt_res_str(struct kunit *test, struct sk_buff *skb,
+			       const char *name)
+{
+	struct nlattr *a = qpt_res_attr(skb, name);
+
+	KUNIT_ASSERT_NOT_NULL_MSG(test, a, "no attribute %s", name);
+	KUNIT_ASSERT_EQ(test, nla_type(a), RDMA_NLDEV_ATTR_DRIVER_STRING);
+	return nla_data(a);
+}
+
+static void qpt_kfree_skb(void *skb)
+{
+	kfree_skb(skb);
+}
+
+static struct sk_buff *qpt_res_skb(struct kunit *test, unsigned int size)
+{
+	struct sk_buff *skb = alloc_skb(size, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, qpt_kfree_skb,
+							skb), 0);
+	return skb;
+}
+
+/* rdma resource show: the driver attributes of a connected QP, CQ and MR */
+static void qpt_restrack(struct kunit *test)
+{
+	const struct swi_stream_cfg cfg = {
+		.tx = { .crc = true, .markers = true },
+		.rx = { .crc = true, .markers = true },
+		.rev = 2, .p2p = true,
+	};
+	struct qpt *t = qpt_up_rd(test, &cfg, 3);
+	const struct ib_device_ops *ops = &t->dev->ops;
+	struct ib_qp_init_attr init;
+	struct ib_qp_attr qpa;
+	struct sk_buff *skb = qpt_res_skb(test, NLMSG_GOODSIZE);
+	struct ib_mr *mr;
+
+	KUNIT_ASSERT_EQ(test, ops->fill_res_qp_entry(skb, t->qp[0]), 0);
+	KUNIT_EXPECT_STREQ(test, qpt_res_str(test, skb, "iwarp_state"), "RTS");
+	KUNIT_EXPECT_STREQ(test, qpt_res_str(test, skb, "role"), "initiator");
+	KUNIT_EXPECT_EQ(test, qpt_res_u32(test, skb, "mpa_rev"), 2);
+	KUNIT_EXPECT_EQ(test, qpt_res_u32(test, skb, "crc_tx"), 1);
+	KUNIT_EXPECT_EQ(test, qpt_res_u32(test, skb, "markers_rx"), 1);
+	KUNIT_EXPECT_EQ(test, qpt_res_u32(test, skb, "p2p"), 1);
+	KUNIT_EXPECT_EQ(test, qpt_res_u32(test, skb, "rtr"), 0);
+	KUNIT_EXPECT_EQ(test, qpt_res_u32(test, skb, "ird"), 3);
+	KUNIT_EXPECT_EQ(test, qpt_res_u32(test, skb, "ord"), 3);
+	/* rdma_rw's contexts enlarge the SQ: the size query_qp reports */
+	KUNIT_ASSERT_EQ(test, ib_query_qp(t->qp[0], &qpa, 0, &init), 0);
+	KUNIT_EXPECT_EQ(test, qpt_res_u32(test, skb, "sq_size"),
+			init.cap.max_send_wr);
+	KUNIT_EXPECT_EQ(test, qpt_res_u32(test, skb, "rq_size"),
+			init.cap.max_recv_wr);
+	KUNIT_EXPECT_EQ(test, qpt_res_u32(test, skb, "sq_posted"), 0);
+	KUNIT_EXPECT_GE(test, qpt_res_u32(test, skb, "mulpdu"), 128);
+
+	skb = qpt_res_skb(test, NLMSG_GOODSIZE);
+	KUNIT_ASSERT_EQ(test, ops->fill_res_cq_entry(skb, t->cq[0]), 0);
+	KUNIT_EXPECT_EQ(test, qpt_res_u32(test, skb, "ring_size"), 64);
+	KUNIT_EXPECT_STREQ(test, qpt_res_str(test, skb, "owner"), "kernel");
+
+	mr = ib_alloc_mr(t->pd, IB_MR_TYPE_MEM_REG, 8);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr);
+	skb = qpt_res_skb(test, NLMSG_GOODSIZE);
+	KUNIT_EXPECT_EQ(test, ops->fill_res_mr_entry(skb, mr), 0);
+	KUNIT_EXPECT_STREQ(test, qpt_res_str(test, skb, "kind"), "frmr");
+	KUNIT_EXPECT_EQ(test, qpt_res_u32(test, skb, "valid"), 0);
+	KUNIT_EXPECT_EQ(test, qpt_res_u32(test, skb, "max_pages"), 8);
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+}
+
+/* An unconnected QP has no MPA attributes; a full message is reported */
+static void qpt_restrack_idle(struct kunit *test)
+{
+	const struct swi_stream_cfg cfg = {};
+	struct qpt *t = qpt_up(test, &cfg);
+	struct ib_qp_init_attr qa = {
+		.send_cq = t->cq[0], .recv_cq = t->cq[0],
+		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.qp_type = IB_QPT_RC,
+	};
+	struct sk_buff *skb = qpt_res_skb(test, NLMSG_GOODSIZE);
+	struct ib_qp *qp = ib_create_qp(t->pd, &qa);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
+	KUNIT_EXPECT_EQ(test, t->dev->ops.fill_res_qp_entry(skb, qp), 0);
+	KUNIT_EXPECT_STREQ(test, qpt_res_str(test, skb, "iwarp_state"), "IDLE");
+	KUNIT_EXPECT_NULL(test, qpt_res_attr(skb, "mpa_rev"));
+	skb = qpt_res_skb(test, 64);
+	skb_put(skb, skb_tailroom(skb) - 32);	/* room for 32 octets */
+	KUNIT_EXPECT_EQ(test, t->dev->ops.fill_res_qp_entry(skb, qp), -EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, skb_tailroom(skb), 32);	/* nest cancelled */
+	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
+}
+
 static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_ops_crc),
 	KUNIT_CASE_SLOW(qpt_ops_plain),
 	KUNIT_CASE_SLOW(qpt_ops_markers),
 	KUNIT_CASE_SLOW(qpt_bad_stag_terminates),
+	KUNIT_CASE_SLOW(qpt_crc_error_terminates),
 	KUNIT_CASE_SLOW(qpt_local_error_terminates),
 	KUNIT_CASE_SLOW(qpt_cq_overflow_fails_qp),
 	KUNIT_CASE_SLOW(qpt_close_answers_read),
@@ -788,6 +1131,10 @@ static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_unsupported_wr),
 	KUNIT_CASE_SLOW(qpt_drain),
 	KUNIT_CASE_SLOW(qpt_limits),
+	KUNIT_CASE_SLOW(qpt_limits_qp_at),
+	KUNIT_CASE_SLOW(qpt_limits_cq_srq),
+	KUNIT_CASE_SLOW(qpt_restrack),
+	KUNIT_CASE_SLOW(qpt_restrack_idle),
 	{}
 };
 

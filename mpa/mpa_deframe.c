@@ -71,6 +71,8 @@ static void mpa_rx_fpdu_begin(struct mpa_rx *rx)
 {
 	if (rx->crc_running)
 		return;
+	rx->fpdu_start = rx->pos;
+	rx->fpdu_markers = 0;
 	if (rx->crc_on)
 		mpa_crc_begin(&rx->crc);
 	rx->crc_running = true;
@@ -94,6 +96,7 @@ static void mpa_rx_marker_done(struct mpa_rx *rx)
 	u16 got = be16_to_cpu(rx->marker.fpduptr);
 
 	/* The two low bits are ignored on receive (section 4.2). */
+	rx->fpdu_markers++;
 	if ((want ^ got) & MPA_FPDUPTR_MASK)
 		rx->marker_bad = true;
 }

@@ -136,6 +136,7 @@ static unsigned int mpa_lay_room(struct mpa_lay *l)
 			m.fpduptr = cpu_to_be16((l->pos - l->f->hdr_pos) &
 						MPA_FPDUPTR_MASK);
 		mpa_lay_framing(l, &m, sizeof(m));
+		l->f->nr_markers++;
 		l->pos += MPA_MARKER_SIZE;
 		k = MPA_MARKER_SIZE;
 	}
@@ -200,6 +201,7 @@ int mpa_fpdu_layout(const struct mpa_tx *tx, struct mpa_fpdu *f,
 	f->crc = tx->crc;
 	f->nr_pieces = 0;
 	f->nr_bytes = 0;
+	f->nr_markers = 0;
 
 	mpa_lay_bytes(&l, (const u8 *)&hdr, MPA_HDR_SIZE);
 	mpa_lay_payload(&l, ulpdu_len);

@@ -131,6 +131,8 @@ struct mpa_piece {
  * @ulpdu_len: payload octets
  * @nr_pieces: used entries of @piece
  * @nr_bytes: used octets of @bytes
+ * @nr_markers: Markers in it (a leading one included), for the sender's
+ *	statistics
  * @crc_pos: index in @bytes of each CRC octet, in wire order
  * @crc: the CRC is to be computed
  * @piece: the FPDU in wire order
@@ -146,6 +148,7 @@ struct mpa_fpdu {
 	u16 ulpdu_len;
 	u16 nr_pieces;
 	u16 nr_bytes;
+	u16 nr_markers;
 	u16 crc_pos[MPA_CRC_SIZE];
 	bool crc;
 	struct mpa_piece piece[MPA_FPDU_MAX_PIECES];
@@ -210,6 +213,9 @@ enum mpa_rx_state {
  * @crc_running: @crc covers the current FPDU
  * @marker_lead: the Marker being read lies between FPDUs
  * @marker_bad: a Marker of the current FPDU has a wrong FPDUPTR
+ * @fpdu_start: stream position of the current FPDU's first octet (its
+ *	leading Marker or ULPDU_Length field)
+ * @fpdu_markers: Markers of the current FPDU received and checked
  * @err: the sticky error, MPA_ERR_NONE while there is none
  * @ulp_err: what the callback that stopped the parser returned
  * @hdr: ULPDU_Length field being read
@@ -236,6 +242,8 @@ struct mpa_rx {
 	bool crc_running;
 	bool marker_lead;
 	bool marker_bad;
+	u32 fpdu_start;
+	u16 fpdu_markers;
 	enum mpa_error err;
 	int ulp_err;
 	__be16 hdr;
@@ -253,5 +261,33 @@ int mpa_rx_tcp_actor(read_descriptor_t *desc, struct sk_buff *skb,
 		     unsigned int off, size_t len);
 enum mpa_error mpa_rx_error(const struct mpa_rx *rx);
 bool mpa_rx_stopped(const struct mpa_rx *rx);
+
+/**
+ * mpa_rx_fpdu_octets() - octets on the wire of the FPDU that ends
+ * @rx: receive state
+ *
+ * For the layer's statistics, in the @end callback of &struct mpa_rx_ops.
+ *
+ * Context: the socket's reader, in the @end callback.
+ * Return: the FPDU's octets from its first (a leading Marker or the
+ * ULPDU_Length field) to its last CRC octet, Markers included.
+ */
+static inline u32 mpa_rx_fpdu_octets(const struct mpa_rx *rx)
+{
+	return rx->pos - rx->fpdu_start;
+}
+
+/**
+ * mpa_rx_fpdu_markers() - Markers checked in the FPDU that ends
+ * @rx: receive state
+ *
+ * Context: the socket's reader, in the @end callback.
+ * Return: the Markers received whole within the FPDU (a leading one
+ * included) and checked against its ULPDU_Length field.
+ */
+static inline u16 mpa_rx_fpdu_markers(const struct mpa_rx *rx)
+{
+	return rx->fpdu_markers;
+}
 
 #endif /* SOFTIWARP_MPA_FRAME_H */

@@ -17,10 +17,12 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/etherdevice.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/seq_file.h>
 #include <linux/vmalloc.h>
 #include <net/addrconf.h>
 #include <rdma/ib_mad.h>
@@ -67,14 +69,34 @@ static bool swi_port_active(struct net_device *netdev)
 
 /* Device-level verbs */
 
+/*
+ * SWI_VERSION ("MAJOR.MINOR.PATCH", from the VERSION file via Kbuild) as
+ * the raw firmware version libsiw prints: 16 bits each, from bit 32 down.
+ */
+static u64 swi_fw_ver(void)
+{
+	unsigned int v[3] = {};
+
+	if (sscanf(SWI_VERSION, "%u.%u.%u", &v[0], &v[1], &v[2]) < 1)
+		return 0;
+	return (u64)(v[0] & 0xffff) << 32 | (v[1] & 0xffff) << 16 |
+	       (v[2] & 0xffff);
+}
+
+static void swi_get_dev_fw_str(struct ib_device *ibdev, char *str)
+{
+	snprintf(str, IB_FW_VERSION_NAME_MAX, "%s", SWI_VERSION);
+}
+
 static void swi_fill_device_attr(struct swi_device *dev,
 				 struct ib_device_attr *a)
 {
 	memset(a, 0, sizeof(*a));
+	a->fw_ver = swi_fw_ver();
 	a->vendor_id = SWI_VENDOR_ID;
-	a->vendor_part_id = RDMA_DRIVER_SIW;
+	a->vendor_part_id = SWI_VENDOR_PART_ID;
 	a->sys_image_guid = dev->ibdev.node_guid;
-	a->max_mr_size = U64_MAX;
+	a->max_mr_size = U64_MAX;	/* the DMA MR spans all addresses */
 	a->page_size_cap = PAGE_SIZE;
 	a->max_qp = SWI_MAX_QP;
 	a->max_qp_wr = SWI_MAX_QP_WR;
@@ -87,7 +109,8 @@ static void swi_fill_device_attr(struct swi_device *dev,
 	a->max_cqe = SWI_MAX_CQE;
 	a->max_mr = SWI_MAX_MR;
 	a->max_pd = SWI_MAX_PD;
-	a->max_qp_rd_atom = SWI_MAX_ORD;
+	/* as responder: the IRD; as initiator: the ORD */
+	a->max_qp_rd_atom = SWI_MAX_IRD;
 	a->max_qp_init_rd_atom = SWI_MAX_ORD;
 	a->max_res_rd_atom = SWI_MAX_IRD * SWI_MAX_QP;
 	a->max_srq = SWI_MAX_SRQ;
@@ -96,6 +119,39 @@ static void swi_fill_device_attr(struct swi_device *dev,
 	a->max_fast_reg_page_list_len = SWI_MAX_FRMR_PAGES;
 	a->max_pkeys = 1;
 }
+
+/*
+ * debugfs softiwarp/DEV/limits: the limits the verbs enforce, named and
+ * formatted as ibv_devinfo -v prints them, written from the constants and
+ * not from swi_fill_device_attr(), so that a test can compare the two.
+ */
+static int swi_limits_show(struct seq_file *m, void *unused)
+{
+	static const struct {
+		const char *name;
+		u64 val;
+		bool hex;
+	} l[] = {
+		{ "max_mr_size", U64_MAX, true },
+		{ "page_size_cap", PAGE_SIZE, true },
+		{ "max_qp", SWI_MAX_QP }, { "max_qp_wr", SWI_MAX_QP_WR },
+		{ "max_sge", SWI_MAX_SGE }, { "max_sge_rd", SWI_MAX_SGE_RD },
+		{ "max_cq", SWI_MAX_CQ }, { "max_cqe", SWI_MAX_CQE },
+		{ "max_mr", SWI_MAX_MR }, { "max_pd", SWI_MAX_PD },
+		{ "max_qp_rd_atom", SWI_MAX_IRD },
+		{ "max_res_rd_atom", SWI_MAX_IRD * SWI_MAX_QP },
+		{ "max_qp_init_rd_atom", SWI_MAX_ORD },
+		{ "max_srq", SWI_MAX_SRQ }, { "max_srq_wr", SWI_MAX_SRQ_WR },
+		{ "max_srq_sge", SWI_MAX_SGE }, { "max_pkeys", 1 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(l); i++)
+		seq_printf(m, l[i].hex ? "%s 0x%llx\n" : "%s %llu\n",
+			   l[i].name, l[i].val);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(swi_limits);
 
 static int swi_query_device(struct ib_device *ibdev,
 			    struct ib_device_attr *attr,
@@ -318,6 +374,7 @@ static void swi_dealloc_driver(struct ib_device *ibdev)
 	mutex_unlock(&swi_dev_mutex);
 	rdmap_mem_table_destroy(&dev->mem);
 	xa_destroy(&dev->qp_xa);
+	swi_counters_free(dev);
 	netdev_put(dev->netdev, &dev->netdev_tracker);
 }
 
@@ -326,6 +383,7 @@ static const struct ib_device_ops swi_device_ops = {
 	.driver_id = RDMA_DRIVER_SIW,
 	.uverbs_abi_ver = SIW_ABI_VERSION,
 
+	.alloc_hw_port_stats = swi_alloc_hw_port_stats,
 	.alloc_pd = swi_alloc_pd,
 	.alloc_ucontext = swi_alloc_ucontext,
 	.alloc_mr = swi_alloc_mr,
@@ -341,7 +399,12 @@ static const struct ib_device_ops swi_device_ops = {
 	.destroy_cq = swi_destroy_cq,
 	.destroy_qp = swi_destroy_qp,
 	.destroy_srq = swi_destroy_srq,
+	.fill_res_cq_entry = swi_fill_res_cq_entry,
+	.fill_res_mr_entry = swi_fill_res_mr_entry,
+	.fill_res_qp_entry = swi_fill_res_qp_entry,
+	.get_dev_fw_str = swi_get_dev_fw_str,
 	.get_dma_mr = swi_get_dma_mr,
+	.get_hw_stats = swi_get_hw_stats,
 	.get_port_immutable = swi_get_port_immutable,
 	.iw_accept = swi_cm_accept,
 	.iw_add_ref = swi_qp_get,
@@ -449,6 +512,9 @@ static int swi_newlink(const char *name, struct net_device *netdev)
 	dev = swi_dev_alloc(netdev);
 	if (!dev)
 		return -ENOMEM;
+	err = swi_counters_alloc(dev);
+	if (err)
+		goto out_free;
 	err = swi_dev_list_add(dev);
 	if (err) {
 		pr_info_ratelimited("%s already has a softiwarp device\n",
@@ -461,6 +527,8 @@ static int swi_newlink(const char *name, struct net_device *netdev)
 	if (err)
 		goto out_free;
 	swi_cm_debugfs_add(dev);
+	debugfs_create_file("limits", 0444, dev->debugfs, NULL,
+			    &swi_limits_fops);
 	swi_port_event(dev, swi_port_active(netdev) ? IB_EVENT_PORT_ACTIVE :
 						       IB_EVENT_PORT_ERR);
 	return 0;

@@ -37,6 +37,9 @@ struct swi_stream;
  *	from the initiator arrived (RFC 5044 section 7.1.2)
  * @rtr: we are the initiator in RFC 6581 peer-to-peer mode: send a
  *	zero-length RDMA Write as Ready-To-Receive before anything else
+ * @rev: the MPA revision negotiated (0, 1 or 2); shown, not acted upon
+ * @p2p: RFC 6581 peer-to-peer mode was negotiated (either role); shown,
+ *	not acted upon (@rtr is what the transmitter follows)
  */
 struct swi_stream_cfg {
 	struct mpa_fo_cfg tx;
@@ -44,6 +47,22 @@ struct swi_stream_cfg {
 	bool rdmac;
 	bool hold;
 	bool rtr;
+	u8 rev;
+	bool p2p;
+};
+
+/**
+ * struct swi_stream_info - a snapshot of a stream, for ``rdma resource``
+ * @cfg: how it was negotiated (positions not kept up to date)
+ * @mulpdu: the MULPDU the transmitter uses now, from the current MSS
+ * @orq_used: our RDMA Read Requests awaiting their Response
+ * @irq_used: the peer's Read Requests not yet answered
+ */
+struct swi_stream_info {
+	struct swi_stream_cfg cfg;
+	u32 mulpdu;
+	u32 orq_used;
+	u32 irq_used;
 };
 
 /* rdmap/stream.c */
@@ -57,6 +76,7 @@ void swi_stream_stop(struct swi_stream *s, bool abort);
 void swi_stream_free(struct swi_stream *s);
 void swi_stream_abandon(struct swi_stream *s);
 bool swi_stream_busy(struct swi_stream *s);
+void swi_stream_get_info(struct swi_stream *s, struct swi_stream_info *info);
 
 /* rdmap/tx.c */
 void swi_tx_kick(struct swi_stream *s, bool inline_ok);

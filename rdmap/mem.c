@@ -557,6 +557,32 @@ static void rmem_snapshot(struct rdmap_mem *mem, struct rdmap_mem_view *v)
 	spin_unlock_irqrestore(&mem->lock, flags);
 }
 
+/**
+ * rdmap_mem_get_info() - what a memory object is now
+ * @mem: the object, referenced by the caller
+ * @info: filled in, consistently (under @mem->lock)
+ *
+ * Context: any context; takes @mem->lock.
+ * Return: nothing.
+ */
+void rdmap_mem_get_info(struct rdmap_mem *mem, struct rdmap_mem_info *info)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&mem->lock, flags);
+	*info = (struct rdmap_mem_info) {
+		.stag = rdmap_stag_make(mem->index, mem->key),
+		.type = mem->type,
+		.valid = mem->valid,
+		.remote_inval = mem->remote_inval,
+		.access = mem->access,
+		.iova = mem->iova,
+		.len = mem->len,
+		.npages = mem->type == RDMAP_MEM_DMA ? 0 : mem->pages.npages,
+	};
+	spin_unlock_irqrestore(&mem->lock, flags);
+}
+
 /* Octets from position @pos of the chunk sequence, a page at a time */
 static int rmem_walk_pages(const struct rdmap_mem_pages *p, u64 pos, u64 len,
 			   rdmap_mem_piece_fn fn, void *ctx)

@@ -183,6 +183,28 @@ struct rdmap_mem_table {
 };
 
 /**
+ * struct rdmap_mem_info - a snapshot of a memory object, for display
+ * @stag: the current STag (index and key)
+ * @type: enum rdmap_mem_type
+ * @valid: the STag may be used
+ * @remote_inval: the peer may invalidate it
+ * @access: IB_ACCESS_* rights
+ * @iova: first address of the region
+ * @len: its length in octets
+ * @npages: entries of its page list (0 for the DMA MR)
+ */
+struct rdmap_mem_info {
+	u32 stag;
+	u8 type;
+	bool valid;
+	bool remote_inval;
+	int access;
+	u64 iova;
+	u64 len;
+	unsigned int npages;
+};
+
+/**
  * typedef rdmap_mem_piece_fn - one piece of a region walk
  * @ctx: the caller's context
  * @page: the page holding the piece
@@ -203,6 +225,7 @@ struct rdmap_mem *rdmap_mem_register(struct rdmap_mem_table *t,
 				     gfp_t gfp);
 void rdmap_mem_dereg(struct rdmap_mem_table *t, struct rdmap_mem *mem);
 u32 rdmap_mem_stag(struct rdmap_mem *mem);
+void rdmap_mem_get_info(struct rdmap_mem *mem, struct rdmap_mem_info *info);
 
 struct rdmap_mem *rdmap_mem_lookup(struct rdmap_mem_table *t, u32 stag);
 void rdmap_mem_put(struct rdmap_mem *mem);

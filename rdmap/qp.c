@@ -191,6 +191,22 @@ static void swi_qp_cq_overflow(struct swi_qp *qp)
 		swi_qp_raise(qp, RDMAP_QPE_LOCAL_ERROR, RDMAP_QP_ERR_FATAL);
 }
 
+/*
+ * Push @cqe to @cq; count a flushed work request (whether or not its
+ * completion found room) and a completion lost to a full CQ, then let
+ * swi_qp_cq_overflow() act on the loss
+ */
+static void swi_qp_push_cqe(struct swi_qp *qp, struct swi_cq *cq,
+			    const struct siw_cqe *cqe, bool solicited)
+{
+	if (cqe->status == SIW_WC_WR_FLUSH_ERR)
+		swi_count(qp->dev, SWI_CNT_WR_FLUSHED);
+	if (swi_cq_push(cq, cqe, solicited)) {
+		swi_count(qp->dev, SWI_CNT_CQ_OVERFLOWS);
+		swi_qp_cq_overflow(qp);
+	}
+}
+
 /**
  * swi_qp_complete_sqe() - complete a send work request
  * @qp: the QP
@@ -219,8 +235,7 @@ void swi_qp_complete_sqe(struct swi_qp *qp, const struct siw_sqe *sqe,
 	    !(sqe->flags & SIW_WQE_SIGNALLED))
 		return;
 	swi_qp_cqe_owner(qp, qp->scq, &cqe);
-	if (swi_cq_push(qp->scq, &cqe, false))
-		swi_qp_cq_overflow(qp);
+	swi_qp_push_cqe(qp, qp->scq, &cqe, false);
 }
 
 /**
@@ -249,8 +264,7 @@ void swi_qp_complete_rqe(struct swi_qp *qp, const struct siw_rqe *rqe,
 		cqe.inval_stag = inval;
 	}
 	swi_qp_cqe_owner(qp, qp->rcq, &cqe);
-	if (swi_cq_push(qp->rcq, &cqe, rqe->flags & SIW_WQE_SOLICITED))
-		swi_qp_cq_overflow(qp);
+	swi_qp_push_cqe(qp, qp->rcq, &cqe, rqe->flags & SIW_WQE_SOLICITED);
 }
 
 /* A user SQE may name what libsiw can post, nothing else */
@@ -262,7 +276,7 @@ static bool swi_user_sqe_ok(const struct siw_sqe *sqe)
 	case SIW_OP_WRITE:
 		break;
 	case SIW_OP_READ:
-		if (sqe->num_sge > 1)
+		if (sqe->num_sge > SWI_MAX_SGE_RD)
 			return false;
 		break;
 	default:
@@ -271,7 +285,7 @@ static bool swi_user_sqe_ok(const struct siw_sqe *sqe)
 	if (sqe->flags & SIW_WQE_INLINE)
 		return sqe->opcode != SIW_OP_READ &&
 		       sqe->sge[0].length <= SWI_MAX_INLINE;
-	return sqe->num_sge <= SIW_MAX_SGE;
+	return sqe->num_sge <= SWI_MAX_SGE;
 }
 
 /**
@@ -738,6 +752,7 @@ int swi_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 {
 	struct swi_qp *qp = to_swi_qp(ibqp);
 	struct swi_device *dev = qp->dev;
+	struct swi_stream *s;
 
 	swi_qp_event(qp, RDMAP_QPE_MOD_ERROR, RDMAP_QP_ERR_FATAL);
 	mutex_lock(&qp->state_lock);
@@ -750,9 +765,13 @@ int swi_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	xa_erase(&dev->qp_xa, ibqp->qp_num);
 	swi_qp_put(ibqp);
 	wait_for_completion(&qp->freed);
-	if (qp->stream)
-		swi_stream_free(qp->stream);
+	/* rdma resource (6.1 lets it run during destroy) reads it locked */
+	mutex_lock(&qp->state_lock);
+	s = qp->stream;
 	qp->stream = NULL;
+	mutex_unlock(&qp->state_lock);
+	if (s)
+		swi_stream_free(s);
 	swi_ring_free(&qp->rq);
 	swi_ring_free(&qp->sq);
 	atomic_dec(&dev->num_qp);

@@ -361,6 +361,7 @@ static int swi_rx_terminate(struct swi_stream *s)
 			     rdmap_term_name(ti.cause.layer, ti.cause.etype,
 					     ti.cause.code));
 	rx->failed = true;
+	swi_count_term(s->qp->dev, false, ti.cause.layer);
 	swi_qp_raise(s->qp, RDMAP_QPE_TERM_RCVD,
 		     rdmap_qp_err_from_term(&ti.cause));
 	return -ECONNABORTED;
@@ -488,11 +489,26 @@ static int swi_rx_data(void *ctx, struct sk_buff *skb, unsigned int off,
 	return swi_rx_place(s, skb, off, len, ulpdu_off - rx->hdr_len);
 }
 
+/* An FPDU ended: count it, its octets and Markers, a CRC error */
+static void swi_rx_count_fpdu(struct swi_stream *s, enum mpa_error err)
+{
+	struct swi_device *dev = s->qp->dev;
+	u16 markers = mpa_rx_fpdu_markers(&s->mrx);
+
+	swi_count(dev, SWI_CNT_RX_FPDUS);
+	swi_count_add(dev, SWI_CNT_RX_OCTETS, mpa_rx_fpdu_octets(&s->mrx));
+	if (markers)
+		swi_count_add(dev, SWI_CNT_RX_MARKERS, markers);
+	if (err == MPA_ERR_CRC)
+		swi_count(dev, SWI_CNT_RX_CRC_ERRORS);
+}
+
 static int swi_rx_end(void *ctx, unsigned int ulpdu_len, enum mpa_error err)
 {
 	struct swi_stream *s = swi_rx_stream(ctx);
 	struct swi_rx *rx = &s->rx;
 
+	swi_rx_count_fpdu(s, err);
 	if (rx->failed)
 		return -ESHUTDOWN;
 	if (err != MPA_ERR_NONE)

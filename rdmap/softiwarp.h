@@ -15,6 +15,7 @@
 #define SOFTIWARP_H
 
 #include <linux/netdevice.h>
+#include <linux/percpu.h>
 #include <linux/spinlock.h>
 #include <linux/xarray.h>
 #include <rdma/ib_umem.h>
@@ -30,8 +31,21 @@
 #include "rdmap/terminate.h"
 #include "rdmap/verbs_compat.h"
 
-/* Device limits, reported by query_device and enforced by the verbs. */
-#define SWI_VENDOR_ID		0x626d74	/* same OUI-less id space as siw */
+/*
+ * Identity. The vendor id is ASCII "swi" (0x73 0x77 0x69): the project has
+ * no IEEE OUI, and read as one this value can never be assigned, since its
+ * first octet has the group bit (0x01) set, which no OUI or CID has. No
+ * kernel driver and no rdma-core provider uses it (siw reports 0x626d74,
+ * "bmt"). libsiw binds to the device by its driver id, RDMA_DRIVER_SIW,
+ * and reads neither id. The part id names the user ABI spoken: siw's.
+ */
+#define SWI_VENDOR_ID		0x737769
+#define SWI_VENDOR_PART_ID	RDMA_DRIVER_SIW
+
+/*
+ * Device limits, reported by query_device (and, for comparison, in
+ * debugfs softiwarp/DEV/limits) and enforced by the verbs.
+ */
 #define SWI_MAX_QP		4096
 #define SWI_MAX_QP_WR		4096	/* per SQ or RQ, power of two */
 #define SWI_MAX_CQ		4096
@@ -72,6 +86,74 @@ struct swi_cm_knobs {
 };
 
 /**
+ * enum swi_counter - the device's statistics (Documentation/counters.rst)
+ * @SWI_CNT_TX_FPDUS: FPDUs the socket took
+ * @SWI_CNT_RX_FPDUS: FPDUs received whole (CRC and Markers checked)
+ * @SWI_CNT_TX_OCTETS: their octets on the wire, MPA framing included
+ * @SWI_CNT_RX_OCTETS: see @SWI_CNT_TX_OCTETS
+ * @SWI_CNT_RX_CRC_ERRORS: received FPDUs whose CRC was wrong
+ * @SWI_CNT_TX_MARKERS: Markers sent
+ * @SWI_CNT_RX_MARKERS: Markers received and checked
+ * @SWI_CNT_TX_TERM_RDMAP: Terminates sent, RDMAP layer error
+ * @SWI_CNT_TX_TERM_DDP: Terminates sent, DDP layer error
+ * @SWI_CNT_TX_TERM_LLP: Terminates sent, MPA (LLP) layer error
+ * @SWI_CNT_RX_TERM_RDMAP: Terminates received, RDMAP layer error
+ * @SWI_CNT_RX_TERM_DDP: Terminates received, DDP layer error
+ * @SWI_CNT_RX_TERM_LLP: Terminates received, MPA (LLP) layer error
+ * @SWI_CNT_TX_MPA_REJECTS: rejecting MPA Replies sent
+ * @SWI_CNT_RX_MPA_REJECTS: rejecting MPA Replies received
+ * @SWI_CNT_MPA_TIMEOUTS: MPA Requests or Replies not received in time
+ * @SWI_CNT_CONN_ESTABLISHED: connections that reached Full Operation
+ * @SWI_CNT_CONN_FAILED: connection attempts that did not
+ * @SWI_CNT_WR_FLUSHED: work requests completed with a flush error
+ * @SWI_CNT_CQ_OVERFLOWS: completions lost to a full CQ
+ * @SWI_CNT_MAX: the number of counters
+ *
+ * The Terminate counters of one direction follow the order of the
+ * TERM_LAYER_* values (rdmap/rdmap_proto.h).
+ */
+enum swi_counter {
+	SWI_CNT_TX_FPDUS,
+	SWI_CNT_RX_FPDUS,
+	SWI_CNT_TX_OCTETS,
+	SWI_CNT_RX_OCTETS,
+	SWI_CNT_RX_CRC_ERRORS,
+	SWI_CNT_TX_MARKERS,
+	SWI_CNT_RX_MARKERS,
+	SWI_CNT_TX_TERM_RDMAP,
+	SWI_CNT_TX_TERM_DDP,
+	SWI_CNT_TX_TERM_LLP,
+	SWI_CNT_RX_TERM_RDMAP,
+	SWI_CNT_RX_TERM_DDP,
+	SWI_CNT_RX_TERM_LLP,
+	SWI_CNT_TX_MPA_REJECTS,
+	SWI_CNT_RX_MPA_REJECTS,
+	SWI_CNT_MPA_TIMEOUTS,
+	SWI_CNT_CONN_ESTABLISHED,
+	SWI_CNT_CONN_FAILED,
+	SWI_CNT_WR_FLUSHED,
+	SWI_CNT_CQ_OVERFLOWS,
+	SWI_CNT_MAX
+};
+
+/**
+ * struct swi_counters - one CPU's share of a device's counters
+ * @v: indexed by enum swi_counter
+ *
+ * Per CPU, not atomic64_t: every QP of the device adds to them on its data
+ * path (the transmitter per batch of FPDUs, the receiver per FPDU in
+ * softirq, on any CPU), and a per-CPU add needs neither a locked
+ * instruction nor a cache line shared between CPUs; the rare reader
+ * (rdma statistic, sysfs) sums the CPUs instead. this_cpu_add() is safe
+ * against preemption and interrupts; a sum is a snapshot, not taken
+ * atomically across counters or CPUs (and on 32-bit kernels a value may
+ * be read between the two halves of an add).
+ */
+struct swi_counters {
+	u64 v[SWI_CNT_MAX];
+};
+
+/**
  * struct swi_device - one softiwarp RDMA device, bound to one netdev
  * @ibdev: the IB core's device; must stay first (ib_alloc_device())
  * @netdev: the netdev it runs over, held with @netdev_tracker
@@ -91,10 +173,12 @@ struct swi_cm_knobs {
  * @num_srq: SRQs, against SWI_MAX_SRQ
  * @knobs: per-device MPA startup policy (sysfs), see cm/policy.c
  * @debugfs: the device's debugfs directory (cm/cm.c)
+ * @counters: the statistics, per CPU (swi_count(), rdmap/counters.c)
  *
  * Lifetime: from swi_newlink() to ib_unregister_device() (dealloc_driver
- * frees the rest). The counters are atomics; nothing else here changes
- * after registration except through the objects' own locks.
+ * frees the rest). The num_* counts are atomics, @counters per CPU;
+ * nothing else here changes after registration except through the
+ * objects' own locks.
  */
 struct swi_device {
 	struct ib_device ibdev;
@@ -112,6 +196,7 @@ struct swi_device {
 	atomic_t num_srq;
 	struct swi_cm_knobs knobs;
 	struct dentry *debugfs;
+	struct swi_counters __percpu *counters;
 };
 
 /**
@@ -280,6 +365,34 @@ static inline struct swi_device *to_swi_dev(struct ib_device *ibdev)
 	return container_of(ibdev, struct swi_device, ibdev);
 }
 
+/**
+ * swi_count_add() - add to one of the device's counters
+ * @dev: the device
+ * @c: which counter
+ * @n: how much
+ *
+ * Context: any context; does not sleep.
+ * Return: nothing.
+ */
+static inline void swi_count_add(struct swi_device *dev, enum swi_counter c,
+				 u64 n)
+{
+	this_cpu_add(dev->counters->v[c], n);
+}
+
+/**
+ * swi_count() - count one event in the device's counters
+ * @dev: the device
+ * @c: which counter
+ *
+ * Context: any context; does not sleep.
+ * Return: nothing.
+ */
+static inline void swi_count(struct swi_device *dev, enum swi_counter c)
+{
+	swi_count_add(dev, c, 1);
+}
+
 static inline struct swi_pd *to_swi_pd(struct ib_pd *pd)
 {
 	return container_of(pd, struct swi_pd, base);
@@ -312,6 +425,21 @@ struct ib_device *swi_device_add(const char *name, struct net_device *netdev);
 int swi_mmap_publish(struct ib_udata *udata, void *vaddr, size_t len,
 		     struct rdma_user_mmap_entry **entry, u64 *key);
 void swi_mmap_unpublish(struct rdma_user_mmap_entry *entry);
+
+/* rdmap/counters.c */
+int swi_counters_alloc(struct swi_device *dev);
+void swi_counters_free(struct swi_device *dev);
+u64 swi_counter_read(struct swi_device *dev, enum swi_counter c);
+void swi_count_term(struct swi_device *dev, bool sent, u8 layer);
+struct rdma_hw_stats *swi_alloc_hw_port_stats(struct ib_device *ibdev,
+					      u32 port);
+int swi_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
+		     u32 port, int index);
+
+/* rdmap/restrack.c */
+int swi_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
+int swi_fill_res_cq_entry(struct sk_buff *msg, struct ib_cq *ibcq);
+int swi_fill_res_mr_entry(struct sk_buff *msg, struct ib_mr *ibmr);
 
 /* rdmap/cq.c */
 int swi_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,

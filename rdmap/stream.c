@@ -292,6 +292,29 @@ bool swi_stream_busy(struct swi_stream *s)
 }
 
 /**
+ * swi_stream_get_info() - what the stream negotiated and has outstanding
+ * @s: the stream, not yet freed
+ * @info: filled in
+ *
+ * The read queue indexes are read under @s->qlock, so the counts are
+ * consistent with each other; the MULPDU follows the socket's MSS.
+ *
+ * Context: any context; the caller keeps @s alive (the QP's state_lock).
+ * Return: nothing.
+ */
+void swi_stream_get_info(struct swi_stream *s, struct swi_stream_info *info)
+{
+	unsigned long flags;
+
+	info->cfg = s->cfg;
+	info->mulpdu = swi_tx_mulpdu(s);
+	spin_lock_irqsave(&s->qlock, flags);
+	info->orq_used = s->orq_put - s->orq_get;
+	info->irq_used = s->irq_put - s->irq_get;
+	spin_unlock_irqrestore(&s->qlock, flags);
+}
+
+/**
  * swi_engine_init() - set up what the engine shares between streams
  *
  * Context: module init.

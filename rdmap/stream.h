@@ -136,6 +136,7 @@ struct swi_rx {
  * @wire_nr: kvecs in @wire
  * @wire_len: octets of the batch
  * @wire_sent: of which the socket took these
+ * @wire_markers: Markers in the batch, for the statistics
  * @job: the message being transmitted (transmitter only)
  * @msn: next MSN per untagged queue we send on (transmitter only)
  * @qlock: protects @irq_*, @orq_*, @term_* (any context, irqsave)
@@ -170,6 +171,7 @@ struct swi_stream {
 	u32 wire_nr;
 	u32 wire_len;
 	u32 wire_sent;
+	u32 wire_markers;
 	struct swi_tx_job job;
 	u32 msn[RDMAP_QN_COUNT];
 	spinlock_t qlock;		/* IRQ, ORQ, Terminate */
@@ -202,6 +204,7 @@ static inline u32 swi_orq_used(struct swi_stream *s)
 int swi_tx_init(void);
 void swi_tx_exit(void);
 void swi_tx_work(struct work_struct *work);
+u32 swi_tx_mulpdu(struct swi_stream *s);
 
 /* rdmap/rx.c */
 int swi_rx_init(struct swi_stream *s);

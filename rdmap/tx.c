@@ -20,6 +20,7 @@
  * returns, so the work request can complete as soon as the socket has
  * taken its last FPDU.
  */
+#include <linux/bitfield.h>
 #include <linux/highmem.h>
 #include <linux/net.h>
 #include <linux/slab.h>
@@ -108,7 +109,14 @@ static s64 swi_sqe_len(const struct siw_sqe *sqe)
 	return len > U32_MAX ? -EINVAL : len;
 }
 
-static u32 swi_tx_mulpdu(struct swi_stream *s)
+/**
+ * swi_tx_mulpdu() - the largest ULPDU the transmitter frames now
+ * @s: the stream, its socket still attached
+ *
+ * Context: any context; reads the socket's MSS without its lock.
+ * Return: MULPDU in octets, from the TCP EMSS (RFC 5044 section 4.5).
+ */
+u32 swi_tx_mulpdu(struct swi_stream *s)
 {
 	return mpa_mulpdu(READ_ONCE(tcp_sk(s->sock->sk)->mss_cache),
 			  s->cfg.tx.markers);
@@ -262,6 +270,7 @@ static int swi_tx_frame(struct swi_stream *s, u8 *ulpdu, u32 ulen)
 		return err;
 	s->wire_nr += f->nr_pieces;
 	s->wire_len += f->len;
+	s->wire_markers += f->nr_markers;
 	s->nr_fpdu++;
 	return 0;
 }
@@ -499,6 +508,8 @@ static void swi_tx_finish(struct swi_stream *s)
 		j->rr_released = false;
 		break;
 	case SWI_TX_TERM:
+		swi_count_term(s->qp->dev, true,
+			       be32_get_bits(s->term.ctrl, RDMAP_TERM_LAYER));
 		s->msn[RDMAP_QN_TERMINATE]++;
 		set_bit(SWI_TX_STOPPED, &s->flags);
 		swi_qp_raise(s->qp, RDMAP_QPE_TERM_SENT, RDMAP_QP_ERR_FATAL);
@@ -529,6 +540,17 @@ static int swi_tx_push(struct swi_stream *s)
 	return 0;
 }
 
+/* The socket took the whole batch: count its FPDUs, octets and Markers */
+static void swi_tx_count_batch(struct swi_stream *s)
+{
+	struct swi_device *dev = s->qp->dev;
+
+	swi_count_add(dev, SWI_CNT_TX_FPDUS, s->nr_fpdu);
+	swi_count_add(dev, SWI_CNT_TX_OCTETS, s->wire_len);
+	if (s->wire_markers)
+		swi_count_add(dev, SWI_CNT_TX_MARKERS, s->wire_markers);
+}
+
 /* The stream cannot carry more: stop sending, report the loss */
 static void swi_tx_abort(struct swi_stream *s)
 {
@@ -555,6 +577,7 @@ static bool swi_tx_next(struct swi_stream *s)
 	s->wire_nr = 0;
 	s->wire_len = 0;
 	s->wire_sent = 0;
+	s->wire_markers = 0;
 	do {
 		err = swi_tx_add_fpdu(s, mulpdu);
 	} while (!err && !s->job.last && swi_tx_batch_room(s, mulpdu));
@@ -581,6 +604,7 @@ static void swi_tx_run_locked(struct swi_stream *s)
 				swi_tx_abort(s);
 				return;
 			}
+			swi_tx_count_batch(s);
 			s->wire_len = 0;
 			s->wire_sent = 0;
 			if (s->job.last)

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: lint + compat + kunit + e2e, then KUnit again on the debug
+# make check: lint + compat + deb + kunit + e2e, then KUnit again on the debug
 # kernel (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, kmemleak: any report fails
 # it). Every stage runs even when an earlier one failed; each check counts
 # once in the summary, every KUnit case counts on its own. Ends with the
@@ -15,7 +15,7 @@ trap 'rm -f "$SWP_TALLY"' EXIT
 start=$(date +%s)
 
 "$top/tools/install-deps.sh" || tally fail check:install-deps
-for stage in lint compat kunit e2e kunit-debug; do
+for stage in lint compat deb kunit e2e kunit-debug; do
 	echo "=== make $stage"
 	t0=$(date +%s)
 	case $stage in

@@ -5,9 +5,17 @@
 # lint, test kernel and VM harness need. Safe to run repeatedly; it does
 # nothing (and needs no root) when everything is already installed.
 #
-# Usage: tools/install-deps.sh [--compat]
-#   --compat   also the Debian kernel header packages for 6.1 and 6.12
+# Usage: tools/install-deps.sh [--compat] [--deb]
+#   (none)     what `make check` needs: all below but the header packages
+#              (make compat and make deb install those themselves)
+#   --compat   only the Debian kernel header packages for 6.1 and 6.12 and
+#              dkms (make compat)
+#   --deb      only what builds, checks and installs the Debian package
+#              (make deb; it installs the header packages with --compat)
 set -euo pipefail
+
+compat_pkgs=(linux-headers-amd64 linux-headers-6.12-amd64 dkms)
+deb_pkgs=(dkms dh-dkms debhelper dpkg-dev fakeroot lintian)
 
 pkgs=(
 	# test kernel: source and build dependencies
@@ -22,9 +30,18 @@ pkgs=(
 	tshark iperf3 gnuplot-nox ethtool
 	# kernel ULP tests: the NFS server and its helpers (rpcbind, exportfs)
 	nfs-kernel-server
+	# make deb
+	"${deb_pkgs[@]}"
 )
-if [ "${1:-}" = "--compat" ]; then
-	pkgs=(linux-headers-amd64 linux-headers-6.12-amd64)
+if [ $# -gt 0 ]; then
+	pkgs=()
+	for opt in "$@"; do
+		case $opt in
+		--compat)	pkgs+=("${compat_pkgs[@]}") ;;
+		--deb)		pkgs+=("${deb_pkgs[@]}") ;;
+		*)		echo "usage: $0 [--compat] [--deb]" >&2; exit 2 ;;
+		esac
+	done
 fi
 
 missing=()
