@@ -7,7 +7,7 @@
 # port, every iteration verified) move data when
 #   round 1: `rdma link delete` removes the server's device, then
 #   round 2: `rmmod softiwarp` removes the module with both devices;
-#   round 3: every rping process is killed in the middle of its traffic,
+#   round 3: (8 connections) every rping process is killed mid-traffic,
 #            then the devices and the module must go at once.
 # The removals must finish within 60 s. They do because softiwarp offers
 # disassociate_ucontext: the core destroys what the processes hold and
@@ -143,6 +143,7 @@ one_rping after-rmmod
 # --- round 3: the processes killed in the middle of their traffic ----------
 # Whatever they held is freed when their files close: no QP stays behind,
 # the module goes at once.
+CONNS=8
 start_load kill
 pkill -KILL -x rping || fail "kill: no rping to kill"
 reap kill
