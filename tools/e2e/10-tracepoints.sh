@@ -182,7 +182,7 @@ bad() {	# NAME HEX REASON
 	trace_save "$1"
 	local f="$RESULTS/$T-$1.trace" line
 	line=$(one mpa_input_rejected "$f")
-	[[ $line == "$IP0:$RPING_PORT $IP1:"*" Request refused: $3 "* ]] ||
+	[[ $line == "$IP0:$RPING_PORT -> $IP1:"*" Request refused: $3 "* ]] ||
 		fail "$1: expected '$3', got: $line"
 	grep -E ' cm_outcome: .* responder failed err=-' "$f" ||
 		fail "$1: no cm_outcome failed"
