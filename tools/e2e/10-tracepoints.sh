@@ -127,6 +127,12 @@ echo 4096 > $TR/buffer_size_kb
 for e in $EVENTS; do
 	[ -e "$TR/events/softiwarp/$e/enable" ] || fail "no trace event softiwarp:$e"
 done
+# Every enum in a print format was replaced by its value at module load
+# (TRACE_DEFINE_ENUM): tools that decode the raw trace (trace-cmd) need it.
+cat $TR/events/softiwarp/*/format > "$RESULTS/$T-formats.txt"
+if grep '^print fmt' "$RESULTS/$T-formats.txt" | grep -E '\{ [A-Za-z_]'; then
+	fail "an enum name left in a print format (see $T-formats.txt)"
+fi
 echo 1 > $TR/events/softiwarp/enable
 echo 1 > $TR/tracing_on
 
