@@ -96,6 +96,26 @@ TRACE_DEFINE_ENUM(SWI_CM_NO_RTR);
 		{ SWI_CM_NO_IRD, "insufficient IRD" },		\
 		{ SWI_CM_NO_RTR, "no matching RTR" })
 
+TRACE_DEFINE_ENUM(MPA_ERR_NONE);
+TRACE_DEFINE_ENUM(MPA_ERR_TCP_LOST);
+TRACE_DEFINE_ENUM(MPA_ERR_CRC);
+TRACE_DEFINE_ENUM(MPA_ERR_MARKER);
+TRACE_DEFINE_ENUM(MPA_ERR_REQ_REP);
+TRACE_DEFINE_ENUM(MPA_ERR_LOCAL_CATASTROPHIC);
+TRACE_DEFINE_ENUM(MPA_ERR_INSUFFICIENT_IRD);
+TRACE_DEFINE_ENUM(MPA_ERR_NO_MATCHING_RTR);
+
+#define show_mpa_error(e)					\
+	__print_symbolic(e,					\
+		{ MPA_ERR_NONE, "none" },			\
+		{ MPA_ERR_TCP_LOST, "TCP lost" },		\
+		{ MPA_ERR_CRC, "CRC" },				\
+		{ MPA_ERR_MARKER, "Marker" },			\
+		{ MPA_ERR_REQ_REP, "invalid Request/Reply" },	\
+		{ MPA_ERR_LOCAL_CATASTROPHIC, "local catastrophic" }, \
+		{ MPA_ERR_INSUFFICIENT_IRD, "insufficient IRD" },	\
+		{ MPA_ERR_NO_MATCHING_RTR, "no matching RTR" })
+
 #define show_swi_rtr(t)						\
 	__print_flags(t, "|",					\
 		{ MPA_RTR_SEND, "send" },			\
@@ -244,11 +264,11 @@ TRACE_EVENT(cm_outcome,
 		__entry->ird = res->ird;
 		__entry->ord = res->ord;
 	),
-	TP_printk("%pISpc -> %pISpc %s %s err=%d mpa_error=%u rev=%u crc=%u/%u markers=%u/%u p2p=%u rtr=%s ird=%u ord=%u",
+	TP_printk("%pISpc -> %pISpc %s %s err=%d mpa_error=%s rev=%u crc=%u/%u markers=%u/%u p2p=%u rtr=%s ird=%u ord=%u",
 		  __entry->laddr, __entry->raddr,
 		  __entry->initiator ? "initiator" : "responder",
 		  show_swi_cm_outcome(__entry->outcome), __entry->err,
-		  __entry->mpa_error, __entry->rev, __entry->crc_tx,
+		  show_mpa_error(__entry->mpa_error), __entry->rev, __entry->crc_tx,
 		  __entry->crc_rx, __entry->markers_tx, __entry->markers_rx,
 		  __entry->p2p, show_swi_rtr(__entry->rtr), __entry->ird,
 		  __entry->ord)

@@ -163,9 +163,9 @@ mirrored "$req_s" "$rep_s" || fail "Request and Reply of different connections"
 [[ $(addrs "$req_r") == "$IP0:$RPING_PORT $IP1:"* ]] ||
 	fail "Request received on the wrong addresses: $req_r"
 
-grep -E ' cm_outcome: .* initiator established err=0 ' "$f" ||
+grep -E ' cm_outcome: .* initiator established err=0 mpa_error=none ' "$f" ||
 	fail "no cm_outcome established for the initiator"
-grep -E ' cm_outcome: .* responder established err=0 ' "$f" ||
+grep -E ' cm_outcome: .* responder established err=0 mpa_error=none ' "$f" ||
 	fail "no cm_outcome established for the responder"
 # Both ends agree on what the Reply said
 rev=$(sed 's/.* rev=\([0-9]*\) .*/\1/' <<<"$rep_s")
@@ -199,6 +199,9 @@ bad_all() {
 	bad bad-key "${garbage}40020000" "bad key"
 	bad pd-too-long "${key}40020300" "private data too long"
 	bad bad-rev "${key}40030000" "bad revision"
+	grep -E ' cm_outcome: .* mpa_error=invalid Request/Reply ' \
+		"$RESULTS/$T-bad-rev.trace" ||
+		fail "bad-rev: cm_outcome without the MPA error"
 }
 # The listener of one more rping takes the three, then serves its client.
 rping_once after-bad bad_all
