@@ -16,6 +16,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitfield.h>
 #include <linux/debugfs.h>
 #include <linux/inetdevice.h>
 #include <linux/module.h>
@@ -28,6 +29,7 @@
 #include <net/tcp.h>
 
 #include "cm/cm.h"
+#include "cm/cm_trace.h"
 #include "cm/rpcrdma_cm.h"
 #include "rdmap/softiwarp.h"
 
@@ -85,6 +87,8 @@ struct swi_cm_rpc {
  * @pdata_len: its length
  * @rpc_peer: RFC 8797 data in the peer's Request or Reply
  * @rpc_ours: RFC 8797 data in ours
+ * @laddr: the local address and port, for trace events
+ * @raddr: the peer's address and port, for trace events
  */
 struct swi_cep {
 	struct kref ref;
@@ -109,6 +113,8 @@ struct swi_cep {
 	u16 pdata_len;
 	struct swi_cm_rpc rpc_peer;
 	struct swi_cm_rpc rpc_ours;
+	struct sockaddr_storage laddr;
+	struct sockaddr_storage raddr;
 };
 
 /**
@@ -232,6 +238,71 @@ static int swi_cm_send(struct socket *sock, const void *buf, size_t len)
 	return n == len ? 0 : -EIO;
 }
 
+/* Why the peer's frame was refused, from the errno of the codec */
+static int swi_cm_frame_reason(int err)
+{
+	switch (err) {
+	case -EBADMSG:
+		return SWI_CM_BAD_KEY;
+	case -EMSGSIZE:
+		return SWI_CM_PD_TOO_LONG;
+	default:
+		return SWI_CM_BAD_LENGTH;
+	}
+}
+
+/* Why the negotiation refused the peer's frame, from its MPA error */
+static int swi_cm_mpa_reason(const struct swi_cep *cep)
+{
+	switch (cep->res.error) {
+	case MPA_ERR_INSUFFICIENT_IRD:
+		return SWI_CM_NO_IRD;
+	case MPA_ERR_NO_MATCHING_RTR:
+		return SWI_CM_NO_RTR;
+	default:
+		return cep->initiator && cep->peer.p2p && !cep->pol.p2p ?
+		       SWI_CM_BAD_P2P : SWI_CM_BAD_REV;
+	}
+}
+
+/*
+ * Trace the peer's frame refused for @reason (enum swi_cm_bad_input);
+ * @got octets of it arrived. Return: @err.
+ */
+static int swi_cm_bad_input(const struct swi_cep *cep, int reason, int err,
+			    size_t got)
+{
+	const struct mpa_rr_hdr *hdr = (const void *)cep->frame;
+	int rev = -1, pd_len = -1;
+
+	if (got >= MPA_RR_HDR_SIZE) {
+		rev = be16_get_bits(hdr->bits, MPA_REV_MASK);
+		pd_len = be16_to_cpu(hdr->pd_len);
+	}
+	trace_mpa_input_rejected(&cep->laddr, &cep->raddr, !cep->initiator,
+				 reason, err, rev, pd_len);
+	return err;
+}
+
+/*
+ * Trace how the startup ended: @err 0 or the errno, @rejected when a
+ * Reply with R was sent or received
+ */
+static void swi_cm_trace_outcome(const struct swi_cep *cep, int err,
+				 bool rejected)
+{
+	int outcome = SWI_CM_FAILED;
+
+	if (rejected)
+		outcome = SWI_CM_REJECTED;
+	else if (!err)
+		outcome = SWI_CM_ESTABLISHED;
+	else if (err == -EAGAIN || err == -ETIMEDOUT || err == -EINPROGRESS)
+		outcome = SWI_CM_TIMED_OUT;
+	trace_cm_outcome(&cep->laddr, &cep->raddr, cep->initiator, outcome,
+			 err, &cep->res);
+}
+
 /* How often a wait for the peer's frame looks whether it is still wanted */
 #define SWI_CM_RECV_SLICE	(HZ / 10)
 
@@ -295,10 +366,8 @@ static int swi_cm_recv_frame(struct swi_cep *cep, enum mpa_startup_kind kind)
 	if (!cep->frame)
 		return -ENOMEM;
 	need = MPA_RR_HDR_SIZE;
-	while (need > 0) {
-		if (got + need > MPA_RR_HDR_SIZE + MPA_MAX_PRIVDATA +
-				 MPA_V2_DATA_SIZE)
-			return -EMSGSIZE;
+	while (need > 0 && got + need <= MPA_RR_HDR_SIZE + MPA_MAX_PRIVDATA +
+					  MPA_V2_DATA_SIZE) {
 		err = swi_cm_recv(cep, cep->frame + got, need, end);
 		if (err == -EAGAIN)
 			swi_count(cep->dev, SWI_CNT_MPA_TIMEOUTS);
@@ -307,12 +376,32 @@ static int swi_cm_recv_frame(struct swi_cep *cep, enum mpa_startup_kind kind)
 		got += need;
 		need = mpa_startup_need(cep->frame, got, kind);
 	}
-	if (need < 0)
-		return need;
-	err = mpa_startup_parse(cep->frame, got, kind, &cep->peer);
-	if (!err)
-		swi_cm_rpc_find(&cep->rpc_peer, cep->peer.pdata,
-				cep->peer.pdata_len);
+	if (need > 0)	/* a revision 0 frame beyond our buffer */
+		need = -EMSGSIZE;
+	err = need < 0 ? need : mpa_startup_parse(cep->frame, got, kind,
+						   &cep->peer);
+	if (err)
+		return swi_cm_bad_input(cep, swi_cm_frame_reason(err), err,
+					got);
+	swi_cm_rpc_find(&cep->rpc_peer, cep->peer.pdata, cep->peer.pdata_len);
+	if (kind == MPA_STARTUP_REQUEST)
+		trace_mpa_request_recv(&cep->laddr, &cep->raddr, &cep->peer);
+	else
+		trace_mpa_reply_recv(&cep->laddr, &cep->raddr, &cep->peer);
+	return 0;
+}
+
+/* Negotiate on the peer's frame; trace a refusal */
+static int swi_cm_negotiate(struct swi_cep *cep)
+{
+	enum mpa_startup_role role = cep->initiator ? MPA_STARTUP_INITIATOR :
+						      MPA_STARTUP_RESPONDER;
+	int err;
+
+	err = mpa_startup_negotiate(&cep->pol, role, &cep->peer, &cep->res);
+	if (err == -EPROTO && cep->res.error != MPA_ERR_NONE)
+		swi_cm_bad_input(cep, swi_cm_mpa_reason(cep), err,
+				 MPA_RR_HDR_SIZE);
 	return err;
 }
 
@@ -394,6 +483,7 @@ static int swi_cm_connect_steps(struct swi_cep *cep)
 	kfree(buf);
 	if (err)
 		return err;
+	trace_mpa_request_sent(&cep->laddr, &cep->raddr, &req);
 	return swi_cm_recv_frame(cep, MPA_STARTUP_REPLY);
 }
 
@@ -441,10 +531,10 @@ static void swi_cm_connect_work(struct work_struct *work)
 	mutex_lock(&cep->lock);
 	err = swi_cm_connect_steps(cep);
 	if (!err)
-		err = mpa_startup_negotiate(&cep->pol, MPA_STARTUP_INITIATOR,
-					    &cep->peer, &cep->res);
+		err = swi_cm_negotiate(cep);
 	if (!err)
 		err = swi_cm_attach(cep);
+	swi_cm_trace_outcome(cep, err, cep->res.rejected);
 	if (err) {
 		net_info_ratelimited("softiwarp: connect failed: %d (MPA error %d)\n",
 				     err, cep->res.error);
@@ -501,6 +591,8 @@ int swi_cm_connect(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 	swi_qp_get(ibqp);
 	id->add_ref(id);
 	cep->cm_id = id;
+	cep->laddr = id->m_local_addr;
+	cep->raddr = id->m_remote_addr;
 	id->provider_data = cep;
 	INIT_WORK(&cep->work, swi_cm_connect_work);
 	queue_work(swi_cm_wq, &cep->work);
@@ -526,6 +618,8 @@ static int swi_cm_send_reply(struct swi_cep *cep, bool reject,
 	if (err >= 0)
 		err = swi_cm_send(cep->sock, buf, n);
 	kfree(buf);
+	if (!err)
+		trace_mpa_reply_sent(&cep->laddr, &cep->raddr, &rep);
 	if (!err && reject)
 		swi_count(cep->dev, SWI_CNT_TX_MPA_REJECTS);
 	return err;
@@ -536,16 +630,18 @@ static void swi_cm_passive_work(struct work_struct *work)
 {
 	struct swi_cep *cep = container_of(work, struct swi_cep, work);
 	struct swi_listener *lst = cep->lst;
+	bool refuse;
 	int err;
 
 	mutex_lock(&cep->lock);
 	swi_cm_sock_timeouts(cep->sock);
 	err = swi_cm_recv_frame(cep, MPA_STARTUP_REQUEST);
 	if (!err)
-		err = mpa_startup_negotiate(&cep->pol, MPA_STARTUP_RESPONDER,
-					    &cep->peer, &cep->res);
-	if (err == -EPROTO && (cep->res.error == MPA_ERR_INSUFFICIENT_IRD ||
-			       cep->res.error == MPA_ERR_NO_MATCHING_RTR))
+		err = swi_cm_negotiate(cep);
+	refuse = err == -EPROTO &&
+		 (cep->res.error == MPA_ERR_INSUFFICIENT_IRD ||
+		  cep->res.error == MPA_ERR_NO_MATCHING_RTR);
+	if (refuse)
 		swi_cm_send_reply(cep, true, NULL, 0);
 	if (!err && READ_ONCE(lst->dying))
 		err = -ECONNREFUSED;
@@ -558,6 +654,7 @@ static void swi_cm_passive_work(struct work_struct *work)
 			swi_cep_put(cep);
 	}
 	if (err) {
+		swi_cm_trace_outcome(cep, err, refuse);
 		net_info_ratelimited("softiwarp: MPA Request refused: %d (MPA error %d)\n",
 				     err, cep->res.error);
 		swi_cm_count_failed(cep);
@@ -597,6 +694,7 @@ int swi_cm_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 {
 	struct swi_cep *cep = swi_cm_passive_get(id);
 	struct ib_qp *ibqp = swi_get_qp(id->device, p->qpn);
+	bool refuse;
 	int err;
 
 	if (!cep)
@@ -613,9 +711,9 @@ int swi_cm_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 	cep->pol.ord = clamp_t(u32, p->ord, 1, SWI_MAX_ORD);
 	swi_cm_rpc_find(&cep->rpc_ours, p->private_data, p->private_data_len);
 	/* Again with the consumer's IRD/ORD: the same frame, pure function */
-	err = mpa_startup_negotiate(&cep->pol, MPA_STARTUP_RESPONDER,
-				    &cep->peer, &cep->res);
-	if (err && cep->res.error == MPA_ERR_INSUFFICIENT_IRD)
+	err = swi_cm_negotiate(cep);
+	refuse = err && cep->res.error == MPA_ERR_INSUFFICIENT_IRD;
+	if (refuse)
 		swi_cm_send_reply(cep, true, p->private_data,
 				  p->private_data_len);
 	if (!err)
@@ -623,6 +721,7 @@ int swi_cm_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 					p->private_data_len);
 	if (!err)
 		err = swi_cm_attach(cep);
+	swi_cm_trace_outcome(cep, err, refuse);
 	if (err) {
 		swi_cm_count_failed(cep);
 		cep->state = SWI_CEP_DEAD;
@@ -656,6 +755,7 @@ int swi_cm_reject(struct iw_cm_id *id, const void *pdata, u8 len)
 		return -EINVAL;
 	err = swi_cm_send_reply(cep, true, pdata, len);
 	swi_cm_count_failed(cep);
+	swi_cm_trace_outcome(cep, err, true);
 	cep->state = SWI_CEP_DEAD;
 	kernel_sock_shutdown(cep->sock, SHUT_RDWR);
 	id->provider_data = NULL;
@@ -726,6 +826,8 @@ static void swi_cm_accept_one(struct swi_listener *lst, struct socket *ns)
 		return;
 	}
 	cep->sock = ns;
+	kernel_getsockname(ns, (struct sockaddr *)&cep->laddr);
+	kernel_getpeername(ns, (struct sockaddr *)&cep->raddr);
 	kref_get(&lst->ref);
 	cep->lst = lst;
 	INIT_WORK(&cep->work, swi_cm_passive_work);

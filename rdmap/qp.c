@@ -22,6 +22,7 @@
 #include <linux/workqueue.h>
 
 #include "cm/cm.h"
+#include "rdmap/rdmap_trace.h"
 #include "rdmap/softiwarp.h"
 
 /* Runs swi_qp_err_work(); see swi_qp_init() */
@@ -460,6 +461,7 @@ static int swi_qp_event_locked(struct swi_qp *qp, enum rdmap_qp_event event,
 	old = qp->state;
 	next = rdmap_qp_next(old, event, &ctx, &act);
 	if (next >= 0) {
+		trace_qp_state(qp->base.qp_num, old, next, event);
 		WRITE_ONCE(qp->state, next);
 		if (next != RDMAP_QPS_CLOSING && next != RDMAP_QPS_TERMINATE)
 			cancel_delayed_work(&qp->close_work);
@@ -473,6 +475,8 @@ static int swi_qp_event_locked(struct swi_qp *qp, enum rdmap_qp_event event,
 	 */
 	if (next == RDMAP_QPS_IDLE && old == RDMAP_QPS_CLOSING) {
 		next = rdmap_qp_next(next, RDMAP_QPE_MOD_ERROR, &ctx, &act);
+		trace_qp_state(qp->base.qp_num, RDMAP_QPS_IDLE, next,
+			       RDMAP_QPE_MOD_ERROR);
 		WRITE_ONCE(qp->state, next);
 		swi_qp_do_actions(qp, act);
 	}

@@ -24,6 +24,7 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 
+#include "rdmap/rdmap_trace.h"
 #include "rdmap/stream.h"
 
 static struct swi_stream *swi_rx_stream(void *ctx)
@@ -46,6 +47,8 @@ static int swi_rx_fail(struct swi_stream *s, u8 layer, u8 etype, u8 code)
 	bool with_hdr = rx->hdr_got >= DDP_TAGGED_HDR_SIZE;
 
 	rx->failed = true;
+	trace_rx_refused(s->qp->base.qp_num, &cause, rx->hdr, rx->hdr_got,
+			 rx->ulpdu_len);
 	net_info_ratelimited("softiwarp: QP %u: sending Terminate: %s\n",
 			     s->qp->base.qp_num,
 			     rdmap_term_name(layer, etype, code));
@@ -356,6 +359,7 @@ static int swi_rx_terminate(struct swi_stream *s)
 			.etype = TERM_ETYPE_RDMAP_CATASTROPHIC,
 			.code = TERM_RDMAP_UNSPECIFIED,
 		};
+	trace_term_recv(s->qp->base.qp_num, &ti.cause);
 	net_info_ratelimited("softiwarp: QP %u: peer sent Terminate: %s\n",
 			     s->qp->base.qp_num,
 			     rdmap_term_name(ti.cause.layer, ti.cause.etype,

@@ -28,6 +28,7 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 
+#include "rdmap/rdmap_trace.h"
 #include "rdmap/stream.h"
 
 static struct workqueue_struct *swi_tx_wq;
@@ -442,6 +443,18 @@ static bool swi_tx_pick_sqe(struct swi_stream *s)
 	return true;
 }
 
+/* The Terminate goes out: its cause, from the header built for it */
+static void swi_tx_trace_term(const struct swi_stream *s)
+{
+	struct rdmap_term_cause c = {
+		.layer = be32_get_bits(s->term.ctrl, RDMAP_TERM_LAYER),
+		.etype = be32_get_bits(s->term.ctrl, RDMAP_TERM_ETYPE),
+		.code = be32_get_bits(s->term.ctrl, RDMAP_TERM_CODE),
+	};
+
+	trace_term_sent(s->qp->base.qp_num, &c);
+}
+
 /*
  * Choose the next message: the Terminate, a Read Response, the SQ. The
  * SQ is served in RTS only; Read Responses in CLOSING too, so that an
@@ -458,6 +471,8 @@ static bool swi_tx_pick(struct swi_stream *s)
 	spin_lock_irqsave(&s->qlock, flags);
 	if (s->term_len && !s->term_sent) {
 		s->term_sent = true;
+		if (trace_term_sent_enabled())
+			swi_tx_trace_term(s);
 		j->kind = SWI_TX_TERM;
 		j->len = 0;
 	} else if (hold || (state != RDMAP_QPS_RTS &&

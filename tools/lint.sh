@@ -5,7 +5,8 @@
 # (tools/check-layers.sh) and sparse (C=2) over the module's sources, using
 # the scripts of the test kernel's source tree.
 # Zero findings allowed; tools/checkpatch.ignore lists the checks that make
-# no sense out of tree, each with its reason.
+# no sense out of tree, each with its reason; tools/checkpatch-trace.ignore
+# the two more that the trace event headers (*_trace.h) need.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -17,12 +18,24 @@ if [ ${#files[@]} -eq 0 ]; then
 	tally fail lint:no-sources
 	exit 1
 fi
-ignore=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' tools/checkpatch.ignore |
-	 tr -d ' \t' | paste -sd, -)
+# ignore_list FILE: the checkpatch types FILE lists, comma separated
+ignore_list() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1" | tr -d ' \t' | paste -sd, -
+}
+ignore=$(ignore_list tools/checkpatch.ignore)
+# The trace event headers have the kernel's TRACE_EVENT() layout, which
+# checkpatch flags: tools/checkpatch-trace.ignore, for them only.
+trace_ignore=$ignore,$(ignore_list tools/checkpatch-trace.ignore)
+mapfile -t plain < <(printf '%s\n' "${files[@]}" | grep -v '_trace\.h$')
+mapfile -t traceh < <(printf '%s\n' "${files[@]}" | grep '_trace\.h$')
 fail=0
 
-out=$("$KSRC/scripts/checkpatch.pl" --no-tree --strict --terse --show-types \
-	--ignore "$ignore" -f "${files[@]}" 2>&1 | grep -E 'ERROR|WARNING|CHECK')
+out=$({ "$KSRC/scripts/checkpatch.pl" --no-tree --strict --terse --show-types \
+	--ignore "$ignore" -f "${plain[@]}"
+	[ ${#traceh[@]} -eq 0 ] ||
+	"$KSRC/scripts/checkpatch.pl" --no-tree --strict --terse --show-types \
+	--ignore "$trace_ignore" -f "${traceh[@]}"; } 2>&1 |
+	grep -E 'ERROR|WARNING|CHECK')
 if [ -n "$out" ]; then
 	echo "$out"
 	tally fail lint:checkpatch
