@@ -104,21 +104,5 @@ rping_run markers-both-crc-off 1000
 knobs_default
 
 # --- teardown: every step must succeed ----------------------------------
-in_ns "$NS0" rdma link delete "$DEV0"
-in_ns "$NS1" rdma link delete "$DEV1"
-if timeout 10 rdma link show "$DEV0" >/dev/null 2>&1 ||
-   timeout 10 rdma link show "$DEV1" >/dev/null 2>&1; then
-	fail "device still present after rdma link delete"
-fi
-# Connections close asynchronously; give the last references a moment.
-for _ in $(seq 20); do
-	rmmod softiwarp 2>/dev/null && break
-	sleep 0.5
-done
-grep -q '^softiwarp ' /proc/modules && fail "rmmod softiwarp failed"
-ip netns del "$NS0"
-ip netns del "$NS1"
-
-dmesg > "$RESULTS/$T.dmesg"
-dmesg_clean "$RESULTS/$T.dmesg" || fail "kernel log shows a warning (see $T.dmesg)"
+netns_teardown
 echo "PASS $T"

@@ -186,16 +186,5 @@ moved tx_markers rx_markers
 knobs_default
 
 # --- teardown: every step must succeed ----------------------------------
-in_ns "$NS0" rdma link delete "$DEV0"
-in_ns "$NS1" rdma link delete "$DEV1"
-for _ in $(seq 20); do
-	rmmod softiwarp 2>/dev/null && break
-	sleep 0.5
-done
-grep -q '^softiwarp ' /proc/modules && fail "rmmod softiwarp failed"
-ip netns del "$NS0"
-ip netns del "$NS1"
-
-dmesg > "$RESULTS/$T.dmesg"
-dmesg_clean "$RESULTS/$T.dmesg" || fail "kernel log shows a warning (see $T.dmesg)"
+netns_teardown
 echo "PASS $T"

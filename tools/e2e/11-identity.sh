@@ -136,15 +136,5 @@ res_check cq "$DEV0" owner=user || fail "no user CQ listed"
 res_check mr "$DEV0" kind=mr valid=1 || fail "no user MR listed"
 
 # --- teardown -----------------------------------------------------------
-in_ns "$NS0" rdma link delete "$DEV0"
-in_ns "$NS1" rdma link delete "$DEV1"
-for _ in $(seq 20); do
-	rmmod softiwarp 2>/dev/null && break
-	sleep 0.5
-done
-grep -q '^softiwarp ' /proc/modules && fail "rmmod softiwarp failed"
-ip netns del "$NS0"
-ip netns del "$NS1"
-dmesg > "$RESULTS/$T.dmesg"
-dmesg_clean "$RESULTS/$T.dmesg" || fail "kernel log shows a warning (see $T.dmesg)"
+netns_teardown
 echo "PASS $T"

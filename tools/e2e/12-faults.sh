@@ -149,18 +149,7 @@ done
 port_active "$DEV1" || fail "$DEV1 port not ACTIVE after the link came back"
 rping_run after-flap 4096 "$COUNT"
 
-in_ns "$NS0" rdma link delete "$DEV0"
-in_ns "$NS1" rdma link delete "$DEV1"
-for _ in $(seq 20); do
-	rmmod softiwarp 2>/dev/null && break
-	sleep 0.5
-done
-grep -q '^softiwarp ' /proc/modules && fail "rmmod softiwarp failed"
-ip netns del "$NS0"
-ip netns del "$NS1"
-
-dmesg > "$RESULTS/$T.dmesg"
-dmesg_clean "$RESULTS/$T.dmesg" || fail "kernel log shows a warning (see $T.dmesg)"
+netns_teardown
 grep -q 'Terminate' "$RESULTS/$T.dmesg" &&
 	fail "a fault reached RDMAP: Terminate in the kernel log (see $T.dmesg)"
 echo "PASS $T"

@@ -161,16 +161,5 @@ for _ in $(seq 50); do
 done
 one_rping after-kill
 
-in_ns "$NS0" rdma link delete "$DEV0"
-in_ns "$NS1" rdma link delete "$DEV1"
-for _ in $(seq 20); do
-	rmmod softiwarp 2>/dev/null && break
-	sleep 0.5
-done
-grep -q '^softiwarp ' /proc/modules && fail "rmmod softiwarp failed"
-ip netns del "$NS0"
-ip netns del "$NS1"
-
-dmesg > "$RESULTS/$T.dmesg"
-dmesg_clean "$RESULTS/$T.dmesg" || fail "kernel log shows a warning (see $T.dmesg)"
+netns_teardown
 echo "PASS $T"

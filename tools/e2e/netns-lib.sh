@@ -113,3 +113,26 @@ netns_setup() {
 	port_active "$DEV0" || fail "$DEV0 port not ACTIVE"
 	port_active "$DEV1" || fail "$DEV1 port not ACTIVE"
 }
+
+# netns_teardown: the end of every two-namespace test: both devices
+# deleted (and gone), the module removed (connections close
+# asynchronously: the last references get a moment), the namespaces
+# deleted, and the kernel log, kept as $RESULTS/$T.dmesg, clean.
+netns_teardown() {
+	in_ns "$NS0" rdma link delete "$DEV0"
+	in_ns "$NS1" rdma link delete "$DEV1"
+	if timeout 10 rdma link show "$DEV0" >/dev/null 2>&1 ||
+	   timeout 10 rdma link show "$DEV1" >/dev/null 2>&1; then
+		fail "device still present after rdma link delete"
+	fi
+	for _ in $(seq 20); do
+		rmmod softiwarp 2>/dev/null && break
+		sleep 0.5
+	done
+	grep -q '^softiwarp ' /proc/modules && fail "rmmod softiwarp failed"
+	ip netns del "$NS0"
+	ip netns del "$NS1"
+	dmesg > "$RESULTS/$T.dmesg"
+	dmesg_clean "$RESULTS/$T.dmesg" ||
+		fail "kernel log shows a warning (see $T.dmesg)"
+}
