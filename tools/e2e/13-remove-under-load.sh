@@ -132,12 +132,7 @@ t0=$SECONDS
 timeout 60 rmmod softiwarp || fail "rmmod: failed under load"
 echo "rmmod: took $((SECONDS - t0)) s"
 reap rmmod
-in_ns "$NS0" rdma link add "$DEV0" type softiwarp netdev veth0
-in_ns "$NS1" rdma link add "$DEV1" type softiwarp netdev veth1
-for _ in $(seq 50); do
-	port_active "$DEV0" && port_active "$DEV1" && break
-	sleep 0.2
-done
+netns_devices_add
 one_rping after-rmmod
 
 # --- round 3: the processes killed in the middle of their traffic ----------
@@ -153,12 +148,7 @@ t0=$SECONDS
 timeout 30 rmmod softiwarp || fail "kill: rmmod failed after the processes died"
 echo "kill: rmmod took $((SECONDS - t0)) s"
 modprobe softiwarp
-in_ns "$NS0" rdma link add "$DEV0" type softiwarp netdev veth0
-in_ns "$NS1" rdma link add "$DEV1" type softiwarp netdev veth1
-for _ in $(seq 50); do
-	port_active "$DEV0" && port_active "$DEV1" && break
-	sleep 0.2
-done
+netns_devices_add
 one_rping after-kill
 
 netns_teardown

@@ -103,7 +103,13 @@ netns_setup() {
 		sleep 0.5
 	done
 	in_ns "$NS1" busybox ping -c 1 -W 5 "$IP0"
-	# "rdma link add" looks the netdev up in the caller's namespace.
+	netns_devices_add
+}
+
+# netns_devices_add: a softiwarp device on each veth end (DEV0 in NS0,
+# DEV1 in NS1), both ports ACTIVE. "rdma link add" looks the netdev up in
+# the caller's namespace.
+netns_devices_add() {
 	in_ns "$NS0" rdma link add "$DEV0" type softiwarp netdev veth0
 	in_ns "$NS1" rdma link add "$DEV1" type softiwarp netdev veth1
 	for _ in $(seq 50); do
