@@ -67,6 +67,7 @@ struct swi_cm_rpc {
  * @lst: the listener a passive endpoint came from, referenced
  * @sock: the socket until the QP takes it
  * @qp: the QP, referenced, from connect or accept
+ * @stream: the QP's stream between swi_cm_prepare() and swi_cm_attach()
  * @work: connect (initiator) or wait for the Request (responder)
  * @state: enum swi_cep_state
  * @initiator: we connected
@@ -98,6 +99,7 @@ struct swi_cep {
 	struct swi_listener *lst;
 	struct socket *sock;
 	struct swi_qp *qp;
+	struct swi_stream *stream;
 	struct work_struct work;
 	u8 state;
 	bool initiator;
@@ -183,8 +185,11 @@ static void swi_cep_put(struct swi_cep *cep)
 
 static struct swi_cep *swi_cep_alloc(struct swi_device *dev, bool initiator)
 {
-	struct swi_cep *cep = kzalloc(sizeof(*cep), GFP_KERNEL);
+	struct swi_cep *cep;
 
+	if (swi_fault_setup_alloc())
+		return NULL;
+	cep = kzalloc(sizeof(*cep), GFP_KERNEL);
 	if (!cep)
 		return NULL;
 	kref_init(&cep->ref);
@@ -361,8 +366,9 @@ static int swi_cm_recv_frame(struct swi_cep *cep, enum mpa_startup_kind kind)
 	size_t got = 0;
 	int need, err;
 
-	cep->frame = kmalloc(MPA_RR_HDR_SIZE + MPA_MAX_PRIVDATA +
-			     MPA_V2_DATA_SIZE, GFP_KERNEL);
+	if (!swi_fault_setup_alloc())
+		cep->frame = kmalloc(MPA_RR_HDR_SIZE + MPA_MAX_PRIVDATA +
+				     MPA_V2_DATA_SIZE, GFP_KERNEL);
 	if (!cep->frame)
 		return -ENOMEM;
 	need = MPA_RR_HDR_SIZE;
@@ -413,8 +419,11 @@ static void swi_cm_sock_timeouts(struct socket *sock)
 	sock->sk->sk_sndtimeo = t;
 }
 
-/* Full Operation: hand the socket to the QP */
-static int swi_cm_attach(struct swi_cep *cep)
+/*
+ * Everything the connection will need, allocated before the responder
+ * sends its Reply: the stream, sized by the negotiated IRD/ORD
+ */
+static int swi_cm_prepare(struct swi_cep *cep)
 {
 	struct swi_stream_cfg cfg = {
 		.tx = { .crc = cep->res.crc_tx, .markers = cep->res.markers_tx },
@@ -425,12 +434,25 @@ static int swi_cm_attach(struct swi_cep *cep)
 		.rev = cep->res.rev,
 		.p2p = cep->res.p2p,
 	};
-	struct swi_qp *qp = cep->qp;
+	struct swi_stream *s;
+
+	swi_qp_set_rd_limits(cep->qp, cep->res.ird, cep->res.ord);
+	s = swi_qp_stream_new(cep->qp, cep->sock, &cfg);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	cep->stream = s;
+	return 0;
+}
+
+/* Full Operation: hand the socket, in its prepared stream, to the QP */
+static int swi_cm_attach(struct swi_cep *cep)
+{
+	struct swi_stream *s = cep->stream;
 	int err;
 
-	swi_qp_set_rd_limits(qp, cep->res.ird, cep->res.ord);
+	cep->stream = NULL;
 	kref_get(&cep->ref);	/* held by qp->conn */
-	err = swi_qp_attach(qp, cep->sock, &cfg, cep);
+	err = swi_qp_attach_stream(cep->qp, s, cep);
 	if (err) {
 		kref_put(&cep->ref, swi_cep_free);	/* never the last */
 		return err;
@@ -455,8 +477,10 @@ static int swi_cm_connect_steps(struct swi_cep *cep)
 	u8 *buf;
 	int len, err;
 
-	err = sock_create_kern(swi_cm_net(cep->dev), raddr->sa_family,
-			       SOCK_STREAM, IPPROTO_TCP, &cep->sock);
+	err = -ENOMEM;
+	if (!swi_fault_setup_alloc())
+		err = sock_create_kern(swi_cm_net(cep->dev), raddr->sa_family,
+				       SOCK_STREAM, IPPROTO_TCP, &cep->sock);
 	if (err)
 		return err;
 	swi_cm_sock_timeouts(cep->sock);
@@ -474,7 +498,7 @@ static int swi_cm_connect_steps(struct swi_cep *cep)
 		return err == -EINPROGRESS ? -ETIMEDOUT : err;
 	mpa_startup_request(&cep->pol, cep->pdata, cep->pdata_len, &req);
 	len = mpa_startup_frame_len(&req);
-	buf = kmalloc(len, GFP_KERNEL);
+	buf = swi_fault_setup_alloc() ? NULL : kmalloc(len, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
 	err = mpa_startup_build(&req, buf, len);
@@ -533,6 +557,8 @@ static void swi_cm_connect_work(struct work_struct *work)
 	if (!err)
 		err = swi_cm_negotiate(cep);
 	if (!err)
+		err = swi_cm_prepare(cep);
+	if (!err)
 		err = swi_cm_attach(cep);
 	swi_cm_trace_outcome(cep, err, cep->res.rejected);
 	if (err) {
@@ -576,8 +602,9 @@ int swi_cm_connect(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 	if (!cep)
 		return -ENOMEM;
 	if (p->private_data_len) {
-		cep->pdata = kmemdup(p->private_data, p->private_data_len,
-				     GFP_KERNEL);
+		if (!swi_fault_setup_alloc())
+			cep->pdata = kmemdup(p->private_data,
+					     p->private_data_len, GFP_KERNEL);
 		if (!cep->pdata) {
 			swi_cep_put(cep);
 			return -ENOMEM;
@@ -611,7 +638,7 @@ static int swi_cm_send_reply(struct swi_cep *cep, bool reject,
 	mpa_startup_reply(&cep->pol, &cep->res, pdata, len, &rep);
 	rep.rejected = reject;
 	n = mpa_startup_frame_len(&rep);
-	buf = kmalloc(n, GFP_KERNEL);
+	buf = swi_fault_setup_alloc() ? NULL : kmalloc(n, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
 	err = mpa_startup_build(&rep, buf, n);
@@ -713,6 +740,10 @@ int swi_cm_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 	/* Again with the consumer's IRD/ORD: the same frame, pure function */
 	err = swi_cm_negotiate(cep);
 	refuse = err && cep->res.error == MPA_ERR_INSUFFICIENT_IRD;
+	if (!err) {
+		err = swi_cm_prepare(cep);
+		refuse = err == -ENOMEM;	/* the peer hears it at once */
+	}
 	if (refuse)
 		swi_cm_send_reply(cep, true, p->private_data,
 				  p->private_data_len);
@@ -721,6 +752,10 @@ int swi_cm_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 					p->private_data_len);
 	if (!err)
 		err = swi_cm_attach(cep);
+	if (cep->stream) {	/* prepared, but the Reply failed */
+		swi_qp_stream_drop(cep->stream);
+		cep->stream = NULL;
+	}
 	swi_cm_trace_outcome(cep, err, refuse);
 	if (err) {
 		swi_cm_count_failed(cep);
@@ -881,6 +916,8 @@ static int swi_cm_listen_on(struct swi_listener *lst,
 
 	if (lst->nsock == SWI_LISTEN_MAX)
 		return -ENOSPC;
+	if (swi_fault_setup_alloc())
+		return -ENOMEM;
 	err = sock_create_kern(swi_cm_net(lst->dev), sa->sa_family,
 			       SOCK_STREAM, IPPROTO_TCP, &sock);
 	if (err)
@@ -1050,7 +1087,7 @@ int swi_cm_create_listen(struct iw_cm_id *id, int backlog)
 
 	if (addr.ss_family != AF_INET && addr.ss_family != AF_INET6)
 		return -EAFNOSUPPORT;
-	lst = kzalloc(sizeof(*lst), GFP_KERNEL);
+	lst = swi_fault_setup_alloc() ? NULL : kzalloc(sizeof(*lst), GFP_KERNEL);
 	if (!lst)
 		return -ENOMEM;
 	kref_init(&lst->ref);
@@ -1180,6 +1217,7 @@ int swi_cm_init(void)
 	if (!swi_cm_wq)
 		return -ENOMEM;
 	swi_debugfs_root = debugfs_create_dir("softiwarp", NULL);
+	swi_fault_debugfs_add(swi_debugfs_root);
 	return 0;
 }
 

@@ -620,6 +620,38 @@ void swi_qp_set_rd_limits(struct swi_qp *qp, u32 ird, u32 ord)
 EXPORT_SYMBOL_IF_KUNIT(swi_qp_set_rd_limits);
 
 /**
+ * swi_qp_stream_new() - allocate the stream a QP will run on
+ * @qp: the QP; its IRD and ORD (swi_qp_set_rd_limits()) size the stream
+ * @sock: the connected TCP socket, still the caller's
+ * @cfg: what MPA negotiated
+ *
+ * Everything a connection needs is allocated here, before the connection
+ * manager commits to the peer (a responder sends its Reply after this),
+ * so that running out of memory can still refuse the connection.
+ *
+ * Context: process context, sleeps.
+ * Return: the stream for swi_qp_attach_stream() or swi_qp_stream_drop(),
+ * or ERR_PTR(-ENOMEM) or ERR_PTR(-EINVAL) (bad @cfg).
+ */
+struct swi_stream *swi_qp_stream_new(struct swi_qp *qp, struct socket *sock,
+				     const struct swi_stream_cfg *cfg)
+{
+	return swi_stream_create(qp, sock, cfg);
+}
+
+/**
+ * swi_qp_stream_drop() - free a stream that was never attached
+ * @s: from swi_qp_stream_new()
+ *
+ * Context: process context.
+ * Return: nothing; the socket is the caller's again.
+ */
+void swi_qp_stream_drop(struct swi_stream *s)
+{
+	swi_stream_abandon(s);
+}
+
+/**
  * swi_qp_attach() - hand a stream in MPA Full Operation to an IDLE QP
  * @qp: the QP
  * @sock: the connected TCP socket; owned by the QP from now on if this
@@ -627,7 +659,8 @@ EXPORT_SYMBOL_IF_KUNIT(swi_qp_set_rd_limits);
  * @cfg: what MPA negotiated
  * @conn: the connection endpoint (cm/), told of the QP's close; or NULL
  *
- * The QP goes to RTS and the data path starts.
+ * swi_qp_stream_new() and swi_qp_attach_stream() in one: the QP goes to
+ * RTS and the data path starts.
  *
  * Context: process context, sleeps.
  * Return: 0, -EINVAL when the QP is not IDLE, -ENOMEM.
@@ -635,11 +668,31 @@ EXPORT_SYMBOL_IF_KUNIT(swi_qp_set_rd_limits);
 int swi_qp_attach(struct swi_qp *qp, struct socket *sock,
 		  const struct swi_stream_cfg *cfg, void *conn)
 {
-	struct swi_stream *s = swi_stream_create(qp, sock, cfg);
-	int err;
+	struct swi_stream *s = swi_qp_stream_new(qp, sock, cfg);
 
 	if (IS_ERR(s))
 		return PTR_ERR(s);
+	return swi_qp_attach_stream(qp, s, conn);
+}
+EXPORT_SYMBOL_IF_KUNIT(swi_qp_attach);
+
+/**
+ * swi_qp_attach_stream() - start an IDLE QP on its stream
+ * @qp: the QP
+ * @s: from swi_qp_stream_new() for @qp; owned by the QP (with its socket)
+ *	from now on if this succeeds, dropped (the socket the caller's
+ *	again) if not
+ * @conn: the connection endpoint (cm/), told of the QP's close; or NULL
+ *
+ * The QP goes to RTS and the data path starts.
+ *
+ * Context: process context, sleeps.
+ * Return: 0, or -EINVAL when the QP is not IDLE.
+ */
+int swi_qp_attach_stream(struct swi_qp *qp, struct swi_stream *s, void *conn)
+{
+	int err;
+
 	/* checked and attached in one section: no state change between */
 	mutex_lock(&qp->state_lock);
 	err = -EINVAL;
@@ -658,7 +711,6 @@ int swi_qp_attach(struct swi_qp *qp, struct socket *sock,
 		swi_stream_abandon(s);	/* the socket is still the caller's */
 	return err;
 }
-EXPORT_SYMBOL_IF_KUNIT(swi_qp_attach);
 
 /**
  * swi_modify_qp() - change QP attributes and state

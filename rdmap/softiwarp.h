@@ -436,6 +436,10 @@ struct rdma_hw_stats *swi_alloc_hw_port_stats(struct ib_device *ibdev,
 int swi_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
 		     u32 port, int index);
 
+/* rdmap/fault.c */
+bool swi_fault_setup_alloc(void);
+void swi_fault_debugfs_add(struct dentry *root);
+
 /* rdmap/restrack.c */
 int swi_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
 int swi_fill_res_cq_entry(struct sk_buff *msg, struct ib_cq *ibcq);
@@ -508,6 +512,10 @@ void swi_qp_complete_rqe(struct swi_qp *qp, const struct siw_rqe *rqe,
 int swi_qp_init(void);
 void swi_qp_exit(void);
 void swi_qp_set_rd_limits(struct swi_qp *qp, u32 ird, u32 ord);
+struct swi_stream *swi_qp_stream_new(struct swi_qp *qp, struct socket *sock,
+				     const struct swi_stream_cfg *cfg);
+void swi_qp_stream_drop(struct swi_stream *s);
+int swi_qp_attach_stream(struct swi_qp *qp, struct swi_stream *s, void *conn);
 int swi_qp_attach(struct swi_qp *qp, struct socket *sock,
 		  const struct swi_stream_cfg *cfg, void *conn);
 

@@ -95,6 +95,8 @@ static int swi_stream_setup(struct swi_stream *s,
 	err = mpa_tx_init(&s->mtx, &cfg->tx);
 	if (!err)
 		err = swi_rx_init(s);
+	if (!err && swi_fault_setup_alloc())
+		err = -ENOMEM;
 	if (err)
 		return err;
 	s->stage = kvmalloc(MPA_MULPDU_MAX, GFP_KERNEL);
@@ -123,9 +125,12 @@ static int swi_stream_setup(struct swi_stream *s,
 struct swi_stream *swi_stream_create(struct swi_qp *qp, struct socket *sock,
 				     const struct swi_stream_cfg *cfg)
 {
-	struct swi_stream *s = kzalloc(sizeof(*s), GFP_KERNEL);
+	struct swi_stream *s;
 	int err;
 
+	if (swi_fault_setup_alloc())
+		return ERR_PTR(-ENOMEM);
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return ERR_PTR(-ENOMEM);
 	s->qp = qp;

@@ -38,3 +38,36 @@ rping_logs_clean() {
 	done
 	return $rc
 }
+
+# E2E_SLOW: how many times slower than the test kernel this guest runs the
+# tests (1; make e2e passes 4 for the debug kernel: KASAN, lockdep and
+# kmemleak under TCG). Tests scale their iteration counts down and their
+# timeouts up with it, so the same scripts run on both kernels.
+E2E_SLOW=${E2E_SLOW:-1}
+
+# e2e_scale_count N: N divided by E2E_SLOW, at least 1
+e2e_scale_count() {
+	local n=$(($1 / E2E_SLOW))
+	echo $((n > 0 ? n : 1))
+}
+
+# e2e_scale_time SECS: SECS multiplied by E2E_SLOW
+e2e_scale_time() {
+	echo $(($1 * E2E_SLOW))
+}
+
+# timeout SECS CMD...: coreutils' timeout with SECS scaled by E2E_SLOW
+# (options before SECS pass through unchanged), so that the tests' limits
+# hold on the debug kernel too.
+timeout() {
+	local opts=()
+	while [ $# -gt 0 ] && [[ $1 == -* ]]; do
+		opts+=("$1")
+		[[ $1 == -k || $1 == -s ]] && { shift; opts+=("$1"); }
+		shift
+	done
+	if [[ ${1:-} =~ ^[0-9]+$ ]]; then
+		set -- "$(e2e_scale_time "$1")" "${@:2}"
+	fi
+	command timeout "${opts[@]}" "$@"
+}
