@@ -25,6 +25,7 @@ class Conn:
         self.msn = {0: 1, 1: 1, 2: 1}
         self.ddp_ver = 1
         self.ulpdu_sent = {}     # header octets -> ULPDU length
+        self.rbuf = b''          # octets read past a Request/Reply
 
     # ------------------------------------------------------------ raw I/O
     def send(self, data):
@@ -71,14 +72,17 @@ class Conn:
         return d
 
     def recv_exact(self, n, timeout):
-        buf = b''
+        """n octets (fewer on EOF or timeout); octets beyond them are
+        kept for the FPDU parser."""
+        buf, self.rbuf = self.rbuf, b''
         end = time.monotonic() + timeout
         while len(buf) < n:
             d = self.recv(end - time.monotonic())
             if not d:
                 return buf
             buf += d
-        return buf
+        self.rbuf = buf[n:]
+        return buf[:n]
 
     # ------------------------------------------------------------ startup
     def read_frame(self, timeout):
@@ -134,7 +138,10 @@ class Conn:
     def pump(self, timeout):
         """Receive for up to timeout; parse FPDUs into inbox. Returns False
         once the stream ended."""
-        d = self.recv(timeout)
+        if self.rbuf:
+            d, self.rbuf = self.rbuf, b''
+        else:
+            d = self.recv(timeout)
         if d is None:
             return True
         if not d:
