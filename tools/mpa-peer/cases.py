@@ -603,14 +603,15 @@ def _rr_zero(ctx):
 
 
 def two_reads(c):
-    """Two Read Requests while the server's IRD is 1 (rping asks for 1)."""
-    c.send_msg(w.OP_READ_REQ, w.read_req(SINK_STAG, SINK_TO, 16,
-                                         c.server_stag, c.server_to))
-    c.last_rreq = w.read_req(SINK_STAG, SINK_TO, 16, c.server_stag,
+    """Two Read Requests in one TCP send while the server's IRD is 1 (rping
+    asks for 1): the second finds no free IRD entry."""
+    r1 = w.read_req(SINK_STAG, SINK_TO, 16, c.server_stag, c.server_to)
+    h1 = w.untagged_hdr(w.OP_READ_REQ, 1, 1)
+    c.last_rreq = w.read_req(SINK_STAG, SINK_TO + 16, 16, c.server_stag,
                              c.server_to)
     hdr = w.untagged_hdr(w.OP_READ_REQ, 1, 2)
     c.ulpdu_sent[hdr] = len(hdr) + 28
-    c.fpdu(hdr + c.last_rreq)
+    c.send(c.tx.fpdu(h1 + r1) + c.tx.fpdu(hdr + c.last_rreq))
     return hdr
 
 
@@ -748,12 +749,14 @@ after_term('fin')
 after_term('rst')
 
 
-@case('closing-timer-no-fin-from-peer', 'initiator', 'teardown-rts',
-      'closing-timer')
+@case('module-closes-first-peer-sends-no-fin', 'initiator', 'teardown-rts',
+      'fin-then-reset')
 def _closing_timer(ctx):
-    """The module closes first (rping drops a zero-length Send); we never
-    send our FIN: the module's close_timeout_ms must end it with a reset
-    (qp-states.rst: TIMEOUT in CLOSING aborts)."""
+    """The module closes first (rping drops a zero-length Send and
+    disconnects: the QP goes to CLOSING, FIN sent, CLOSING timer armed);
+    we never send our FIN. The stream must still end: rping destroys its
+    QP at once, which resets it (well before close_timeout_ms; the timer's
+    own expiry is covered by KUnit, softiwarp_cm)."""
     c = up(ctx)
     c.send_msg(w.OP_SEND, b'')
     t0 = time.monotonic()
@@ -761,6 +764,8 @@ def _closing_timer(ctx):
         c.pump(0.2)
     if not c.eof:
         return 'no FIN from the module'
+    if c.terminate() is not None:
+        return 'Terminate before the FIN: %s' % c.terminate()
     t_fin = time.monotonic()
     limit = ctx.close_timeout + 5
     state = None
@@ -780,7 +785,8 @@ def _closing_timer(ctx):
     c.close()
     if state != 7:
         return 'stream still there %.1f s after the FIN' % el
-    return 'closing-timer'
+    ctx.log('reset %.1f s after the FIN' % el)
+    return 'fin-then-reset'
 
 
 # ---- revision 0 (RFC 5044 Appendix C), mpa_permissive=1 on the device

@@ -192,7 +192,7 @@ for how in ('fin', 'rst'):
 
 
 # after a good Reply: hostile FPDUs to the client
-def r_hostile(name, expect, build, cat='r-hostile'):
+def r_hostile(name, expect, build, cat='r-hostile', known=None):
     def fn(ctx, c):
         f = read_request(ctx, c)
         good_reply(ctx, c, f)
@@ -204,6 +204,7 @@ def r_hostile(name, expect, build, cat='r-hostile'):
         off = build(c)
         return watch(c, off)
     radd(name, cat, expect, fn, FAILS)
+    CASES[-1].known = known
 
 
 def u(opcode=w.OP_SEND, qn=0, msn=1, mo=0, dv=1, rv=1, payload=bytes(16),
@@ -241,7 +242,8 @@ r_hostile('r-rdmap-version-2', 'terminate 0/2/0x05', u(rv=2))
 r_hostile('r-qn-3', 'terminate 1/2/0x01', u(qn=3))
 r_hostile('r-msn-0', 'terminate 1/2/0x03', u(msn=0))
 r_hostile('r-msn-2', 'terminate 1/2/0x02', u(msn=2))
-r_hostile('r-mo-4', 'terminate 1/2/0x04', u(mo=4))
+r_hostile('r-mo-4', 'terminate 1/2/0x04', u(mo=4),
+          known='terminate 1/2/0x02')   # see cases.py, mo-*-first-segment
 r_hostile('r-too-long', 'terminate 1/2/0x05', u(payload=bytes(17)))
 r_hostile('r-write-invalid-stag', 'terminate 1/1/0x00', t())
 r_hostile('r-write-past-end', 'terminate 1/1/0x01', t(use_adv=64))
