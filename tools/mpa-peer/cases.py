@@ -1,0 +1,914 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The case table of mpa-peer. Each case: name, role, category, the
+expected reaction, and a function that plays the script and returns the
+reaction it saw. Reactions:
+
+  accept                   the exchange completed (data checked)
+  terminate L/E/C          a Terminate with that layer/etype/code, well
+                           formed (its headers checked), then the close
+  reject                   an MPA Reply with the Reject bit
+  close                    FIN or RST without a Terminate
+  timeout-close            closed after mpa_timeout_ms, not before
+  reset                    we sent RST; the next connection is served
+  client:TEXT              (responder role) the consumer failed with TEXT
+"""
+
+import socket
+import struct
+import subprocess
+import time
+
+import mpawire as w
+from peer import Conn
+
+T_TERM = 4.0      # how long to wait for a Terminate and the close
+
+# our buffers in the rping protocol (we play the memory; any values do)
+SRC_STAG, SRC_TO = 0x00ab1200, 0x10000
+SINK_STAG, SINK_TO = 0x00ab3400, 0x20000
+RDATA = b'rdma-ping-0: mpa-peer was here 0123456789abcdefghij\x00'
+
+
+class Case:
+    def __init__(self, name, role, cat, expect, fn, needs=None,
+                 client=None, known=None):
+        self.known = known      # what the module does where it disagrees
+        self.name, self.role, self.cat = name, role, cat
+        self.expect, self.fn, self.needs = expect, fn, needs or {}
+        self.client = client     # responder role: expected consumer result
+
+
+CASES = []
+
+
+def case(name, role, cat, expect, needs=None, client=None):
+    def reg(fn):
+        CASES.append(Case(name, role, cat, expect, fn, needs, client))
+        return fn
+    return reg
+
+
+def add(name, role, cat, expect, fn, needs=None, client=None):
+    CASES.append(Case(name, role, cat, expect, fn, needs, client))
+
+
+# ------------------------------------------------------------ helpers
+def connect(ctx):
+    s = socket.create_connection(ctx.target, timeout=5)
+    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return Conn(s, ctx.log)
+
+
+def request(ctx, c, rev=1, m=False, crc=True, h=None, pdata=b'', ird=1,
+            ord_=1, p2p=False, write_rtr=False, read_rtr=False,
+            send_rtr=False, **kw):
+    """Send a Request; read the Reply; enter Full Operation. Returns the
+    Frame or a reaction string."""
+    if h is None:
+        h = rev == 2
+    pd = (w.enhanced(ird, ord_, p2p, send_rtr, write_rtr, read_rtr)
+          if h else b'') + pdata
+    c.send(w.mpa_frame(w.KEY_REQ, m, crc, False, h, rev, pd, **kw))
+    f = c.read_frame(ctx.wait)
+    if isinstance(f, str):
+        return f
+    if f.key != w.KEY_REP:
+        return 'garbage'
+    if f.r:
+        return 'reject'
+    if rev == 0:
+        c.full_operation(True, True, True, 0)
+    else:
+        c.full_operation(crc or f.c, f.m, m)
+    return f
+
+
+def up(ctx, rev=1, **kw):
+    c = connect(ctx)
+    f = request(ctx, c, rev, **kw)
+    if isinstance(f, str):
+        raise Fail('handshake: %s' % f)
+    return c
+
+
+class Fail(Exception):
+    pass
+
+
+def closed_after(c, limit):
+    t0 = time.monotonic()
+    out = c.observe(limit)
+    return out, time.monotonic() - t0
+
+
+def watch(c, offender=None, rreq=None, timeout=T_TERM):
+    """The reaction to a hostile FPDU: the Terminate (checked) or close."""
+    out = c.observe(timeout)
+    t = c.terminate()
+    if t is None:
+        return out
+    probs = list(t.problems)
+    if offender is not None and t.layer in (0, 1):
+        if not (t.m and t.d):
+            probs.append('M/D not set')
+        elif t.ddp != offender:
+            probs.append('copied DDP header %s, sent %s' %
+                         (t.ddp.hex(), offender.hex()))
+        elif t.seg_len != c.ulpdu_sent.get(offender):
+            probs.append('segment length %s, sent %s' %
+                         (t.seg_len, c.ulpdu_sent.get(offender)))
+        if rreq is not None and (not t.r or t.rreq != rreq):
+            probs.append('Read Request header not copied')
+        if rreq is None and t.r:
+            probs.append('R set for a segment that is no Read Request')
+    ctxs = c.log
+    ctxs('got %s' % t)
+    s = t.short()
+    if out != 'close':
+        probs.append('stream still open after the Terminate')
+    if probs:
+        s += ' (' + '; '.join(probs) + ')'
+    return s
+
+
+def rping_client(ctx, c, data=RDATA, check=True):
+    """One iteration of rping's protocol as its client: advertise our
+    source, answer the server's RDMA Read, advertise our sink, take its
+    RDMA Write; the written data must equal ours."""
+    c.send_msg(w.OP_SEND, struct.pack('>QII', SRC_TO, SRC_STAG, len(data)))
+    rr = c.expect(lambda s: not s.tagged and s.opcode == w.OP_READ_REQ,
+                  ctx.wait)
+    if rr is None:
+        raise Fail('no RDMA Read Request from the server')
+    sink, sto, size, src, srcto = struct.unpack('>IQIIQ', rr.payload[:28])
+    if src != SRC_STAG or srcto != SRC_TO or size != len(data):
+        raise Fail('Read Request for %#x/%#x/%d' % (src, srcto, size))
+    c.server_stag, c.server_to = sink, sto
+    c.send_tagged(w.OP_READ_RESP, sink, sto, data)
+    if c.expect(lambda s: not s.tagged and s.opcode == w.OP_SEND,
+                ctx.wait) is None:
+        raise Fail('no go-ahead Send after the Read')
+    c.send_msg(w.OP_SEND, struct.pack('>QII', SINK_TO, SINK_STAG, 64))
+    got = bytearray()
+    while True:
+        s = c.expect(lambda s: s.tagged or s.opcode == w.OP_SEND, ctx.wait)
+        if s is None:
+            raise Fail('RDMA Write or Send missing')
+        if s.tagged:
+            if s.opcode != w.OP_WRITE or s.stag != SINK_STAG:
+                raise Fail('unexpected %s' % s)
+            got[s.to - SINK_TO:s.to - SINK_TO + len(s.payload)] = s.payload
+            continue
+        break
+    if check and bytes(got) != data:
+        raise Fail('data written back %r, sent %r' % (bytes(got), data))
+    bad = [s for s in c.segs if not s.crc_ok or not s.markers_ok]
+    if bad:
+        raise Fail('received FPDU with bad CRC or Marker: %s' % bad[0])
+    return 'accept'
+
+
+def finish(c):
+    """Our orderly close after a good exchange: the server closes too."""
+    c.fin()
+    out = c.observe(T_TERM)
+    t = c.terminate()
+    c.close()
+    if t is not None:
+        return 'terminate after close: %s' % t
+    return out
+
+
+def next_served(ctx):
+    """After an RST: a fresh connection gets its Reply."""
+    time.sleep(0.2)
+    c = connect(ctx)
+    f = request(ctx, c)
+    c.close()
+    return 'reset' if isinstance(f, w.Frame) else 'next connection: %s' % f
+
+
+# ============================================================ initiator
+# ---- startup: good Requests, carried through one rping iteration
+def accept_case(name, rev=1, rtr=None, **kw):
+    def fn(ctx):
+        c = connect(ctx)
+        f = request(ctx, c, rev, **kw)
+        if isinstance(f, str):
+            return f
+        if rtr == 'write':
+            if not (f.p2p and f.write_rtr):
+                return 'reply without Write RTR: %s' % f
+            c.send_tagged(w.OP_WRITE, 0, 0)
+        elif rtr == 'read':
+            if not (f.p2p and f.read_rtr):
+                return 'reply without Read RTR: %s' % f
+            c.send_msg(w.OP_READ_REQ, w.read_req(0, 0, 0, 0, 0))
+            if c.expect(lambda s: s.tagged and s.opcode == w.OP_READ_RESP,
+                        ctx.wait) is None:
+                return 'no zero-length Read Response to the Read RTR'
+        r = rping_client(ctx, c)
+        fin = finish(c)
+        return r if fin == 'close' else 'accept, then %s' % fin
+    add(name, 'initiator', 'startup-accept', 'accept', fn)
+
+
+accept_case('accept-rev1')
+accept_case('accept-rev1-crc-off-asked', crc=False)
+accept_case('accept-rev1-markers-asked', m=True)
+accept_case('accept-rev1-markers-no-crc', m=True, crc=False)
+accept_case('accept-rev1-reserved-bits', res=0x0F)
+accept_case('accept-rev1-pdata-512', pdata=bytes(range(256)) * 2)
+accept_case('accept-rev2-client-server', rev=2)
+accept_case('accept-rev2-no-h', rev=2, h=False)
+accept_case('accept-rev2-p2p-write', rev=2, p2p=True, write_rtr=True,
+            rtr='write')
+accept_case('accept-rev2-p2p-read', rev=2, p2p=True, read_rtr=True,
+            rtr='read')
+accept_case('accept-rev2-p2p-all', rev=2, p2p=True, write_rtr=True,
+            read_rtr=True, send_rtr=True, rtr='write')
+accept_case('accept-rev2-ird-max', rev=2, ird=0x3FFF)
+accept_case('accept-rev2-ord-0', rev=2, ord_=0)
+
+
+@case('accept-rev1-trickled', 'initiator', 'startup-accept', 'accept')
+def _trickle(ctx):
+    c = connect(ctx)
+    for b in w.mpa_frame(w.KEY_REQ, rev=1, pdata=b'slow'):
+        c.send(bytes([b]))
+        time.sleep(0.01)
+    f = c.read_frame(ctx.wait)
+    if isinstance(f, str):
+        return f
+    c.full_operation(True, False, False)
+    r = rping_client(ctx, c)
+    finish(c)
+    return r
+
+
+@case('accept-rev1-two-iterations', 'initiator', 'startup-accept', 'accept')
+def _two(ctx):
+    c = up(ctx)
+    rping_client(ctx, c)
+    r = rping_client(ctx, c, b'second iteration\x00')
+    finish(c)
+    return r
+
+
+# ---- startup: refused Requests
+def reject_case(name, expect='reject', **kw):
+    def fn(ctx):
+        c = connect(ctx)
+        f = request(ctx, c, 2, **kw)
+        if isinstance(f, str):
+            if f == 'reject':
+                out = c.observe(T_TERM)
+                c.close()
+                return 'reject' if out == 'close' else 'reject, stays open'
+            return f
+        c.close()
+        return 'accepted: %s' % f
+    add(name, 'initiator', 'startup-reject', expect, fn)
+
+
+reject_case('reject-rev2-ord-above-ird', ord_=2)
+reject_case('reject-rev2-ord-max', ord_=0x3FFF)
+reject_case('reject-rev2-p2p-no-rtr', p2p=True)
+reject_case('reject-rev2-p2p-send-rtr-only', p2p=True, send_rtr=True)
+
+
+def close_case(name, frame, cat='startup-close', expect='close'):
+    def fn(ctx):
+        c = connect(ctx)
+        c.send(frame)
+        t0 = time.monotonic()
+        f = c.read_frame(ctx.mpa_timeout + 3)
+        el = time.monotonic() - t0
+        c.close()
+        if isinstance(f, w.Frame):
+            return 'reply: %s' % f
+        if f != 'close':
+            return f
+        if expect == 'timeout-close':
+            lo = ctx.mpa_timeout * 0.8
+            return 'timeout-close' if el >= lo else \
+                'closed after %.1f s, before mpa_timeout_ms' % el
+        return 'close' if el < ctx.mpa_timeout * 0.8 else \
+            'closed only after %.1f s' % el
+    add(name, 'initiator', cat, expect, fn)
+
+
+req = w.mpa_frame
+close_case('close-key-first-octet', b'X' + req(w.KEY_REQ)[1:])
+close_case('close-key-middle-octet', req(b'MPA ID Xeq Frame'))
+close_case('close-key-last-octet', req(b'MPA ID Req FramX'))
+close_case('close-key-reply-initiator-initiator', req(w.KEY_REP))
+close_case('close-key-lowercase', req(b'mpa id req frame'))
+for rv in (3, 4, 0x7F, 0x80, 0xFF):
+    close_case('close-rev-%d' % rv, req(w.KEY_REQ, rev=rv))
+close_case('close-rev0-not-permissive', req(w.KEY_REQ, m=True, rev=0))
+close_case('close-pd-513', req(w.KEY_REQ, rev=1, pdata=bytes(513)))
+close_case('close-pd-65535-header', req(w.KEY_REQ, rev=1, pd_len=65535))
+close_case('close-rev2-h-pd-0', req(w.KEY_REQ, h=True, rev=2))
+close_case('close-rev2-h-pd-2', req(w.KEY_REQ, h=True, rev=2,
+                                    pdata=b'\x00\x01'))
+close_case('close-rev2-h-pd-3', req(w.KEY_REQ, h=True, rev=2,
+                                    pdata=b'\x00\x01\x02'))
+close_case('close-garbage-http', b'GET / HTTP/1.0\r\n\r\n' + bytes(2))
+close_case('close-fpdu-instead-of-request',
+           w.MpaTx().fpdu(w.untagged_hdr(w.OP_SEND, 0, 1) + bytes(16)))
+# the MPA startup timeout (mpa_timeout_ms): incomplete Requests
+close_case('timeout-no-request', b'', 'startup-timeout', 'timeout-close')
+close_case('timeout-half-key', w.KEY_REQ[:8], 'startup-timeout',
+           'timeout-close')
+close_case('timeout-key-only', w.KEY_REQ, 'startup-timeout', 'timeout-close')
+close_case('timeout-header-19', req(w.KEY_REQ)[:19], 'startup-timeout',
+           'timeout-close')
+close_case('timeout-pd-shorter-than-announced',
+           req(w.KEY_REQ, pdata=bytes(50), pd_len=100), 'startup-timeout',
+           'timeout-close')
+close_case('timeout-pd-missing', req(w.KEY_REQ, pd_len=4), 'startup-timeout',
+           'timeout-close')
+
+
+# FIN / RST during the startup
+def startup_end_case(name, data, how):
+    def fn(ctx):
+        c = connect(ctx)
+        if data:
+            c.send(data)
+            time.sleep(0.1)
+        if how == 'rst':
+            c.rst()
+            return next_served(ctx)
+        c.fin()
+        t0 = time.monotonic()
+        out = c.observe(ctx.mpa_timeout + 2)
+        el = time.monotonic() - t0
+        c.close()
+        if out != 'close':
+            return out
+        return 'close' if el < ctx.mpa_timeout * 0.8 else \
+            'closed only after %.1f s (mpa_timeout_ms)' % el
+    add(name, 'initiator', 'teardown-startup',
+        'reset' if how == 'rst' else 'close', fn)
+
+
+for how in ('fin', 'rst'):
+    startup_end_case('%s-before-request' % how, b'', how)
+    startup_end_case('%s-mid-key' % how, w.KEY_REQ[:5], how)
+    startup_end_case('%s-mid-header' % how, req(w.KEY_REQ)[:18], how)
+    startup_end_case('%s-mid-pdata' % how,
+                     req(w.KEY_REQ, pdata=bytes(40))[:40], how)
+
+
+# ---- Full Operation: hostile FPDUs after a good rev 1 startup
+def hostile(name, expect, build, cat, setup=None, rev=1, rreq=False,
+            known=None, **reqkw):
+    """build(c) sends the hostile FPDU(s), returns the offending DDP
+    header (for the Terminate check) or None."""
+    def fn(ctx):
+        c = up(ctx, rev, **reqkw)
+        if setup:
+            setup(ctx, c)
+        off = build(c)
+        rr = getattr(c, 'last_rreq', None) if off is not None else None
+        r = watch(c, off, rr)
+        c.close()
+        return r
+    add(name, 'initiator', cat, expect, fn)
+    CASES[-1].known = known
+
+
+def send_bad(**kw):
+    """A Send of 16 octets (rping's advertisement) with fields replaced."""
+    def b(c):
+        payload = kw.pop('payload', struct.pack('>QII', SRC_TO, SRC_STAG,
+                                                len(RDATA)))
+        opcode = kw.pop('opcode', w.OP_SEND)
+        hdr = w.untagged_hdr(opcode, kw.pop('qn', 0), kw.pop('msn', 1),
+                             kw.pop('mo', 0), kw.pop('last', True),
+                             kw.pop('dv', 1), kw.pop('rv', 1),
+                             tflag=kw.pop('tflag', False))
+        c.ulpdu_sent[hdr] = len(hdr) + len(payload)
+        if opcode == w.OP_READ_REQ and not hdr[0] & 0x80:
+            c.last_rreq = payload[:28]
+        c.fpdu(hdr + payload, **kw)
+        return hdr[:14] if hdr[0] & 0x80 else hdr
+    return b
+
+
+def tagged_bad(opcode=w.OP_WRITE, stag=0x12345600, to=0, payload=b'x' * 8,
+               dv=1, rv=1, tflag=True, last=True, use_server=None, **kw):
+    """A tagged segment; use_server=(dto) takes the server's rdma_buf
+    STag learnt from its Read Request and TO = its base + dto."""
+    def b(c):
+        st, t = stag, to
+        if use_server is not None:
+            st = c.server_stag if use_server[0] is None else \
+                use_server[0](c.server_stag)
+            t = (c.server_to + use_server[1]) & (2 ** 64 - 1)
+        ctl = w.ctrl(tflag, last, opcode, dv, rv)
+        hdr = struct.pack('>HIQ', ctl, st, t)
+        c.ulpdu_sent[hdr] = len(hdr) + len(payload)
+        c.fpdu(hdr + payload, **kw)
+        return hdr
+    return b
+
+
+def learn_stag(ctx, c):
+    """Half an rping iteration: the server's Read Request tells its
+    rdma_buf STag and address; answer it so the QP is idle again."""
+    c.send_msg(w.OP_SEND, struct.pack('>QII', SRC_TO, SRC_STAG, len(RDATA)))
+    rr = c.expect(lambda s: not s.tagged and s.opcode == w.OP_READ_REQ,
+                  ctx.wait)
+    if rr is None:
+        raise Fail('no Read Request')
+    c.server_stag, c.server_to = struct.unpack('>IQ', rr.payload[:12])
+    c.server_size = 64
+    c.send_tagged(w.OP_READ_RESP, c.server_stag, c.server_to, RDATA)
+    if c.expect(lambda s: not s.tagged and s.opcode == w.OP_SEND,
+                ctx.wait) is None:
+        raise Fail('no go-ahead')
+
+
+def read_outstanding(ctx, c):
+    """The server's RDMA Read is outstanding (not answered)."""
+    c.send_msg(w.OP_SEND, struct.pack('>QII', SRC_TO, SRC_STAG, len(RDATA)))
+    rr = c.expect(lambda s: not s.tagged and s.opcode == w.OP_READ_REQ,
+                  ctx.wait)
+    if rr is None:
+        raise Fail('no Read Request')
+    c.server_stag, c.server_to = struct.unpack('>IQ', rr.payload[:12])
+
+
+T_OP = 'terminate 0/2/0x06'
+for op in range(8, 16):
+    hostile('op-untagged-%d' % op, T_OP, send_bad(opcode=op), 'rdmap-opcode')
+    hostile('op-tagged-%d' % op, T_OP, tagged_bad(opcode=op), 'rdmap-opcode')
+for op in (1, 3, 4, 5, 6, 7):
+    hostile('op-%d-with-t-bit' % op, T_OP, tagged_bad(opcode=op),
+            'rdmap-opcode')
+for op in (0, 2):
+    hostile('op-%d-without-t-bit' % op, T_OP, send_bad(opcode=op),
+            'rdmap-opcode')
+for v in (0, 2, 3):
+    hostile('ddp-version-%d-untagged' % v, 'terminate 1/2/0x06',
+            send_bad(dv=v), 'ddp-version')
+    hostile('ddp-version-%d-tagged' % v, 'terminate 1/1/0x04',
+            tagged_bad(dv=v), 'ddp-version')
+    hostile('rdmap-version-%d-send' % v, 'terminate 0/2/0x05',
+            send_bad(rv=v), 'rdmap-version')
+    hostile('rdmap-version-%d-write' % v, 'terminate 0/2/0x05',
+            tagged_bad(rv=v), 'rdmap-version')
+T_QN = 'terminate 1/2/0x01'
+for qn in (1, 2, 3, 0xFFFFFFFF):
+    hostile('qn-%#x-send' % qn, T_QN, send_bad(qn=qn), 'ddp-qn')
+hostile('qn-0-read-request', T_QN,
+        send_bad(opcode=1, qn=0, payload=w.read_req(1, 0, 8, 1, 0)), 'ddp-qn')
+hostile('qn-2-read-request', T_QN,
+        send_bad(opcode=1, qn=2, payload=w.read_req(1, 0, 8, 1, 0)), 'ddp-qn')
+hostile('qn-0-terminate', T_QN,
+        send_bad(opcode=7, qn=0, payload=w.terminate_payload(0, 2, 0xff)),
+        'ddp-qn')
+hostile('qn-1-terminate', T_QN,
+        send_bad(opcode=7, qn=1, payload=w.terminate_payload(0, 2, 0xff)),
+        'ddp-qn')
+for msn, code in ((0, 3), (2, 2), (3, 2), (0x7FFFFFFF, 2), (0x80000000, 2),
+                  (0x80000001, 3), (0xFFFFFFFF, 3)):
+    hostile('msn-%#x-send' % msn, 'terminate 1/2/0x%02x' % code,
+            send_bad(msn=msn), 'ddp-msn')
+for msn, code in ((0, 3), (2, 3)):
+    hostile('msn-%#x-read-request' % msn, 'terminate 1/2/0x%02x' % code,
+            send_bad(opcode=1, qn=1, msn=msn,
+                     payload=w.read_req(1, 0, 8, 1, 0)), 'ddp-msn')
+# RFC 5041: a buffer is posted for MSN 1, so the error is the MO; the
+# module takes the receive only for MO 0 and reports "no buffer"
+for mo in (1, 4, 16, 0xFFFFFFFF):
+    hostile('mo-%#x-first-segment' % mo, 'terminate 1/2/0x04',
+            send_bad(mo=mo), 'ddp-mo', known='terminate 1/2/0x02')
+
+
+def two_segs(mo2, len1=8, len2=8):
+    def b(c):
+        h1 = w.untagged_hdr(w.OP_SEND, 0, 1, 0, False)
+        c.fpdu(h1 + bytes(len1))
+        h2 = w.untagged_hdr(w.OP_SEND, 0, 1, mo2, True)
+        c.ulpdu_sent[h2] = len(h2) + len2
+        c.fpdu(h2 + bytes(len2))
+        return h2
+    return b
+
+
+hostile('mo-second-segment-repeats-0', 'terminate 1/2/0x04', two_segs(0),
+        'ddp-mo')
+hostile('mo-second-segment-gap', 'terminate 1/2/0x04', two_segs(12),
+        'ddp-mo')
+hostile('mo-second-segment-behind', 'terminate 1/2/0x04', two_segs(4),
+        'ddp-mo')
+hostile('too-long-17', 'terminate 1/2/0x05', send_bad(payload=bytes(17)),
+        'ddp-length')
+hostile('too-long-4096', 'terminate 1/2/0x05', send_bad(payload=bytes(4096)),
+        'ddp-length')
+hostile('too-long-second-segment', 'terminate 1/2/0x05', two_segs(10, 10, 10),
+        'ddp-length')
+hostile('too-long-send-se', 'terminate 1/2/0x05',
+        send_bad(opcode=5, payload=bytes(20)), 'ddp-length')
+for stag in (0x12345600, 0xFFFFFFFF, 0x00000001):
+    hostile('write-invalid-stag-%#x' % stag, 'terminate 1/1/0x00',
+            tagged_bad(stag=stag), 'ddp-tagged')
+hostile('write-stag-0-with-data', 'terminate 1/1/0x00', tagged_bad(stag=0),
+        'ddp-tagged')
+hostile('write-server-stag-wrong-key', 'terminate 1/1/0x00',
+        tagged_bad(use_server=(lambda s: s ^ 0x5A, 0)), 'ddp-tagged',
+        setup=learn_stag)
+hostile('write-past-end', 'terminate 1/1/0x01',
+        tagged_bad(use_server=(None, 64)), 'ddp-tagged', setup=learn_stag)
+hostile('write-crosses-end', 'terminate 1/1/0x01',
+        tagged_bad(use_server=(None, 60)), 'ddp-tagged', setup=learn_stag)
+hostile('write-before-base', 'terminate 1/1/0x01',
+        tagged_bad(use_server=(None, -8)), 'ddp-tagged', setup=learn_stag)
+
+
+def write_wrap(c):
+    hdr = w.tagged_hdr(w.OP_WRITE, c.server_stag, 2 ** 64 - 4)
+    c.ulpdu_sent[hdr] = len(hdr) + 8
+    c.fpdu(hdr + bytes(8))
+    return hdr
+
+
+hostile('write-to-wrap', 'terminate 1/1/0x03', write_wrap, 'ddp-tagged',
+        setup=learn_stag)
+hostile('read-response-nothing-outstanding', 'terminate 1/1/0x00',
+        tagged_bad(opcode=2, stag=0x12345600), 'rdmap-read')
+hostile('read-response-wrong-stag', 'terminate 1/1/0x00',
+        tagged_bad(opcode=2, use_server=(lambda s: s ^ 0x100, 0)),
+        'rdmap-read', setup=read_outstanding)
+hostile('read-response-too-long', 'terminate 1/1/0x01',
+        tagged_bad(opcode=2, use_server=(None, 0), payload=bytes(200)),
+        'rdmap-read', setup=read_outstanding)
+hostile('read-response-past-sink', 'terminate 1/1/0x01',
+        tagged_bad(opcode=2, use_server=(None, 64)),
+        'rdmap-read', setup=read_outstanding)
+
+
+def read_req_bad(src_stag=None, dto=0, size=8, to=None):
+    def b(c):
+        st = c.server_stag if src_stag is None else src_stag
+        t = to if to is not None else c.server_to + dto
+        c.last_rreq = w.read_req(SINK_STAG, SINK_TO, size, st,
+                                 t & (2 ** 64 - 1))
+        hdr = w.untagged_hdr(w.OP_READ_REQ, 1, 1)
+        c.ulpdu_sent[hdr] = len(hdr) + 28
+        c.fpdu(hdr + c.last_rreq)
+        return hdr
+    return b
+
+
+for name, kw, code in (
+        ('invalid-stag', dict(src_stag=0x12345600), 'terminate 0/1/0x00'),
+        ('stag-wrong-key', dict(src_stag=0x12345601), 'terminate 0/1/0x00'),
+        ('past-end', dict(dto=64), 'terminate 0/1/0x01'),
+        ('crosses-end', dict(dto=60), 'terminate 0/1/0x01'),
+        ('before-base', dict(dto=-4), 'terminate 0/1/0x01'),
+        ('too-big', dict(size=65), 'terminate 0/1/0x01'),
+        ('to-wrap', dict(to=2 ** 64 - 4), 'terminate 0/1/0x04')):
+    hostile('read-request-' + name, code, read_req_bad(**kw), 'rdmap-read',
+            setup=learn_stag, rreq=True)
+
+
+@case('read-request-valid-answered', 'initiator', 'rdmap-read', 'accept')
+def _rr_ok(ctx):
+    c = up(ctx)
+    learn_stag(ctx, c)
+    c.send_msg(w.OP_READ_REQ, w.read_req(SINK_STAG, SINK_TO, 16,
+                                         c.server_stag, c.server_to))
+    s = c.expect(lambda s: s.tagged and s.opcode == w.OP_READ_RESP,
+                 ctx.wait)
+    if s is None or s.stag != SINK_STAG or s.payload != RDATA[:16]:
+        return 'Read Response %s' % s
+    return finish(c).replace('close', 'accept')
+
+
+@case('read-request-size-0-answered', 'initiator', 'rdmap-read', 'accept')
+def _rr_zero(ctx):
+    c = up(ctx)
+    c.send_msg(w.OP_READ_REQ, w.read_req(SINK_STAG, SINK_TO, 0, 0xdead00,
+                                         0))
+    s = c.expect(lambda s: s.tagged and s.opcode == w.OP_READ_RESP,
+                 ctx.wait)
+    if s is None or s.payload or not s.last:
+        return 'Read Response %s' % s
+    return finish(c).replace('close', 'accept')
+
+
+def two_reads(c):
+    """Two Read Requests in one TCP send while the server's IRD is 1 (rping
+    asks for 1): the second finds no free IRD entry."""
+    r1 = w.read_req(SINK_STAG, SINK_TO, 16, c.server_stag, c.server_to)
+    h1 = w.untagged_hdr(w.OP_READ_REQ, 1, 1)
+    c.last_rreq = w.read_req(SINK_STAG, SINK_TO + 16, 16, c.server_stag,
+                             c.server_to)
+    hdr = w.untagged_hdr(w.OP_READ_REQ, 1, 2)
+    c.ulpdu_sent[hdr] = len(hdr) + 28
+    c.send(c.tx.fpdu(h1 + r1) + c.tx.fpdu(hdr + c.last_rreq))
+    return hdr
+
+
+hostile('read-request-beyond-ird', 'terminate 1/2/0x02', two_reads,
+        'rdmap-read', setup=learn_stag, rreq=True, rev=2, ird=1, ord_=1)
+
+
+def short_ulpdu(data, length=None):
+    def b(c):
+        c.fpdu(data, length=length)
+        return None
+    return b
+
+
+hostile('ulpdu-length-0', 'terminate 0/2/0xff', short_ulpdu(b''),
+        'malformed')
+hostile('ulpdu-length-1', 'terminate 0/2/0xff', short_ulpdu(b'\x41'),
+        'malformed')
+hostile('ulpdu-untagged-17-octets', 'terminate 0/2/0xff',
+        short_ulpdu(w.untagged_hdr(w.OP_SEND, 0, 1)[:17]), 'malformed')
+hostile('ulpdu-tagged-13-octets', 'terminate 0/2/0xff',
+        short_ulpdu(w.tagged_hdr(w.OP_WRITE, 0, 0)[:13]), 'malformed')
+hostile('ulpdu-read-request-short', 'terminate 0/2/0xff',
+        short_ulpdu(w.untagged_hdr(w.OP_READ_REQ, 1, 1) + bytes(20)),
+        'malformed')
+hostile('crc-bad-send', 'terminate 2/0/0x02', send_bad(bad_crc=True), 'mpa')
+hostile('crc-bad-zero-length-write', 'terminate 2/0/0x02',
+        tagged_bad(stag=0, payload=b'', bad_crc=True), 'mpa')
+
+
+def crc_second(c):
+    c.fpdu(w.untagged_hdr(w.OP_SEND, 0, 1, 0, False) + bytes(8))
+    c.fpdu(w.untagged_hdr(w.OP_SEND, 0, 1, 8, True) + bytes(8), bad_crc=True)
+
+
+hostile('crc-bad-second-segment', 'terminate 2/0/0x02', crc_second, 'mpa')
+hostile('crc-bad-after-good-exchange', 'terminate 2/0/0x02',
+        send_bad(msn=2, bad_crc=True), 'mpa', setup=learn_stag)
+hostile('send-invalidate-bad-stag', 'terminate 0/2/0x09',
+        send_bad(opcode=4), 'rdmap-invalidate')
+hostile('send-se-invalidate-bad-stag', 'terminate 0/2/0x09',
+        send_bad(opcode=6), 'rdmap-invalidate')
+
+
+def peer_term(payload, qn=2):
+    def b(c):
+        c.send_msg(w.OP_TERMINATE, payload, qn=qn)
+        return None
+    return b
+
+
+for name, p in (
+        ('remote-op', w.terminate_payload(0, 2, 6)),
+        ('with-headers', w.terminate_payload(
+            1, 2, 1, w.untagged_hdr(3, 7, 1), 34)),
+        ('llp-crc', w.terminate_payload(2, 0, 2)),
+        ('control-word-only-garbage-flags', w.terminate_payload(
+            0, 2, 0xff, flags=0x2000)),
+        ('empty', b'')):
+    hostile('peer-terminate-' + name, 'close', peer_term(p), 'terminate-rx')
+
+
+def zero_send(c):
+    c.send_msg(w.OP_SEND, b'')
+    return None
+
+
+# rping takes a zero-length Send as bogus and disconnects: the module
+# closes first, without a Terminate
+hostile('module-closes-first-zero-send', 'close', zero_send, 'teardown-rts')
+
+
+# ---- teardown in Full Operation: FIN or RST at each point of a message
+MSG = w.MpaTx().fpdu(w.untagged_hdr(w.OP_SEND, 0, 1, 0, False) + bytes(8))
+POINTS = (('idle', 0), ('mid-ulpdu-length', 1), ('mid-ddp-header', 8),
+          ('mid-payload', 24), ('before-crc', len(MSG) - 4),
+          ('mid-crc', len(MSG) - 2), ('between-segments', len(MSG)))
+
+
+def teardown_case(name, how, point, setup=None, extra=None, expect=None):
+    def fn(ctx):
+        c = up(ctx)
+        if setup:
+            setup(ctx, c)
+        if extra:
+            extra(c)
+        else:
+            c.send(MSG[:point])
+        time.sleep(0.05)
+        if how == 'rst':
+            c.rst()
+            return next_served(ctx)
+        c.fin()
+        r = watch(c)
+        c.close()
+        return r
+    add(name, 'initiator', 'teardown-rts', expect or
+        ('reset' if how == 'rst' else 'close'), fn)
+
+
+for how in ('fin', 'rst'):
+    for pname, n in POINTS:
+        teardown_case('%s-%s' % (how, pname), how, n)
+    teardown_case('%s-read-outstanding' % how, how, 0,
+                  setup=read_outstanding)
+    teardown_case('%s-mid-terminate' % how, how, 0, extra=lambda c: c.send(
+        c.tx.fpdu(w.untagged_hdr(7, 2, 1) +
+                  w.terminate_payload(0, 2, 6))[:20]))
+    teardown_case('%s-after-good-iteration' % how, how, 0,
+                  setup=lambda ctx, c: rping_client(ctx, c))
+
+
+def after_term(how):
+    def fn(ctx):
+        c = up(ctx)
+        send_bad(opcode=9)(c)
+        t0 = time.monotonic()
+        while c.terminate() is None and time.monotonic() - t0 < T_TERM:
+            if not c.pump(0.2):
+                break
+        if c.terminate() is None:
+            return 'no Terminate'
+        if how == 'rst':
+            c.rst()
+            return next_served(ctx)
+        c.fin()
+        out = c.observe(T_TERM)
+        c.close()
+        return out
+    add('%s-after-module-terminate' % how, 'initiator', 'teardown-rts',
+        'reset' if how == 'rst' else 'close', fn)
+
+
+after_term('fin')
+after_term('rst')
+
+
+@case('module-closes-first-peer-sends-no-fin', 'initiator', 'teardown-rts',
+      'fin-then-reset')
+def _closing_timer(ctx):
+    """The module closes first (rping drops a zero-length Send and
+    disconnects: the QP goes to CLOSING, FIN sent, CLOSING timer armed);
+    we never send our FIN. The stream must still end: rping destroys its
+    QP at once, which resets it (well before close_timeout_ms; the timer's
+    own expiry is covered by KUnit, softiwarp_cm)."""
+    c = up(ctx)
+    c.send_msg(w.OP_SEND, b'')
+    t0 = time.monotonic()
+    while not c.eof and not c.reset and time.monotonic() - t0 < T_TERM:
+        c.pump(0.2)
+    if not c.eof:
+        return 'no FIN from the module'
+    if c.terminate() is not None:
+        return 'Terminate before the FIN: %s' % c.terminate()
+    t_fin = time.monotonic()
+    limit = ctx.close_timeout + 5
+    state = None
+    while time.monotonic() - t_fin < limit:
+        info = c.sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 8)
+        state = info[0]
+        if state == 7:    # TCP_CLOSE: the peer's RST arrived
+            break
+        if state == 8 and time.monotonic() - t_fin > ctx.close_timeout + 1:
+            # CLOSE_WAIT and nothing: poke so an RST comes back if gone
+            try:
+                c.sock.send(b'\x00')
+            except OSError:
+                break
+        time.sleep(0.1)
+    el = time.monotonic() - t_fin
+    c.close()
+    if state != 7:
+        return 'stream still there %.1f s after the FIN' % el
+    ctx.log('reset %.1f s after the FIN' % el)
+    return 'fin-then-reset'
+
+
+# ---- revision 0 (RFC 5044 Appendix C), mpa_permissive=1 on the device
+PERM = {'mpa_permissive': 1}
+
+
+@case('rev0-permissive-rping', 'initiator', 'rev0', 'accept', needs=PERM)
+def _rev0(ctx):
+    c = connect(ctx)
+    f = request(ctx, c, 0, m=True, crc=True)
+    if isinstance(f, str):
+        return f
+    if f.rev != 0 or not f.m or not f.c:
+        return 'Reply %s, want rev 0 with M and C' % f
+    r = rping_client(ctx, c)
+    if any(s.dv != 0 or s.rv != 0 for s in c.segs):
+        return 'DDP/RDMAP version 1 on a revision 0 stream'
+    fin = finish(c)
+    return r if fin == 'close' else fin
+
+
+@case('rev0-permissive-m0-c0', 'initiator', 'rev0', 'accept', needs=PERM)
+def _rev0b(ctx):
+    """An RDMAC peer that asks for neither: Markers and CRC anyway."""
+    c = connect(ctx)
+    f = request(ctx, c, 0, m=False, crc=False)
+    if isinstance(f, str):
+        return f
+    if f.rev != 0 or not f.m or not f.c:
+        return 'Reply %s, want rev 0 with M and C' % f
+    c.full_operation(True, True, True, 0)
+    r = rping_client(ctx, c, b'rdmac peer, three iterations, ' * 2 + b'\x00')
+    r = rping_client(ctx, c)
+    r = rping_client(ctx, c, b'x' * 63 + b'\x00')
+    finish(c)
+    return r
+
+
+def rev0_hostile(name, expect, build):
+    def fn(ctx):
+        c = connect(ctx)
+        f = request(ctx, c, 0, m=True)
+        if isinstance(f, str):
+            return f
+        off = build(c)
+        r = watch(c, off)
+        c.close()
+        return r
+    add(name, 'initiator', 'rev0', expect, fn, needs=PERM)
+
+
+def marker_bad(c):
+    """The first Marker of the stream (before the first FPDU) must be 0."""
+    c.fpdu(w.tagged_hdr(w.OP_WRITE, 0, 0, dv=0, rv=0), marker_ptr=5)
+    return None
+
+
+def marker_inside(c):
+    """Zero-length Writes until one straddles a 512-octet boundary: the
+    Marker inside it gets a wrong FPDUPTR."""
+    zw = w.tagged_hdr(w.OP_WRITE, 0, 0, dv=0, rv=0)
+    while True:
+        nxt = 512 - c.tx.pos % 512
+        if 0 < nxt < 20:
+            c.fpdu(zw, marker_ptr=nxt + 4)
+            return None
+        c.fpdu(zw)
+
+
+rev0_hostile('rev0-marker-first-fpduptr-wrong', 'terminate 2/0/0x03',
+             marker_bad)
+rev0_hostile('rev0-marker-inside-fpdu-wrong', 'terminate 2/0/0x03',
+             marker_inside)
+
+
+def marker_low_bits(c):
+    """FPDUPTR with its two low bits set: they are reserved and ignored
+    on receive (RFC 5044 section 4.2); the stream goes on."""
+    zw = w.tagged_hdr(w.OP_WRITE, 0, 0, dv=0, rv=0)
+    while True:
+        nxt = 512 - c.tx.pos % 512
+        if 0 < nxt < 20 and nxt % 4 == 0:
+            c.fpdu(zw, marker_ptr=nxt | 3)
+            return None
+        c.fpdu(zw)
+
+
+@case('rev0-marker-fpduptr-low-bits-ignored', 'initiator', 'rev0', 'accept',
+      needs=PERM)
+def _rev0_low(ctx):
+    c = connect(ctx)
+    f = request(ctx, c, 0, m=True)
+    if isinstance(f, str):
+        return f
+    marker_low_bits(c)
+    r = rping_client(ctx, c)
+    finish(c)
+    return r
+
+
+rev0_hostile('rev0-crc-bad', 'terminate 2/0/0x02',
+             lambda c: send_bad(dv=0, rv=0, bad_crc=True)(c) and None)
+rev0_hostile('rev0-ddp-version-2', 'terminate 1/2/0x06',
+             send_bad(dv=2, rv=0))
+rev0_hostile('rev0-rdmap-version-2', 'terminate 0/2/0x05',
+             send_bad(dv=0, rv=2))
+rev0_hostile('rev0-opcode-9', 'terminate 0/2/0x06',
+             send_bad(opcode=9, dv=0, rv=0))
+
+
+@case('rev0-markers-missing', 'initiator', 'rev0', 'terminate 2/0/0x02',
+      needs=PERM)
+def _rev0_nomark(ctx):
+    """An FPDU sent without the Marker the stream must start with: the
+    receiver reads the ULPDU_Length where the Marker belongs."""
+    c = connect(ctx)
+    f = request(ctx, c, 0, m=True)
+    if isinstance(f, str):
+        return f
+    c.tx.markers = False
+    c.tx.pos = 4
+    off = send_bad(dv=0, rv=0)(c)
+    r = watch(c, off)
+    c.close()
+    return r

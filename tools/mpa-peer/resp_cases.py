@@ -1,0 +1,293 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Responder-role cases: a softiwarp consumer (rping -c) connects to the
+peer, which answers with hostile Replies or, after a good Reply, hostile
+FPDUs. Each case checks the wire and the consumer's result."""
+
+import struct
+import time
+
+import mpawire as w
+from cases import CASES, Case, RDATA, watch, T_TERM, Fail
+
+SINK_STAG, SINK_TO = 0x00cd5600, 0x30000
+REJ = 'cma event RDMA_CM_EVENT_REJECTED, error -104'
+REFUSED = 'cma event RDMA_CM_EVENT_REJECTED, error -111'
+UNREACH = 'cma event RDMA_CM_EVENT_UNREACHABLE, error -110'
+# rping -c exits 0 when its connection ends mid-iteration, but says so
+FAILS = 'wait for RDMA_WRITE_ADV state'
+
+
+def radd(name, cat, expect, fn, client, needs=None):
+    CASES.append(Case(name, 'responder', cat, expect, fn, needs, client))
+
+
+def read_request(ctx, c):
+    f = c.read_frame(ctx.wait)
+    if isinstance(f, str):
+        raise Fail('Request: %s' % f)
+    if f.key != w.KEY_REQ:
+        raise Fail('not a Request: %s' % f)
+    return f
+
+
+def good_reply(ctx, c, f, **kw):
+    """Accept: echo P with the Write RTR, IRD/ORD 1, C as asked."""
+    m = kw.pop('m', False)
+    if f.rev == 2 and f.h:
+        pd = w.enhanced(1, 1, f.p2p, False, f.p2p and f.write_rtr,
+                        f.p2p and not f.write_rtr and f.read_rtr)
+        c.send(w.mpa_frame(w.KEY_REP, m, f.c, False, True, 2, pd))
+    else:
+        c.send(w.mpa_frame(w.KEY_REP, m, f.c, False, False, f.rev))
+    c.full_operation(True if f.c else kw.get('crc', True), f.m, m)
+
+
+def rping_server(ctx, c, data_check=True):
+    """rping's server side: Read the client's buffer, Write it back."""
+    adv = c.expect(lambda s: not s.tagged and s.opcode == w.OP_SEND, ctx.wait)
+    if adv is None:
+        raise Fail('no advertisement Send from the client')
+    buf, rkey, size = struct.unpack('>QII', adv.payload[:16])
+    c.send_msg(w.OP_READ_REQ, w.read_req(SINK_STAG, SINK_TO, size, rkey, buf))
+    data = bytearray()
+    while True:
+        s = c.expect(lambda s: s.tagged, ctx.wait)
+        if s is None or s.opcode != w.OP_READ_RESP or s.stag != SINK_STAG:
+            raise Fail('Read Response missing: %s' % s)
+        data[s.to - SINK_TO:s.to - SINK_TO + len(s.payload)] = s.payload
+        if s.last:
+            break
+    c.send_msg(w.OP_SEND, bytes(16))
+    adv = c.expect(lambda s: not s.tagged and s.opcode == w.OP_SEND, ctx.wait)
+    if adv is None:
+        raise Fail('no sink advertisement')
+    buf2, rkey2, size2 = struct.unpack('>QII', adv.payload[:16])
+    n = bytes(data).index(b'\x00') + 1 if b'\x00' in data else len(data)
+    c.send_tagged(w.OP_WRITE, rkey2, buf2, bytes(data[:n]))
+    c.send_msg(w.OP_SEND, bytes(16))
+    bad = [s for s in c.segs if not s.crc_ok or not s.markers_ok]
+    if bad:
+        raise Fail('FPDU with bad CRC or Marker from the client: %s' % bad[0])
+    return data
+
+
+def accept_fn(**kw):
+    def fn(ctx, c):
+        f = read_request(ctx, c)
+        good_reply(ctx, c, f, **kw)
+        rping_server(ctx, c)
+        # rping -C 1 is done: the module closes first, no Terminate
+        out = c.observe(T_TERM)
+        t = c.terminate()
+        if t is not None:
+            return 'Terminate %s' % t
+        return 'accept' if out == 'close' else 'no FIN from the client'
+    return fn
+
+
+radd('r-accept-rev2-p2p', 'r-startup-accept', 'accept', accept_fn(), 'ok')
+radd('r-accept-markers-to-us', 'r-startup-accept', 'accept',
+     accept_fn(m=True), 'ok')
+
+
+def rev1_reply(ctx, c):
+    read_request(ctx, c)
+    c.send(w.mpa_frame(w.KEY_REP, False, True, False, False, 1))
+    c.full_operation(True, False, False)
+    rping_server(ctx, c)
+    out = c.observe(T_TERM)
+    return 'accept' if out == 'close' and c.terminate() is None else out
+
+
+radd('r-accept-rev1-reply-to-rev2', 'r-startup-accept', 'accept',
+     rev1_reply, 'ok')
+
+
+def noP_reply(ctx, c):
+    """A Reply without P to a Request with P: client-server mode."""
+    read_request(ctx, c)
+    c.send(w.mpa_frame(w.KEY_REP, False, True, False, True, 2,
+                       w.enhanced(1, 1)))
+    c.full_operation(True, False, False)
+    rping_server(ctx, c)
+    out = c.observe(T_TERM)
+    return 'accept' if out == 'close' and c.terminate() is None else out
+
+
+radd('r-accept-no-p2p-in-reply', 'r-startup-accept', 'accept', noP_reply,
+     'ok')
+
+
+def bad_reply(frame_fn, expect='close', wait=None):
+    def fn(ctx, c):
+        f = read_request(ctx, c)
+        data = frame_fn(f) if callable(frame_fn) else frame_fn
+        if data:
+            c.send(data)
+        t0 = time.monotonic()
+        out = c.observe(wait or (ctx.mpa_timeout + 3))
+        el = time.monotonic() - t0
+        if out != 'close':
+            return out
+        if c.terminate() is not None:
+            return 'Terminate: %s' % c.terminate()
+        if expect == 'timeout-close':
+            return expect if el >= ctx.mpa_timeout * 0.8 else \
+                'closed after %.1f s' % el
+        return 'close' if el < ctx.mpa_timeout * 0.8 else \
+            'closed only after %.1f s' % el
+    return fn
+
+
+rep = w.mpa_frame
+for name, frame, client in (
+        ('bad-key', rep(b'MPA ID Rep FramX', rev=2), REJ),
+        ('request-key', rep(w.KEY_REQ, rev=2, h=True,
+                            pdata=w.enhanced()), REJ),
+        ('rev-3', rep(w.KEY_REP, rev=3), REJ),
+        ('rev-0-not-permissive', rep(w.KEY_REP, m=True, rev=0), REJ),
+        ('pd-513', rep(w.KEY_REP, rev=1, pdata=bytes(513)), REJ),
+        ('h-pd-2', rep(w.KEY_REP, rev=2, h=True, pdata=b'\x00\x01'), REJ),
+        ('p2p-read-not-offered', lambda f: rep(
+            w.KEY_REP, rev=2, h=True,
+            pdata=w.enhanced(1, 1, True, send_rtr=True)), REJ),
+        ('garbage', b'HTTP/1.0 400 Bad Request\r\n\r\n', REJ)):
+    radd('r-reply-' + name, 'r-startup-close', 'close', bad_reply(frame),
+         client)
+radd('r-reply-reject', 'r-startup-reject', 'close',
+     bad_reply(rep(w.KEY_REP, r=True, rev=2, h=True,
+                   pdata=w.enhanced() + b'go away')), REFUSED)
+radd('r-reply-ord-above-our-ird', 'r-startup-close', 'close',
+     bad_reply(rep(w.KEY_REP, rev=2, h=True,
+                   pdata=w.enhanced(1, 8, True, write_rtr=True))), REJ)
+radd('r-timeout-no-reply', 'r-startup-timeout', 'timeout-close',
+     bad_reply(b'', 'timeout-close'), UNREACH)
+radd('r-timeout-half-reply', 'r-startup-timeout', 'timeout-close',
+     bad_reply(rep(w.KEY_REP, rev=2)[:12], 'timeout-close'), UNREACH)
+radd('r-timeout-pd-short', 'r-startup-timeout', 'timeout-close',
+     bad_reply(rep(w.KEY_REP, rev=1, pdata=bytes(10), pd_len=40),
+               'timeout-close'), UNREACH)
+
+
+def end_mid_reply(how, n):
+    def fn(ctx, c):
+        read_request(ctx, c)
+        c.send(rep(w.KEY_REP, rev=2, h=True, pdata=w.enhanced())[:n])
+        time.sleep(0.05)
+        if how == 'rst':
+            c.rst()
+            return 'reset'
+        c.fin()
+        out = c.observe(ctx.mpa_timeout + 3)
+        return out
+    return fn
+
+
+for how in ('fin', 'rst'):
+    for pname, n in (('before-reply', 0), ('mid-key', 7),
+                     ('mid-pdata', 22)):
+        radd('r-%s-%s' % (how, pname), 'r-teardown-startup',
+             'reset' if how == 'rst' else 'close',
+             end_mid_reply(how, n), REJ)
+
+
+# after a good Reply: hostile FPDUs to the client
+def r_hostile(name, expect, build, cat='r-hostile', known=None):
+    def fn(ctx, c):
+        f = read_request(ctx, c)
+        good_reply(ctx, c, f)
+        adv = c.expect(lambda s: not s.tagged and s.opcode == w.OP_SEND,
+                       ctx.wait)
+        if adv is None:
+            raise Fail('no advertisement Send')
+        c.adv = struct.unpack('>QII', adv.payload[:16])
+        off = build(c)
+        return watch(c, off)
+    radd(name, cat, expect, fn, FAILS)
+    CASES[-1].known = known
+
+
+def u(opcode=w.OP_SEND, qn=0, msn=1, mo=0, dv=1, rv=1, payload=bytes(16),
+      tflag=False, **kw):
+    def b(c):
+        hdr = w.untagged_hdr(opcode, qn, msn, mo, True, dv, rv,
+                             tflag=tflag)
+        if tflag:
+            hdr = hdr[:14]
+        c.ulpdu_sent[hdr] = len(hdr) + len(payload)
+        c.fpdu(hdr + payload, **kw)
+        return hdr
+    return b
+
+
+def t(opcode=w.OP_WRITE, stag=0x12345600, to=0, payload=bytes(8), dv=1,
+      rv=1, use_adv=None):
+    def b(c):
+        st, tt = stag, to
+        if use_adv is not None:
+            st, tt = c.adv[1], c.adv[0] + use_adv
+        hdr = w.tagged_hdr(opcode, st, tt, True, dv, rv)
+        c.ulpdu_sent[hdr] = len(hdr) + len(payload)
+        c.fpdu(hdr + payload)
+        return hdr
+    return b
+
+
+for op in (8, 11, 15):
+    r_hostile('r-op-untagged-%d' % op, 'terminate 0/2/0x06', u(opcode=op))
+r_hostile('r-op-3-tagged', 'terminate 0/2/0x06', t(opcode=3))
+r_hostile('r-ddp-version-0', 'terminate 1/2/0x06', u(dv=0))
+r_hostile('r-ddp-version-2-tagged', 'terminate 1/1/0x04', t(dv=2))
+r_hostile('r-rdmap-version-2', 'terminate 0/2/0x05', u(rv=2))
+r_hostile('r-qn-3', 'terminate 1/2/0x01', u(qn=3))
+r_hostile('r-msn-0', 'terminate 1/2/0x03', u(msn=0))
+r_hostile('r-msn-2', 'terminate 1/2/0x02', u(msn=2))
+r_hostile('r-mo-4', 'terminate 1/2/0x04', u(mo=4),
+          known='terminate 1/2/0x02')   # see cases.py, mo-*-first-segment
+r_hostile('r-too-long', 'terminate 1/2/0x05', u(payload=bytes(17)))
+r_hostile('r-write-invalid-stag', 'terminate 1/1/0x00', t())
+r_hostile('r-write-past-end', 'terminate 1/1/0x01', t(use_adv=64))
+r_hostile('r-read-response-unsolicited', 'terminate 1/1/0x00',
+          t(opcode=2))
+r_hostile('r-crc-bad', 'terminate 2/0/0x02', u(bad_crc=True))
+r_hostile('r-ulpdu-length-1', 'terminate 0/2/0xff',
+          lambda c: c.fpdu(b'\x41') and None)
+
+
+def r_peer_term(c):
+    c.send_msg(w.OP_TERMINATE, w.terminate_payload(0, 2, 6))
+    return None
+
+
+r_hostile('r-peer-terminate', 'close', r_peer_term, 'r-terminate-rx')
+
+
+def r_fin_mid(how, n):
+    def b(c):
+        m = c.tx.fpdu(w.untagged_hdr(w.OP_SEND, 0, 1, 0, False) + bytes(8))
+        c.send(m[:n])
+        time.sleep(0.05)
+        if how == 'rst':
+            c.rst()
+            return None
+        c.fin()
+        return None
+    return b
+
+
+for how in ('fin', 'rst'):
+    for pname, n in (('idle', 0), ('mid-header', 8), ('mid-crc', 32),
+                     ('between-segments', 999)):
+        name = 'r-%s-%s' % (how, pname)
+        if how == 'fin':
+            r_hostile(name, 'close', r_fin_mid(how, n), 'r-teardown-rts')
+        else:
+            def fn(ctx, c, n=n):
+                f = read_request(ctx, c)
+                good_reply(ctx, c, f)
+                if c.expect(lambda s: not s.tagged and
+                            s.opcode == w.OP_SEND, ctx.wait) is None:
+                    raise Fail('no advertisement Send')
+                r_fin_mid('rst', n)(c)
+                return 'reset'
+            radd(name, 'r-teardown-rts', 'reset', fn, FAILS)
