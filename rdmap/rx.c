@@ -185,8 +185,7 @@ static int swi_rx_seg_begin(struct swi_stream *s)
 		rdmap_mem_remote_check(rx->mem, h->stag, qp->base.pd, &chk);
 		if (IS_ERR(rx->mem))
 			rx->mem = NULL;
-	} else if (h->qn == RDMAP_QN_SEND && !h->mo &&
-		   swi_rx_take_rqe(s)) {
+	} else if (h->qn == RDMAP_QN_SEND && swi_rx_take_rqe(s)) {
 		return -EPROTO;
 	} else if (h->qn < RDMAP_QN_COUNT && h->qn != RDMAP_QN_SEND) {
 		q = &rx->ddp.queue[h->qn];
