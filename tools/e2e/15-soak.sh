@@ -149,7 +149,7 @@ rping_slot() {
 	while ! past_deadline; do
 		read -r n rc <<< "$( { timeout 240 ip netns exec "$ns" rping -c -V -v \
 			-a "$addr" -p "$port" -S "$size" -C "$count" 2>> "$W/$id.log"
-			echo "status $?"; } | cut -c1-20 |
+			echo "status $?"; } | cut -c1-32 |
 			awk '/^ping data: rdma-ping-/ { n++ } /^status / { rc = $2 }
 			     END { print n + 0, rc }')"
 		[ "$rc" -ne 0 ] || [ "$n" -eq "$count" ] || rc=99
@@ -276,8 +276,8 @@ check_mpa() {
 
 # the monitor must keep its minutes under the load
 renice -n -10 $$ > /dev/null
-for _ in $(seq 120); do
-	[ "$(live_qps)" -ge 128 ] && break
+for _ in $(seq 90); do
+	[ "$(live_qps)" -ge 120 ] && break
 	sleep 1
 done
 t_start=$(date +%s)

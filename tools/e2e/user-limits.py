@@ -214,7 +214,7 @@ def churn(dev):
     ctx = d.Context(name=dev)
     pd = PD(ctx)
     cqs, qps, mrs = [], [], []
-    n = 0
+    n = posted = 0
     while True:
         cq = CQ(ctx, rnd.choice([1, 64, 1024, 16384]), None, None, 0)
         cqs.append(cq)
@@ -230,6 +230,7 @@ def churn(dev):
             for _ in range(rnd.randint(1, 16)):
                 qp.post_recv(RecvWR(num_sge=1,
                                     sg=[SGE(mr.buf, 64, mr.lkey)]))
+                posted += 1
         except PyverbsError:
             pass
         if len(qps) > 64:
@@ -239,8 +240,8 @@ def churn(dev):
             mrs.pop(0).close()
         n += 1
         if n % 50 == 0:
-            print("churn: %d rounds, %d QPs, %d MRs" %
-                  (n, len(qps), len(mrs)), flush=True)
+            print("churn: %d rounds, %d QPs, %d MRs, %d receives posted" %
+                  (n, len(qps), len(mrs), posted), flush=True)
 
 
 def main():
