@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make soak: e2e 15-soak for SOAK_MINUTES (default 10) in one VM boot: 64
-# rping and 2 rstream client slots (132 QPs) over three veth pairs with
+# rping and 2 rstream slots (132 QPs) over three veth pairs with
 # CRC on, Markers and CRC off, every byte verified; one line a minute
 # (octets and FPDUs per direction, iterations, errors, live QPs, memory),
 # then the totals. Fails on any error, any incomplete run, anything left
