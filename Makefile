@@ -6,7 +6,7 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 TOOLS := $(CURDIR)/tools
 
-.PHONY: all modules kdir-exists install clean help kernel compat deb lint kunit e2e check demo bench trace
+.PHONY: all modules kdir-exists install clean help kernel compat deb lint kunit e2e check demo bench trace soak
 
 all: modules
 
@@ -56,12 +56,16 @@ bench:
 trace:
 	$(TOOLS)/trace.sh
 
+soak:
+	$(TOOLS)/soak.sh
+
 help:
 	@echo "make [KDIR=...]     build softiwarp.ko against KDIR (default: running kernel)"
 	@echo "make install        install it into /lib/modules and run depmod"
 	@echo "make check          lint + compat + deb + kunit + e2e; ends with 'N passed, N failed'"
 	@echo "make demo           boot the test VM and show softiwarp at work"
 	@echo "make bench          softiwarp vs siw vs TCP in one VM boot: table + PNG"
+	@echo "make soak           SOAK_MINUTES (10) of verified rping/rstream load, 132 QPs, in the VM"
 	@echo "make trace          ib_send_lat under ftrace, softiwarp and siw: who waits how long"
 	@echo "make kernel         build (or reuse) the cached test kernel"
 	@echo "make compat         W=1 and DKMS builds against Debian 6.1 and 6.12 headers"

@@ -562,12 +562,13 @@ static void swi_cm_connect_work(struct work_struct *work)
 		err = swi_cm_attach(cep);
 	swi_cm_trace_outcome(cep, err, cep->res.rejected);
 	if (err) {
-		net_info_ratelimited("softiwarp: connect failed: %d (MPA error %d)\n",
-				     err, cep->res.error);
-		swi_cm_count_failed(cep);
+		/* a receive or connect that ran out of time: as documented */
 		if (err == -EAGAIN || err == -EINPROGRESS)
 			err = -ETIMEDOUT;
-		else if (err != -ECONNREFUSED && err != -ETIMEDOUT)
+		net_info_ratelimited("connect failed: %d (MPA error %d)\n",
+				     err, cep->res.error);
+		swi_cm_count_failed(cep);
+		if (err != -ECONNREFUSED && err != -ETIMEDOUT)
 			err = -ECONNRESET;
 		cep->state = SWI_CEP_DEAD;
 	}
@@ -682,7 +683,7 @@ static void swi_cm_passive_work(struct work_struct *work)
 	}
 	if (err) {
 		swi_cm_trace_outcome(cep, err, refuse);
-		net_info_ratelimited("softiwarp: MPA Request refused: %d (MPA error %d)\n",
+		net_info_ratelimited("MPA Request refused: %d (MPA error %d)\n",
 				     err, cep->res.error);
 		swi_cm_count_failed(cep);
 		cep->state = SWI_CEP_DEAD;

@@ -19,6 +19,7 @@
 #include <linux/sched.h>
 
 #include "rdmap/ring.h"
+#include "rdmap/softiwarp.h"
 
 #define RING_NUM	8
 #define RING_PASSES	8192
@@ -202,11 +203,28 @@ static void ring_two_cpus(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->bad, 0U);
 }
 
+/*
+ * The mmap key of every queue (its page offset times PAGE_SIZE) is above
+ * SIW_INVAL_UOBJ_KEY, which libsiw reads as "no mapping", and the first
+ * one follows it directly.
+ */
+static void ring_mmap_keys(struct kunit *test)
+{
+	u64 first = (u64)SWI_MMAP_MIN_PGOFF << PAGE_SHIFT;
+
+	KUNIT_EXPECT_GT(test, first, (u64)SIW_INVAL_UOBJ_KEY);
+	KUNIT_EXPECT_LE(test, first - PAGE_SIZE, (u64)SIW_INVAL_UOBJ_KEY);
+	/* 4 KiB pages: pgoff 144 would be the invalid key itself */
+	if (PAGE_SHIFT == 12)
+		KUNIT_EXPECT_EQ(test, (u64)SWI_MMAP_MIN_PGOFF, 145ULL);
+}
+
 static struct kunit_case ring_cases[] = {
 	KUNIT_CASE(ring_alloc_sizes),
 	KUNIT_CASE(ring_slot_wraps),
 	KUNIT_CASE(ring_slot_protocol),
 	KUNIT_CASE_SLOW(ring_two_cpus),
+	KUNIT_CASE(ring_mmap_keys),
 	{}
 };
 

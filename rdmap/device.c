@@ -296,8 +296,9 @@ int swi_mmap_publish(struct ib_udata *udata, void *vaddr, size_t len,
 		return -ENOMEM;
 	e->vaddr = vaddr;
 	e->len = len;
-	err = rdma_user_mmap_entry_insert(&uctx->base, &e->base,
-					  PAGE_ALIGN(len));
+	err = rdma_user_mmap_entry_insert_range(&uctx->base, &e->base,
+						PAGE_ALIGN(len),
+						SWI_MMAP_MIN_PGOFF, U32_MAX);
 	if (err) {
 		kfree(e);
 		return err;

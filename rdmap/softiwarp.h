@@ -62,6 +62,14 @@
 #define SWI_MAX_FRMR_PAGES	2048
 #define SWI_MAX_CONTEXT		1024
 
+/*
+ * The first page offset of a queue mapping. libsiw takes the key (the mmap
+ * offset) SIW_INVAL_UOBJ_KEY, 0x90000, for "no mapping" and fails the
+ * verb: keys start above it, or the 145th queue mapped at once in one user
+ * context (4 KiB pages) would be refused.
+ */
+#define SWI_MMAP_MIN_PGOFF	((SIW_INVAL_UOBJ_KEY >> PAGE_SHIFT) + 1)
+
 /* A per-device knob not set: the module parameter applies */
 #define SWI_KNOB_DEFAULT	(-1)
 

@@ -26,7 +26,7 @@ pkgs=(
 	# VM harness
 	qemu-system-x86 busybox-static
 	# RDMA user space and network tools used inside the guest
-	rdma-core ibverbs-utils rdmacm-utils perftest iproute2 tcpdump
+	rdma-core ibverbs-utils rdmacm-utils perftest python3-pyverbs iproute2 tcpdump
 	tshark iperf3 gnuplot-nox ethtool
 	# kernel ULP tests: the NFS server and its helpers (rpcbind, exportfs)
 	nfs-kernel-server
