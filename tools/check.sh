@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: lint + compat + deb + kunit + e2e, then KUnit again on the debug
-# kernel (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, kmemleak: any report fails
-# it). Every stage runs even when an earlier one failed; each check counts
+# make check: lint + compat + deb + kunit + e2e, then KUnit and a part of
+# the end-to-end suite again on the debug kernel (KASAN, lockdep,
+# DEBUG_ATOMIC_SLEEP, kmemleak: any report fails them; E2E_DEBUG_TESTS in
+# tools/e2e.sh lists the tests). Every stage runs even when an earlier one
+# failed; each check counts
 # once in the summary, every KUnit case counts on its own. Ends with the
 # line "N passed, N failed".
 set -uo pipefail
@@ -15,11 +17,12 @@ trap 'rm -f "$SWP_TALLY"' EXIT
 start=$(date +%s)
 
 "$top/tools/install-deps.sh" || tally fail check:install-deps
-for stage in lint compat deb kunit e2e kunit-debug; do
+for stage in lint compat deb kunit e2e kunit-debug e2e-debug; do
 	echo "=== make $stage"
 	t0=$(date +%s)
 	case $stage in
 	kunit-debug)	KFLAVOUR=debug "$top/tools/kunit.sh" ;;
+	e2e-debug)	KFLAVOUR=debug "$top/tools/e2e.sh" ;;
 	*)		"$top/tools/$stage.sh" ;;
 	esac || tally fail "check:$stage"
 	echo "=== make $stage: $(( $(date +%s) - t0 ))s"

@@ -6,14 +6,18 @@
 # then, when no argument is given, the two-guest tests of tools/e2e-pair/.
 # Fails when any test fails, when none ran, or when the guest died.
 #
-# KFLAVOUR=debug (make check's e2e-debug stage): the one-guest tests on the
+# KFLAVOUR=debug (make check's e2e-debug stage): one-guest tests on the
 # KASAN/lockdep/kmemleak kernel, with E2E_SLOW=4 (tools/e2e/lib.sh: counts
 # scaled down, timeouts up) and kmemleak checked after the last test;
-# results in build/e2e-debug, tallied as e2e-debug:NAME. The two-guest
-# tests run on the test kernel only.
+# results in build/e2e-debug, tallied as e2e-debug:NAME. Without arguments
+# the tests named in E2E_DEBUG_TESTS (default below: those that reach the
+# most error and teardown paths; "all" for every one-guest test: about an
+# hour). The two-guest tests run on the test kernel only.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
+E2E_DEBUG_DEFAULT="01-module-load 03-netns-rping 13-remove-under-load
+	14-mpa-peer 16-user-limits 17-setup-alloc-faults"
 name=e2e
 vmopts=()
 if [ "${KFLAVOUR:-test}" = debug ]; then
@@ -33,6 +37,13 @@ rm -rf "$res"
 mkdir -p "$res"
 args=()
 for t in "$@"; do args+=("$(realpath "$t")"); done
+if [ $# -eq 0 ] && [ $name = e2e-debug ] &&
+   [ "${E2E_DEBUG_TESTS:=$E2E_DEBUG_DEFAULT}" != all ]; then
+	for t in $E2E_DEBUG_TESTS; do
+		args+=("$top/tools/e2e/$t.sh")
+		[ -f "${args[-1]}" ] || { tally fail "$name:no-such-test-$t"; exit 1; }
+	done
+fi
 "$top/tools/vm-run" -o "$res" -t "${E2E_TIMEOUT:-2400}" "${vmopts[@]}" \
 	"$top/tools/guest/e2e.sh" "${args[@]}"
 rc=$?

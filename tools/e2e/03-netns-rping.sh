@@ -33,7 +33,7 @@ NS0=swns0 NS1=swns1         # server side, client side
 DEV0=swi0 DEV1=swi1         # softiwarp device in NS0, in NS1
 IP0=10.77.0.1 IP1=10.77.0.2
 RPING_PORT=7174             # rping's default port
-COUNT=100                   # rping iterations per run
+COUNT=$(e2e_scale_count 100) # rping iterations per run
 . "$(dirname "$0")/netns-lib.sh"
 
 # rping_run TAG SIZE: rping server in NS0, client in NS1, both with -V and

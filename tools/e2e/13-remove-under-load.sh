@@ -27,7 +27,7 @@ T=13-remove-under-load
 NS0=swns0 NS1=swns1         # server side, client side
 DEV0=swi0 DEV1=swi1
 IP0=10.77.0.1 IP1=10.77.0.2
-CONNS=16
+CONNS=$(e2e_scale_count 16)  # 4 on the debug kernel
 BASE_PORT=7300
 . "$(dirname "$0")/netns-lib.sh"
 
@@ -91,22 +91,6 @@ reap() {
 	fi
 }
 
-# one_rping TAG: a fresh, short, verified rping
-one_rping() {
-	local spid crc=0 src=0
-	timeout 60 ip netns exec "$NS0" rping -s -a "$IP0" -V -C 20 -S 4096 \
-		> "$RESULTS/$T-$1-server.log" 2>&1 &
-	spid=$!
-	bg_pids=("$spid")
-	wait_listen "$NS0" 7174
-	timeout 50 ip netns exec "$NS1" rping -c -a "$IP0" -V -C 20 -S 4096 \
-		> "$RESULTS/$T-$1-client.log" 2>&1 || crc=$?
-	wait "$spid" || src=$?
-	bg_pids=()
-	[ "$crc" -eq 0 ] || fail "$1: rping client exited $crc"
-	rping_server_ok "$src" "$RESULTS/$T-$1-server.log" ||
-		fail "$1: rping server exited $src"
-}
 
 netns_setup
 
@@ -138,7 +122,7 @@ one_rping after-rmmod
 # --- round 3: the processes killed in the middle of their traffic ----------
 # Whatever they held is freed when their files close: no QP stays behind,
 # the module goes at once.
-CONNS=8
+CONNS=$(e2e_scale_count 8)
 start_load kill
 pkill -KILL -x rping || fail "kill: no rping to kill"
 reap kill

@@ -55,23 +55,6 @@ nothing_left() {
 	echo "$1: nothing left"
 }
 
-# one_rping TAG: a fresh, short, verified rping between the namespaces
-one_rping() {
-	local spid crc=0 src=0
-	timeout 60 ip netns exec "$NS0" rping -s -a "$IP0" -V -C 20 -S 4096 \
-		> "$RESULTS/$T-$1-server.log" 2>&1 &
-	spid=$!
-	bg_pids=("$spid")
-	wait_listen "$NS0" 7174
-	timeout 50 ip netns exec "$NS1" rping -c -a "$IP0" -V -C 20 -S 4096 \
-		> "$RESULTS/$T-$1-client.log" 2>&1 || crc=$?
-	wait "$spid" || src=$?
-	bg_pids=()
-	[ "$crc" -eq 0 ] || fail "$1: rping client exited $crc"
-	rping_server_ok "$src" "$RESULTS/$T-$1-server.log" ||
-		fail "$1: rping server exited $src"
-	echo "$1: rping passes"
-}
 
 # step NAME ARGS...: one run of user-limits.py, which must pass
 step() {
