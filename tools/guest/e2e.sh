@@ -34,15 +34,23 @@ for t in "${tests[@]}"; do
 done
 # On the debug kernel: what kmemleak finds once every test has removed
 # the module and its devices (two scans: a new object is only reported
-# when it was already unreferenced at the previous one).
+# when it was already unreferenced at the previous one). A report counts
+# against us when its allocation backtrace runs through softiwarp or
+# through code of a module no longer loaded (printed as a bare address);
+# the kernel's own, from a netns or the 9p root, are kept in the file but
+# do not fail the run.
 if [ -e $leaks ]; then
 	echo scan > $leaks
 	sleep 6
 	echo scan > $leaks
 	cat $leaks > "$RESULTS/kmemleak"
-	if [ -s "$RESULTS/kmemleak" ]; then
+	ours=$(awk '/^unreferenced object/ { n++ }
+		/softiwarp|\] 0xffffffffc/ && !seen[n]++ { c++ }
+		END { print c + 0 }' "$RESULTS/kmemleak")
+	echo "kmemleak: $(grep -c '^unreferenced object' "$RESULTS/kmemleak") reports, $ours traced to modules"
+	if [ "$ours" -gt 0 ]; then
 		echo "fail e2e:kmemleak" >> "$RESULTS/e2e.tally"
-		head -n 40 "$RESULTS/kmemleak"
+		head -n 60 "$RESULTS/kmemleak"
 	else
 		echo "pass e2e:kmemleak" >> "$RESULTS/e2e.tally"
 	fi
