@@ -16,8 +16,7 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-E2E_DEBUG_DEFAULT="01-module-load 03-netns-rping 13-remove-under-load
-	14-mpa-peer 17-setup-alloc-faults"
+E2E_DEBUG_DEFAULT="14-mpa-peer 17-setup-alloc-faults"
 name=e2e
 vmopts=()
 if [ "${KFLAVOUR:-test}" = debug ]; then
