@@ -54,12 +54,12 @@ fi
 # Tests that need two guests run from the host: tools/e2e-pair/NN-*.sh.
 if [ $# -eq 0 ] && [ $name = e2e ]; then
 	for t in "$top"/tools/e2e-pair/[0-9][0-9]-*.sh; do
-		name=$(basename "$t" .sh)
-		if "$t" > "$res/pair-$name.log" 2>&1; then
-			echo "pass e2e:$name" >> "$res/e2e.tally"
+		pname=$(basename "$t" .sh)
+		if "$t" > "$res/pair-$pname.log" 2>&1; then
+			echo "pass e2e:$pname" >> "$res/e2e.tally"
 		else
-			echo "fail e2e:$name" >> "$res/e2e.tally"
-			tail -n 20 "$res/pair-$name.log"
+			echo "fail e2e:$pname" >> "$res/e2e.tally"
+			tail -n 20 "$res/pair-$pname.log"
 		fi
 	done
 fi
