@@ -57,7 +57,7 @@ struct mpa_crc {
 		__aligned(__alignof__(struct shash_desc));
 };
 
-int mpa_crc_init(void);
+int mpa_crc_init(const char *driver);
 void mpa_crc_exit(void);
 const char *mpa_crc_driver(void);
 void mpa_crc_begin(struct mpa_crc *crc);

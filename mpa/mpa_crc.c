@@ -3,7 +3,8 @@
  * DOC: MPA CRC32c
  *
  * RFC 5044 section 4.4 CRC32c over FPDUs, computed with the kernel crypto
- * API's "crc32c" shash (the best implementation the CPU offers). One
+ * API's "crc32c" shash: by default the best implementation the CPU offers,
+ * or the one the module's crc32c_driver parameter names. One
  * transform is shared by the whole module; every running computation keeps
  * its own descriptor (struct mpa_crc), so no lock is needed. The result is
  * the four octets the crypto API produces, which are already in wire order
@@ -22,16 +23,23 @@ static struct shash_desc *mpa_crc_desc(struct mpa_crc *crc)
 
 /**
  * mpa_crc_init() - allocate the shared "crc32c" transform
+ * @driver: "crc32c" for the crypto API's preferred implementation, or the
+ *	driver name of one ("crc32c-generic", "crc32c-intel", ...)
  *
  * Context: process context, module load.
- * Return: 0, or a negative errno when no usable transform exists.
+ * Return: 0, -EINVAL when @driver names no CRC32c implementation, or
+ * another negative errno when no usable transform exists.
  */
-int mpa_crc_init(void)
+int mpa_crc_init(const char *driver)
 {
-	struct crypto_shash *tfm = crypto_alloc_shash("crc32c", 0, 0);
+	struct crypto_shash *tfm = crypto_alloc_shash(driver, 0, 0);
 
 	if (IS_ERR(tfm))
 		return PTR_ERR(tfm);
+	if (strcmp(crypto_shash_alg_name(tfm), "crc32c")) {
+		crypto_free_shash(tfm);
+		return -EINVAL;
+	}
 	if (crypto_shash_descsize(tfm) > MPA_CRC_CTX_MAX ||
 	    crypto_shash_digestsize(tfm) != MPA_CRC_SIZE) {
 		crypto_free_shash(tfm);

@@ -15,13 +15,19 @@
 #include "mpa/mpa.h"
 #include "rdmap/softiwarp.h"
 
+static char *crc32c_driver = "crc32c";
+module_param(crc32c_driver, charp, 0444);
+MODULE_PARM_DESC(crc32c_driver,
+		 "CRC32c implementation, by crypto driver name (default \"crc32c\": the crypto API's preferred one; e.g. crc32c-generic)");
+
 static int __init softiwarp_init(void)
 {
 	int err;
 
-	err = mpa_crc_init();
+	err = mpa_crc_init(crc32c_driver);
 	if (err) {
-		pr_err("cannot set up the crc32c transform: %d\n", err);
+		pr_err("cannot set up the crc32c transform %s: %d\n",
+		       crc32c_driver, err);
 		return err;
 	}
 	err = swi_engine_init();

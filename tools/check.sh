@@ -8,13 +8,34 @@
 # failed; each check counts
 # once in the summary, every KUnit case counts on its own. Ends with the
 # line "N passed, N failed".
+#
+# When the debug kernel is not cached, it is built in the background at
+# nice 19 once lint has built the test kernel (tools/build-kernel.sh lets
+# one build run at a time): it takes the CPU the other stages leave idle,
+# mostly while the VMs of the end-to-end tests wait, and kunit-debug waits
+# for it to finish. Its output goes to build/kernel-debug.log.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 SWP_TALLY=$(mktemp)
 export SWP_TALLY
-trap 'rm -f "$SWP_TALLY"' EXIT
+bg_build=
+trap 'rm -f "$SWP_TALLY"; [ -z "$bg_build" ] || kill -- "-$bg_build" 2>/dev/null' EXIT
 start=$(date +%s)
+
+# debug_build_bg: start the debug kernel build in the background unless
+# it is cached
+debug_build_bg() {
+	local dir
+	dir=$(KFLAVOUR=debug "$top/tools/build-kernel.sh" --print-dir) || return 0
+	[ -f "$dir/complete" ] && return 0
+	mkdir -p "$top/build"
+	echo "=== debug kernel: building in the background (build/kernel-debug.log)"
+	# its own process group, so that an interrupted check stops all of it
+	KFLAVOUR=debug setsid nice -n 19 "$top/tools/build-kernel.sh" \
+		> "$top/build/kernel-debug.log" 2>&1 &
+	bg_build=$!
+}
 
 "$top/tools/install-deps.sh" || tally fail check:install-deps
 for stage in lint compat deb kunit e2e kunit-debug e2e-debug; do
@@ -26,6 +47,11 @@ for stage in lint compat deb kunit e2e kunit-debug e2e-debug; do
 	*)		"$top/tools/$stage.sh" ;;
 	esac || tally fail "check:$stage"
 	echo "=== make $stage: $(( $(date +%s) - t0 ))s"
+	[ "$stage" != lint ] || debug_build_bg
+	if [ "$stage" = e2e ] && [ -n "$bg_build" ]; then
+		wait "$bg_build" || echo "=== debug kernel: background build failed"
+		bg_build=
+	fi
 done
 
 pass=$(grep -c '^pass ' "$SWP_TALLY")

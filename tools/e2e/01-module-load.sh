@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # modprobe softiwarp as a user would, check it is live and what modinfo
-# says, unload it, and require a clean kernel log.
+# says, unload it, and require a clean kernel log. The crc32c_driver
+# parameter: the default takes crc32c-intel (the test kernel has it),
+# crc32c-generic by name is taken, and a name that is no CRC32c
+# (sha256) or no driver at all fails the load.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -11,9 +14,26 @@ modinfo softiwarp | grep -q '^license: *GPL'
 modprobe softiwarp
 grep -q '^softiwarp ' /proc/modules
 [ "$(cat /sys/module/softiwarp/initstate)" = live ]
+[ "$(cat /sys/module/softiwarp/parameters/crc32c_driver)" = crc32c ]
 rmmod softiwarp
 grep -q '^softiwarp ' /proc/modules && exit 1
 dmesg > "$RESULTS/01-module-load.dmesg"
-grep -q 'softiwarp: loaded' "$RESULTS/01-module-load.dmesg"
+grep -q 'softiwarp: loaded; CRC32c by crc32c-intel$' "$RESULTS/01-module-load.dmesg"
 grep -q 'softiwarp: unloaded' "$RESULTS/01-module-load.dmesg"
 dmesg_clean "$RESULTS/01-module-load.dmesg"
+
+dmesg -C
+modprobe softiwarp crc32c_driver=crc32c-generic
+dmesg | grep -q 'softiwarp: loaded; CRC32c by crc32c-generic$'
+rmmod softiwarp
+for bad in sha256 no-such-crc; do
+	rc=0
+	out=$(modprobe softiwarp crc32c_driver=$bad 2>&1) || rc=$?
+	echo "crc32c_driver=$bad: modprobe exit $rc: $out"
+	[ "$rc" -ne 0 ] && ! grep -q '^softiwarp ' /proc/modules
+done
+dmesg > "$RESULTS/01-module-load-crc.dmesg"
+grep -q 'cannot set up the crc32c transform sha256: -22' \
+	"$RESULTS/01-module-load-crc.dmesg"
+grep -q 'cannot set up the crc32c transform no-such-crc: -2' \
+	"$RESULTS/01-module-load-crc.dmesg"

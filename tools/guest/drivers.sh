@@ -25,17 +25,29 @@ pair() {	# NAME NSL NSR IPL IPR
 # namespace, which fails for a siw device of another namespace. Switching
 # is a matter of milliseconds and keeps the runs in one boot.
 drivers=none
-use() {	# sw | siw | none
+use() {	# sw | sw-gen | siw | none
+	local want
 	[ "$drivers" = "$1" ] && return
 	rdma link delete swl 2>/dev/null; rdma link delete swr 2>/dev/null
 	rdma link delete siwl 2>/dev/null; rdma link delete siwr 2>/dev/null
-	if [ "$1" = sw ]; then
+	case $1 in
+	sw | sw-gen)
+		# sw-gen: the module reloaded with crc32c_driver=crc32c-generic
+		want=crc32c
+		[ "$1" = sw-gen ] && want=crc32c-generic
+		if [ "$(cat /sys/module/softiwarp/parameters/crc32c_driver \
+			2>/dev/null)" != "$want" ]; then
+			rmmod softiwarp 2>/dev/null
+			modprobe softiwarp crc32c_driver="$want"
+		fi
 		ip netns exec swL rdma link add swl type softiwarp netdev vsl
 		ip netns exec swR rdma link add swr type softiwarp netdev vsr
-	else
+		;;
+	siw)
 		ip netns exec siL rdma link add siwl type siw netdev vil
 		ip netns exec siR rdma link add siwr type siw netdev vir
-	fi
+		;;
+	esac
 	drivers=$1
 }
 
