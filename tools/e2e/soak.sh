@@ -1,38 +1,41 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Soak: many connections, mixed sizes and MPA settings, every byte
-# verified, for a number of minutes (argument 1, or SOAK_MINUTES; default
-# 1: the version in make e2e/check; `make soak` runs it for 10).
+# Soak: many long-lived connections, mixed opcodes, sizes and MPA
+# settings, every byte verified, for a number of minutes (argument 1, or
+# SOAK_MINUTES; default 1: the version in make e2e/check; `make soak` runs
+# it for 10) after a ramp-up of at most 90 s.
 #
 # Two namespaces joined by three veth pairs, a softiwarp device on each end:
 #   pair A  swi0/swi1   CRC on, no Markers (the defaults)
 #   pair B  swi2/swi3   CRC on, Markers in both directions
 #   pair C  swi4/swi5   CRC off, Markers towards NS1 only
 # 64 rping slots (8 per size, servers on both sides, sizes from 23 octets
-# to the largest rping buffer, 65535) each run an rping server and client
-# pair, -V -C N, again and again until the time is up: every iteration is
-# a SEND each way, an RDMA READ and an RDMA WRITE of the buffer, and the
-# client compares every byte it gets back. (rping's persistent server,
-# -s -P, is not used: its single connection-manager thread races with the
-# completion threads under this load, and it then breaks off connections
-# in the middle of a run.) Two more slots on pair A run rstream (rsockets)
-# with 1 MiB transfers and -T v (every byte checked against its sequence).
-# That is 132 QPs when all are connected, and connection setup and
-# teardown all along.
+# to the largest rping buffer, 65535), each one non-persistent rping
+# server and one client, rping -c -V -v -C 1000000000, connected once for
+# the whole soak: every iteration is a SEND each way, an RDMA READ and an
+# RDMA WRITE of the buffer, and the client compares every byte it gets
+# back. The slots start in batches of eight, each batch once the one
+# before has verified its first iterations. (Restarting short runs spends
+# the two TCG vCPUs on process start-up, and rping's persistent server
+# races with its own connection-manager thread.) Two more slots on pair A
+# loop rstream (rsockets) runs with 1 MiB transfers and -T v (every byte
+# checked against its sequence). That is 132 QPs when all are connected.
 #
 # Every minute one line: octets and FPDUs per direction (the devices'
-# counters), rping iterations and rstream octets verified in runs that
-# ended in that minute, runs, and the errors: failed runs (tool errors,
-# clients that died), Terminates sent or received, CRC errors, CQ
-# overflows, connection failures (MPA rejects, timeouts, failed
-# connections), the fewest and most QPs seen live, the memory in use.
-# Fails on any error, on any run that did not complete, when fewer than 64
-# QPs were live at some point of the steady state, on flushed work
-# requests beyond the one receive every rping QP has posted when it closes
-# (pairs B and C, which carry rping only), on any QP, CQ, MR or PD left
-# when all is over, on a kernel splat, and on a kmemleak report (debug
-# kernel).
+# counters), rping iterations verified in the minute, rstream octets and
+# runs ended in it, failures (failed rstream runs, rping clients that
+# exited), slots that verified no iteration in the minute, Terminates
+# sent or received, CRC errors, CQ overflows, connection failures (MPA
+# rejects, timeouts, failed connections), the fewest and most QPs seen
+# live, the most memory in use and the least available.
+# At the end the rping servers are killed (SIGTERM); each client sees the
+# disconnect and exits 0, printing only the disconnect (STOP_RE). Fails
+# on a slot that stalled for a minute, a client or server that ended
+# early, any other tool output, a mismatch, a failed rstream run, an
+# error counter that moved, fewer than 64 QPs live at any sample of the
+# measured minutes, any QP, CQ, MR or PD left when all is over, a kernel
+# splat, and a kmemleak report (debug kernel).
 #
 # timeout: 600
 set -eu -o pipefail
