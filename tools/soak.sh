@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make soak: tools/e2e/soak.sh (logs as 15-soak) for SOAK_MINUTES (default 10) in one VM boot: 64
+# make soak: e2e 15-soak for SOAK_MINUTES (default 10) in one VM boot: 64
 # long-lived rping connections and 2 rstream slots (132 QPs) over three
 # veth pairs with
 # CRC on, Markers and CRC off, every byte verified; one line a minute
