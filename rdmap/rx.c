@@ -157,11 +157,25 @@ static void swi_rx_rresp_stag(struct swi_stream *s, struct ddp_stag_check *c)
 	c->access = DDP_ACCESS_REMOTE_WRITE;
 	c->base = sink.laddr;
 	c->len = sink.length;
+	rx->rresp_to = sink.laddr;
+	rx->rresp_len = sink.length;
 	rx->mem = rdmap_mem_lookup(&s->qp->dev->mem, sink.lkey);
 	if (IS_ERR(rx->mem)) {
 		rx->mem = NULL;
 		c->state = DDP_STAG_INVALID;
 	}
+}
+
+/*
+ * A Read Response fills the sink of the oldest Read in order: each
+ * segment starts where the one before ended, and the last one (L) ends at
+ * the end of the sink. Else an octet of the sink would be left unwritten
+ * by a Read that completes (RFC 5041 7.2: base or bounds violation).
+ */
+static bool swi_rx_rresp_in_order(const struct swi_rx *rx, u32 plen)
+{
+	return rx->h.to == rx->rresp_to + rx->rresp_got &&
+	       (!rx->h.last || rx->rresp_got + plen == rx->rresp_len);
 }
 
 /* The headers are in: validate the segment before any payload lands */
@@ -196,8 +210,16 @@ static int swi_rx_seg_begin(struct swi_stream *s)
 			     RDMAP_TERM_MAX_SIZE : RDMAP_READ_REQ_SIZE;
 	}
 	if (!rdmap_rx_check(h, rx->ulpdu_len - hl, &rx->ddp,
-			    h->tagged ? &chk : NULL, &cause))
-		return 0;
+			    h->tagged ? &chk : NULL, &cause)) {
+		if (!h->tagged || h->opcode != RDMAP_READ_RESP ||
+		    swi_rx_rresp_in_order(rx, rx->ulpdu_len - hl))
+			return 0;
+		cause = (struct rdmap_term_cause){
+			.layer = TERM_LAYER_DDP,
+			.etype = TERM_ETYPE_DDP_TAGGED,
+			.code = TERM_DDP_T_BASE_BOUNDS,
+		};
+	}
 	if (rx->mem)
 		rdmap_mem_put(rx->mem);
 	rx->mem = NULL;
@@ -409,8 +431,13 @@ static int swi_rx_seg_end(struct swi_stream *s)
 	    test_and_clear_bit(SWI_TX_HOLD, &s->flags))
 		swi_tx_kick(s, false);
 	if (h->tagged) {
-		if (h->opcode == RDMAP_READ_RESP && h->last)
+		if (h->opcode != RDMAP_READ_RESP)
+			return 0;
+		rx->rresp_got += rx->ulpdu_len - DDP_TAGGED_HDR_SIZE;
+		if (h->last) {
+			rx->rresp_got = 0;
 			swi_rx_orq_complete(s, SIW_WC_SUCCESS);
+		}
 		return 0;
 	}
 	q = &rx->ddp.queue[h->qn];

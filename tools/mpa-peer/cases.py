@@ -553,6 +553,30 @@ hostile('read-response-past-sink', 'terminate 1/1/0x01',
         'rdmap-read', setup=read_outstanding)
 
 
+def rresp_two(dto2, len1=8, len2=8):
+    """A Read Response in two segments: len1 octets at the sink's start
+    (no L), then len2 octets at dto2 with L; the second is the offender."""
+    def b(c):
+        tagged_bad(opcode=2, use_server=(None, 0), payload=RDATA[:len1],
+                   last=False)(c)
+        return tagged_bad(opcode=2, use_server=(None, dto2),
+                          payload=RDATA[dto2:dto2 + len2])(c)
+    return b
+
+
+# A Read completes only when its Response filled the sink, in order
+hostile('read-response-short', 'terminate 1/1/0x01',
+        tagged_bad(opcode=2, use_server=(None, 0), payload=RDATA[:-1]),
+        'rdmap-read', setup=read_outstanding)
+hostile('read-response-gap', 'terminate 1/1/0x01',
+        rresp_two(16, 8, len(RDATA) - 16), 'rdmap-read',
+        setup=read_outstanding)
+hostile('read-response-overlap', 'terminate 1/1/0x01',
+        rresp_two(0, 8, len(RDATA)), 'rdmap-read', setup=read_outstanding)
+hostile('read-response-ends-early', 'terminate 1/1/0x01',
+        rresp_two(8, 8, 8), 'rdmap-read', setup=read_outstanding)
+
+
 def read_req_bad(src_stag=None, dto=0, size=8, to=None):
     def b(c):
         st = c.server_stag if src_stag is None else src_stag
