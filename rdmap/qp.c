@@ -441,10 +441,23 @@ static void swi_qp_do_actions(struct swi_qp *qp, u32 act)
 	swi_qp_do_events(qp, act);
 }
 
+/* A send work request is posted and not yet taken: a snapshot */
+static bool swi_qp_sq_pending(struct swi_qp *qp)
+{
+	return swi_slot_busy(swi_sq_slot(qp, READ_ONCE(qp->sq.get)));
+}
+
+/*
+ * Work is outstanding when the transmitter is inside a work request or a
+ * Read awaits its Response (swi_stream_busy()), and also while a posted
+ * work request waits on the SQ: an orderly close would flush it unsent
+ * while the peer sees a clean end of the stream.
+ */
 static void swi_qp_ctx(struct swi_qp *qp, enum rdmap_qp_err err,
 		       struct rdmap_qp_ctx *ctx)
 {
-	ctx->busy = qp->stream && swi_stream_busy(qp->stream);
+	ctx->busy = (qp->stream && swi_stream_busy(qp->stream)) ||
+		    swi_qp_sq_pending(qp);
 	ctx->srq = !!qp->srq;
 	ctx->err = err;
 }
