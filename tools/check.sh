@@ -10,7 +10,7 @@
 # line "N passed, N failed".
 #
 # When the debug kernel is not cached, it is built in the background at
-# nice 19 once lint has built the test kernel (tools/build-kernel.sh lets
+# nice 19 (its autogroup too) once lint has built the test kernel (tools/build-kernel.sh lets
 # one build run at a time): it takes the CPU the other stages leave idle,
 # mostly while the VMs of the end-to-end tests wait, and kunit-debug waits
 # for it to finish. Its output goes to build/kernel-debug.log.
