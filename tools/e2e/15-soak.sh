@@ -251,6 +251,7 @@ snap() {
 	done > "$1"
 }
 # delta A B "DEVS" NAME...: the sum over DEVS and NAMEs of B minus A
+# (printed with %.0f: mawk's %d stops at 2^31 - 1, 2147 MB of octets)
 delta() {
 	local a=$1 b=$2 devs=$3
 	shift 3
@@ -258,13 +259,13 @@ delta() {
 		BEGIN { split(devs, d); for (i in d) D[d[i]] = 1
 			split(names, n); for (i in n) N[n[i]] = 1 }
 		($1 in D) && ($2 in N) { if (FILENAME == ARGV[1]) s -= $3; else s += $3 }
-		END { printf "%d\n", s }' "$a" "$b"
+		END { printf "%.0f\n", s }' "$a" "$b"
 }
 # rstream_runs FROM TO: "octets runs failed" of rstream runs ended in [FROM, TO)
 rstream_runs() {
 	cat "$W"/rstream-*.runs 2>/dev/null | awk -v from="$1" -v to="$2" '
 		$1 >= from && $1 < to { r++; if ($2 != 0) bad++; rs += $3 }
-		END { printf "%d %d %d\n", rs, r, bad }'
+		END { printf "%.0f %d %d\n", rs, r, bad }'
 }
 # count_pings: PINGS[id] = the iterations of every rping slot now; sets
 # it_now (all of them), stalled (slots without a new iteration since the
