@@ -591,6 +591,32 @@ static void qpt_close_answers_read(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
 }
 
+/*
+ * A close requested while a Send still waits on the SQ (QP 0 holds its
+ * transmitter, as a responder before the peer's first FPDU): that is work
+ * outstanding, so the QP goes to ERROR and aborts the stream instead of
+ * closing in order with the Send flushed unsent behind a clean FIN.
+ */
+static void qpt_close_with_queued_send_aborts(struct kunit *test)
+{
+	const struct swi_stream_cfg held = { .hold = true }, plain = { };
+	const struct swi_stream_cfg *cfg[2] = { &held, &plain };
+	struct qpt *t = qpt_up_pair(test, cfg, 0);
+	struct ib_qp_attr a = { .qp_state = IB_QPS_SQD };
+	struct ib_send_wr sw = { .opcode = IB_WR_SEND, .wr_id = 91 };
+	struct ib_wc wc;
+	int state;
+
+	qpt_post(test, t, 0, &sw, 8);
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(t->qp[0], &a, IB_QP_STATE), 0);
+	state = READ_ONCE(to_swi_qp(t->qp[0])->state);
+	KUNIT_EXPECT_EQ(test, state, RDMAP_QPS_ERROR);
+	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[0], &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 91);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
+}
+
 /* Busy-poll @cq for one completion, for at most QPT_WAIT_MS */
 static int qpt_spin(struct ib_cq *cq, struct ib_wc *wc)
 {
@@ -1124,6 +1150,7 @@ static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_local_error_terminates),
 	KUNIT_CASE_SLOW(qpt_cq_overflow_fails_qp),
 	KUNIT_CASE_SLOW(qpt_close_answers_read),
+	KUNIT_CASE_SLOW(qpt_close_with_queued_send_aborts),
 	KUNIT_CASE_SLOW(qpt_read_ird_one),
 	KUNIT_CASE_SLOW(qpt_send_invalidate),
 	KUNIT_CASE_SLOW(qpt_rdma_rw),

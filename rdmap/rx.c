@@ -157,8 +157,6 @@ static void swi_rx_rresp_stag(struct swi_stream *s, struct ddp_stag_check *c)
 	c->access = DDP_ACCESS_REMOTE_WRITE;
 	c->base = sink.laddr;
 	c->len = sink.length;
-	rx->rresp_to = sink.laddr;
-	rx->rresp_len = sink.length;
 	rx->mem = rdmap_mem_lookup(&s->qp->dev->mem, sink.lkey);
 	if (IS_ERR(rx->mem)) {
 		rx->mem = NULL;
@@ -172,10 +170,11 @@ static void swi_rx_rresp_stag(struct swi_stream *s, struct ddp_stag_check *c)
  * the end of the sink. Else an octet of the sink would be left unwritten
  * by a Read that completes (RFC 5041 7.2: base or bounds violation).
  */
-static bool swi_rx_rresp_in_order(const struct swi_rx *rx, u32 plen)
+static bool swi_rx_rresp_in_order(const struct swi_rx *rx,
+				  const struct ddp_stag_check *sink, u32 plen)
 {
-	return rx->h.to == rx->rresp_to + rx->rresp_got &&
-	       (!rx->h.last || rx->rresp_got + plen == rx->rresp_len);
+	return rx->h.to == sink->base + rx->rresp_got &&
+	       (!rx->h.last || rx->rresp_got + plen == sink->len);
 }
 
 /* The headers are in: validate the segment before any payload lands */
@@ -212,7 +211,7 @@ static int swi_rx_seg_begin(struct swi_stream *s)
 	if (!rdmap_rx_check(h, rx->ulpdu_len - hl, &rx->ddp,
 			    h->tagged ? &chk : NULL, &cause)) {
 		if (!h->tagged || h->opcode != RDMAP_READ_RESP ||
-		    swi_rx_rresp_in_order(rx, rx->ulpdu_len - hl))
+		    swi_rx_rresp_in_order(rx, &chk, rx->ulpdu_len - hl))
 			return 0;
 		cause = (struct rdmap_term_cause){
 			.layer = TERM_LAYER_DDP,

@@ -81,9 +81,8 @@ struct swi_tx_job {
  * @ddp: the untagged queues' state, for rdmap_rx_check()
  * @mem: target of the current tagged segment, referenced
  * @rqe: the receive buffer of the Send in progress
- * @rresp_to: sink address of the oldest outstanding Read
- * @rresp_len: its length
- * @rresp_got: octets of its Read Response placed so far, in order
+ * @rresp_got: octets of the Read Response to the oldest outstanding Read
+ *	placed so far, in order
  * @rqe_valid: @rqe is taken
  * @failed: a Terminate was raised, nothing more is processed
  */
@@ -97,8 +96,6 @@ struct swi_rx {
 	struct ddp_rx_state ddp;
 	struct rdmap_mem *mem;
 	struct siw_rqe rqe;
-	u64 rresp_to;
-	u32 rresp_len;
 	u32 rresp_got;
 	bool rqe_valid;
 	bool failed;
