@@ -4,7 +4,11 @@
 # NVMe over Fabrics over RDMA with the kernel's own consumers, in two
 # guests on a QEMU socket network: nvmet-rdma target in guest A, nvme-rdma
 # host in guest B; softiwarp on both over IPv4 and over IPv6, then the
-# in-tree siw as the target and as the host against softiwarp. What each
+# in-tree siw as the target and as the host against softiwarp; then
+# softiwarp on both under netem (delay, reordering, loss, duplication),
+# and with the target's link down for 12 s under the host's write (both
+# ends give the connection up; nvme-rdma must reconnect by itself and
+# lose nothing). What each
 # phase does is described in nvmeof.guest; this script starts the pair and
 # shows both summaries.
 set -eu -o pipefail
@@ -20,7 +24,7 @@ for r in a b; do
 done
 [ "$rc" -eq 0 ] || { echo "FAIL: vm-pair exited $rc"; exit 1; }
 # A phase that never ran leaves no line: insist on every one of them.
-for phase in sw-sw-ipv4 sw-sw-ipv6 siw-sw sw-siw; do
+for phase in sw-sw-ipv4 sw-sw-ipv6 siw-sw sw-siw sw-sw-netem sw-sw-link-down; do
 	grep -q "^ok   $phase: .* read back equal" "$out/b/03-summary.txt" ||
 		{ echo "FAIL: phase $phase did not verify its data"; exit 1; }
 done
