@@ -467,6 +467,36 @@ static struct net *swi_cm_net(struct swi_device *dev)
 	return dev_net(dev->netdev);
 }
 
+/*
+ * The TCP handshake, within the MPA startup timeout: a non-blocking
+ * connect, then waits for its outcome in slices (a repeated blocking
+ * connect on a connecting socket waits up to its send timeout), ending
+ * early when the initiator's QP is gone. Without the slices, destroy_qp
+ * during a SYN nobody answers would wait out the whole timeout.
+ */
+static int swi_cm_tcp_connect(struct swi_cep *cep, struct sockaddr *raddr)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(swi_cm_timeout_ms());
+	struct socket *sock = cep->sock;
+	int alen = rdma_addr_size(raddr);
+	int err;
+
+	err = kernel_connect(sock, raddr, alen, O_NONBLOCK);
+	while (err == -EINPROGRESS || err == -EALREADY) {
+		long left = (long)(end - jiffies);
+
+		if (left <= 0)
+			return -ETIMEDOUT;
+		if (swi_cm_qp_gone(cep))
+			return -ECONNRESET;
+		WRITE_ONCE(sock->sk->sk_sndtimeo,
+			   min_t(long, left, SWI_CM_RECV_SLICE));
+		err = kernel_connect(sock, raddr, alen, 0);
+	}
+	swi_cm_sock_timeouts(sock);
+	return err;
+}
+
 /* TCP connect and MPA Request; 0 with the peer's Reply decoded */
 static int swi_cm_connect_steps(struct swi_cep *cep)
 {
@@ -493,9 +523,9 @@ static int swi_cm_connect_steps(struct swi_cep *cep)
 	sock_set_reuseaddr(cep->sock->sk);
 	err = kernel_bind(cep->sock, laddr, rdma_addr_size(laddr));
 	if (!err)
-		err = kernel_connect(cep->sock, raddr, rdma_addr_size(raddr), 0);
+		err = swi_cm_tcp_connect(cep, raddr);
 	if (err)
-		return err == -EINPROGRESS ? -ETIMEDOUT : err;
+		return err;
 	mpa_startup_request(&cep->pol, cep->pdata, cep->pdata_len, &req);
 	len = mpa_startup_frame_len(&req);
 	buf = swi_fault_setup_alloc() ? NULL : kmalloc(len, GFP_KERNEL);

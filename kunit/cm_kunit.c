@@ -41,7 +41,9 @@
  * iw_cm_id is held until then. cm_qp_destroyed_connecting: the QP destroyed
  * (as rdma_destroy_qp() before rdma_destroy_id() does) while the Request
  * waits for its Reply: the connect fails at once (not after the MPA
- * timeout) and the destroy completes. iw_cm
+ * timeout) and the destroy completes; cm_qp_destroyed_tcp_connecting: the
+ * same while our SYN goes unanswered (a listener whose accept queue is
+ * full drops it). iw_cm
  * itself cannot destroy an iw_cm_id whose connect is under way: it waits
  * for CONNECT_REPLY, which the cases above show always comes.
  */
@@ -63,7 +65,7 @@
 
 #define CMT_EVENTS	8
 #define CMT_WAIT	(10 * HZ)
-#define CMT_PORT_BASE	47100	/* the cases use 47101 to 47139 */
+#define CMT_PORT_BASE	47100	/* the cases use 47101 to 47140 */
 #define CMT_TIMEOUT_MS	300	/* the MPA timeout of the timeout cases */
 #define CMT_LONG_TIMEOUT_MS	8000	/* one a case must not wait out */
 #define CMT_RAW_WAIT	(3 * HZ)	/* a raw socket's send/recv timeout */
@@ -1014,6 +1016,38 @@ static void cm_qp_destroyed_connecting(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cmt_refs_settle(&t->act), 0);
 }
 
+/*
+ * The same during the TCP handshake: the listener's accept queue is full
+ * (backlog 0, one connection never accepted), so it drops our SYN and
+ * its retransmissions. Destroying the QP ends the connect at once with
+ * -ECONNRESET, not after the MPA timeout with -ETIMEDOUT.
+ */
+static void cm_qp_destroyed_tcp_connecting(struct kunit *test)
+{
+	u16 port = CMT_PORT_BASE + 40;
+	struct cmt *t = cmt_up(test, port);
+	struct socket *l = swi_kunit_sock(test);
+	struct sockaddr_in sin;
+	unsigned long t0;
+
+	cmt_set_timeout(test, CMT_LONG_TIMEOUT_MS);
+	cmt_addr(&sin, port);
+	sock_set_reuseaddr(l->sk);
+	KUNIT_ASSERT_EQ(test, kernel_bind(l, (struct sockaddr *)&sin,
+					  sizeof(sin)), 0);
+	KUNIT_ASSERT_EQ(test, kernel_listen(l, 0), 0);
+	cmt_raw_connect(test, port);	/* fills the accept queue */
+	t0 = jiffies;
+	KUNIT_ASSERT_EQ(test, cmt_connect(t, "hello"), 0);
+	msleep(300);			/* the SYN is out, and dropped */
+	KUNIT_EXPECT_EQ(test, READ_ONCE(t->act.nev), 0);
+	cmt_destroy_qp0(test, t);
+	cmt_expect(test, &t->act, 0, IW_CM_EVENT_CONNECT_REPLY, -ECONNRESET);
+	KUNIT_EXPECT_LT(test, jiffies_to_msecs(jiffies - t0),
+			CMT_LONG_TIMEOUT_MS / 2);
+	KUNIT_EXPECT_EQ(test, cmt_refs_settle(&t->act), 0);
+}
+
 static struct kunit_case cm_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(cm_close_by_initiator, cmt_rev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
@@ -1033,6 +1067,7 @@ static struct kunit_case cm_cases[] = {
 	KUNIT_CASE_SLOW(cm_close_timer),
 	KUNIT_CASE_SLOW(cm_unlisten_during_startup),
 	KUNIT_CASE_SLOW(cm_qp_destroyed_connecting),
+	KUNIT_CASE_SLOW(cm_qp_destroyed_tcp_connecting),
 	{}
 };
 

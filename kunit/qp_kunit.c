@@ -617,6 +617,49 @@ static void qpt_close_with_queued_send_aborts(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
 }
 
+/*
+ * swi_qp_take_sqe() checks its hold on the copy it hands out, never on a
+ * second read of the slot: with the transmitter held, an RDMA Read stays
+ * on the SQ under SWI_SQ_HOLD_READ (-EAGAIN, the copy showing the Read),
+ * a fenced Send under SWI_SQ_HOLD_FENCE, and a hold on Reads lets a plain
+ * Send through; each is then taken whole, in order, once released.
+ */
+static void qpt_take_sqe_hold(struct kunit *test)
+{
+	const struct swi_stream_cfg held = { .hold = true }, plain = { };
+	const struct swi_stream_cfg *cfg[2] = { &held, &plain };
+	struct qpt *t = qpt_up_pair(test, cfg, 1);
+	struct swi_qp *qp = to_swi_qp(t->qp[0]);
+	struct ib_rdma_wr rd = {
+		.wr = { .opcode = IB_WR_RDMA_READ, .wr_id = 31 },
+		.remote_addr = 4096, .rkey = 0x1234,
+	};
+	struct ib_send_wr fenced = {
+		.opcode = IB_WR_SEND, .wr_id = 32, .send_flags = IB_SEND_FENCE,
+	};
+	struct ib_send_wr send = { .opcode = IB_WR_SEND, .wr_id = 33 };
+	struct siw_sqe sqe;
+
+	qpt_post(test, t, 0, &rd.wr, 64);
+	qpt_post(test, t, 0, &fenced, 8);
+	qpt_post(test, t, 0, &send, 8);
+	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, SWI_SQ_HOLD_READ),
+			-EAGAIN);
+	KUNIT_EXPECT_EQ(test, sqe.id, 31);
+	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, SWI_SQ_HOLD_FENCE), 0);
+	KUNIT_EXPECT_EQ(test, sqe.id, 31);
+	KUNIT_EXPECT_EQ(test, sqe.opcode, SIW_OP_READ);
+	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, SWI_SQ_HOLD_FENCE),
+			-EAGAIN);
+	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, SWI_SQ_HOLD_READ), 0);
+	KUNIT_EXPECT_EQ(test, sqe.id, 32);
+	KUNIT_EXPECT_TRUE(test, sqe.flags & SIW_WQE_READ_FENCE);
+	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, SWI_SQ_HOLD_READ |
+					      SWI_SQ_HOLD_FENCE), 0);
+	KUNIT_EXPECT_EQ(test, sqe.id, 33);
+	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, 0), -ENOENT);
+}
+
 /* Busy-poll @cq for one completion, for at most QPT_WAIT_MS */
 static int qpt_spin(struct ib_cq *cq, struct ib_wc *wc)
 {
@@ -1151,6 +1194,7 @@ static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_cq_overflow_fails_qp),
 	KUNIT_CASE_SLOW(qpt_close_answers_read),
 	KUNIT_CASE_SLOW(qpt_close_with_queued_send_aborts),
+	KUNIT_CASE_SLOW(qpt_take_sqe_hold),
 	KUNIT_CASE_SLOW(qpt_read_ird_one),
 	KUNIT_CASE_SLOW(qpt_send_invalidate),
 	KUNIT_CASE_SLOW(qpt_rdma_rw),

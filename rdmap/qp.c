@@ -293,12 +293,19 @@ static bool swi_user_sqe_ok(const struct siw_sqe *sqe)
  * swi_qp_take_sqe() - take the next send work request off the SQ
  * @qp: the QP
  * @sqe: where the work request is copied
+ * @hold: SWI_SQ_HOLD_* bits: the kinds of work request that may not
+ *	start now; such a request is copied but stays on the SQ
+ *
+ * The slot is read once: what @hold is checked against is the copy the
+ * caller goes on with, so user space rewriting a posted work request
+ * cannot slip an RDMA Read past the ORD or a fence past the Reads.
  *
  * Context: any context; takes @qp->sq_lock.
- * Return: 0, -ENOENT when the SQ is empty, -EINVAL for a malformed user
- * work request (consumed all the same).
+ * Return: 0, -ENOENT when the SQ is empty, -EAGAIN when @hold keeps the
+ * next one back, -EINVAL for a malformed user work request (consumed all
+ * the same).
  */
-int swi_qp_take_sqe(struct swi_qp *qp, struct siw_sqe *sqe)
+int swi_qp_take_sqe(struct swi_qp *qp, struct siw_sqe *sqe, unsigned int hold)
 {
 	struct siw_sqe *slot;
 	unsigned long flags;
@@ -311,14 +318,21 @@ int swi_qp_take_sqe(struct swi_qp *qp, struct siw_sqe *sqe)
 		goto out;
 	}
 	memcpy(sqe, slot, sizeof(*sqe));
+	if (qp->user && !swi_user_sqe_ok(sqe)) {
+		err = -EINVAL;
+	} else if (((hold & SWI_SQ_HOLD_READ) && swi_op_is_read(sqe->opcode)) ||
+		   ((hold & SWI_SQ_HOLD_FENCE) &&
+		    (sqe->flags & SIW_WQE_READ_FENCE))) {
+		err = -EAGAIN;
+		goto out;
+	}
 	swi_slot_free(slot);
 	qp->sq.get++;
-	if (qp->user && !swi_user_sqe_ok(sqe))
-		err = -EINVAL;
 out:
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(swi_qp_take_sqe);
 
 /**
  * swi_qp_take_rqe() - take the next receive work request
@@ -359,7 +373,7 @@ static void swi_qp_flush_sq_ring(struct swi_qp *qp)
 	struct siw_sqe sqe;
 	int err;
 
-	while ((err = swi_qp_take_sqe(qp, &sqe)) != -ENOENT)
+	while ((err = swi_qp_take_sqe(qp, &sqe, 0)) != -ENOENT)
 		swi_qp_complete_sqe(qp, &sqe, 0, SIW_WC_WR_FLUSH_ERR);
 }
 

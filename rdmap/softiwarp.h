@@ -507,7 +507,10 @@ typedef void (*swi_qp_conn_fn)(struct swi_qp *qp, void *conn, void *arg);
 void swi_qp_walk_conns(struct swi_device *dev, swi_qp_conn_fn fn, void *arg);
 int swi_qp_event(struct swi_qp *qp, enum rdmap_qp_event event,
 		 enum rdmap_qp_err err);
-int swi_qp_take_sqe(struct swi_qp *qp, struct siw_sqe *sqe);
+/* swi_qp_take_sqe()'s @hold: which work requests may not start now */
+#define SWI_SQ_HOLD_READ	BIT(0)	/* the ORQ is full: no RDMA Read */
+#define SWI_SQ_HOLD_FENCE	BIT(1)	/* Reads outstanding: no fenced WR */
+int swi_qp_take_sqe(struct swi_qp *qp, struct siw_sqe *sqe, unsigned int hold);
 int swi_qp_take_rqe(struct swi_qp *qp, struct siw_rqe *rqe);
 void swi_qp_err_work(struct work_struct *work);
 unsigned int swi_qp_set_close_timeout_ms(unsigned int ms);

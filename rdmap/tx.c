@@ -305,27 +305,17 @@ static bool swi_tx_batch_room(struct swi_stream *s, u32 mulpdu)
 	       s->wire_nr + MPA_FPDU_MAX_PIECES <= SWI_TX_WIRE_MAX;
 }
 
-/* May the SQ's head start now? A fence waits for every Read, ORD caps */
-static int swi_tx_sq_ready(struct swi_stream *s)
+/*
+ * What may not start now: a fence waits for every Read, the ORD caps
+ * them. Only Responses arriving change the ORQ behind our back, and they
+ * only empty it: a hold computed now is never too lax.
+ */
+static unsigned int swi_tx_sq_hold(struct swi_stream *s)
 {
-	struct swi_qp *qp = s->qp;
-	struct siw_sqe *slot;
-	unsigned long flags;
-	u16 fl;
-	u8 op;
+	u32 used = swi_orq_used(s);
 
-	spin_lock_irqsave(&qp->sq_lock, flags);
-	slot = swi_ring_slot(&qp->sq, qp->sq.get);
-	fl = swi_slot_flags(slot);
-	op = READ_ONCE(slot->opcode);
-	spin_unlock_irqrestore(&qp->sq_lock, flags);
-	if (!(fl & SIW_WQE_VALID))
-		return -ENOENT;
-	if ((fl & SIW_WQE_READ_FENCE) && swi_orq_used(s))
-		return -EAGAIN;
-	if (swi_op_is_read(op) && swi_orq_used(s) >= qp->ord)
-		return -EAGAIN;
-	return 0;
+	return (used >= s->qp->ord ? SWI_SQ_HOLD_READ : 0) |
+	       (used ? SWI_SQ_HOLD_FENCE : 0);
 }
 
 /*
@@ -409,10 +399,8 @@ static bool swi_tx_pick_sqe(struct swi_stream *s)
 	s64 len;
 	int err;
 
-	if (swi_tx_sq_ready(s))
-		return false;
-	err = swi_qp_take_sqe(s->qp, &j->sqe);
-	if (err == -ENOENT)
+	err = swi_qp_take_sqe(s->qp, &j->sqe, swi_tx_sq_hold(s));
+	if (err == -ENOENT || err == -EAGAIN)
 		return false;
 	j->kind = SWI_TX_SQE;
 	j->done = 0;
