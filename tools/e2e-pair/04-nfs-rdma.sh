@@ -8,11 +8,12 @@
 # private data in the debugfs connections files: both sides must show
 # both messages (xprtrdma's in the MPA Request, svcrdma's in the Reply),
 # the client's "ours" being the server's "peer" and the other way round.
+# The last round runs with netem on both guests' eth0 (see nfs.guest).
 set -eu -o pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 g=$top/tools/e2e-pair/nfs.guest
 out=$top/build/e2e-pair/04
-VERSIONS="4.0 4.2"
+ROUNDS="4.0 4.2 4.2+netem"
 
 rc=0
 "$top/tools/vm-pair" -t 900 -o "$out" "$g" server -- "$g" client || rc=$?
@@ -31,7 +32,7 @@ fail() {
 field() {
 	grep -o " $2=[^ ]*" "$1" | head -n 1 | cut -d= -f2-
 }
-for v in $VERSIONS; do
+for v in $ROUNDS; do
 	sc=$out/a/04-conn-$v-server.txt cc=$out/b/04-conn-$v-client.txt
 	cmp -s "$out/a/04-sums-$v-server.txt" "$out/b/04-sums-$v-client.txt" ||
 		fail "vers=$v: the server's files differ from what the client read"
