@@ -323,6 +323,21 @@ static bool swi_cm_qp_gone(const struct swi_cep *cep)
 }
 
 /*
+ * The next slice of a wait that must end by @end (jiffies): its length,
+ * -EAGAIN when the time is up, -ECONNRESET when the initiator's QP is gone
+ */
+static long swi_cm_slice(const struct swi_cep *cep, unsigned long end)
+{
+	long left = (long)(end - jiffies);
+
+	if (left <= 0)
+		return -EAGAIN;
+	if (swi_cm_qp_gone(cep))
+		return -ECONNRESET;
+	return min_t(long, left, SWI_CM_RECV_SLICE);
+}
+
+/*
  * Receive exactly @len octets by @end (jiffies): the receive timeout is
  * what is left until then, so that a peer trickling its frame in cannot
  * renew it with every octet. The wait goes in slices, and ends early when
@@ -336,15 +351,12 @@ static int swi_cm_recv(struct swi_cep *cep, void *buf, size_t len,
 	while (len) {
 		struct kvec kv = { .iov_base = buf, .iov_len = len };
 		struct msghdr msg = {};
-		long left = (long)(end - jiffies);
+		long slice = swi_cm_slice(cep, end);
 		int n;
 
-		if (left <= 0)
-			return -EAGAIN;
-		if (swi_cm_qp_gone(cep))
-			return -ECONNRESET;
-		WRITE_ONCE(sock->sk->sk_rcvtimeo,
-			   min_t(long, left, SWI_CM_RECV_SLICE));
+		if (slice < 0)
+			return slice;
+		WRITE_ONCE(sock->sk->sk_rcvtimeo, slice);
 		n = kernel_recvmsg(sock, &msg, &kv, 1, len, MSG_WAITALL);
 		if (n == -EAGAIN)
 			continue;
@@ -483,14 +495,11 @@ static int swi_cm_tcp_connect(struct swi_cep *cep, struct sockaddr *raddr)
 
 	err = kernel_connect(sock, raddr, alen, O_NONBLOCK);
 	while (err == -EINPROGRESS || err == -EALREADY) {
-		long left = (long)(end - jiffies);
+		long slice = swi_cm_slice(cep, end);
 
-		if (left <= 0)
-			return -ETIMEDOUT;
-		if (swi_cm_qp_gone(cep))
-			return -ECONNRESET;
-		WRITE_ONCE(sock->sk->sk_sndtimeo,
-			   min_t(long, left, SWI_CM_RECV_SLICE));
+		if (slice < 0)
+			return slice == -EAGAIN ? -ETIMEDOUT : slice;
+		WRITE_ONCE(sock->sk->sk_sndtimeo, slice);
 		err = kernel_connect(sock, raddr, alen, 0);
 	}
 	swi_cm_sock_timeouts(sock);
