@@ -55,14 +55,16 @@ ilog="$RESULTS/$T-initiator.log"
 irc=0
 timeout 300 ip netns exec "$NS1" "$PEER" --role initiator \
 	--target "$IP0:$RPING_PORT" --all --knob-dev "$DEV0" \
-	--wait "$(e2e_scale_time 5)" --mpa-timeout-ms $TMO --close-timeout-ms $TMO > "$ilog" 2>&1 || irc=$?
+	--wait "$(e2e_scale_time 5)" --mpa-timeout-ms $TMO --close-timeout-ms $TMO \
+	--closer-cmd "ip netns exec $NS0 ucmatose -b $IP0 -p {port} -C 0" \
+	> "$ilog" 2>&1 || irc=$?
 echo "initiator role took $((SECONDS - start)) s"
 
 rlog="$RESULTS/$T-responder.log"
 rrc=0
 timeout 300 ip netns exec "$NS1" "$PEER" --role responder \
 	--listen $PEER_PORT --all --wait "$(e2e_scale_time 5)" \
-	--mpa-timeout-ms $TMO \
+	--knob-dev "$DEV0" --mpa-timeout-ms $TMO \
 	--close-timeout-ms $TMO \
 	--client-cmd "ip netns exec $NS0 rping -c -a $IP1 -p {port} -C 1 -V" \
 	> "$rlog" 2>&1 || rrc=$?
