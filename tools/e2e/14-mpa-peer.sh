@@ -11,11 +11,13 @@
 #               with the exact Terminate layer/etype/code, its copied
 #               headers checked), FIN and RST at every point of a message
 #               and in every QP state, the MPA startup timeouts and the
-#               CLOSING timer;
+#               CLOSING timer (its expiry with ucmatose -C 0, which
+#               disconnects at once and keeps its QP);
 #   responder   the peer listens in NS1; for each case an rping client on
 #               softiwarp in NS0 connects to it and gets a hostile Reply or,
-#               after a good one, hostile FPDUs; the client's error output
-#               and exit status are checked too.
+#               after a good one, hostile FPDUs, also with CRC off
+#               (mpa_crc 0 on DEV0); the client's error output and exit
+#               status are checked too.
 #
 # Fails if a case fails, if fewer than 200 cases ran, if the rping server
 # died or no longer serves a normal client afterwards, or on a kernel
