@@ -890,8 +890,14 @@ for how in ('fin', 'rst'):
     exp = 'reset' if how == 'rst' else 'abort'
     add('%s-read-response-partial' % how, 'initiator', 'teardown-read', exp,
         read_pending_end(how, rresp_first_seg))
+    # MODULE DEFECT, not in --all: the receiver keeps its reference on the
+    # Read's sink MR (swi_rx.mem, taken for the FPDU that was cut) after
+    # the abort until the QP is destroyed (swi_rx_release()); rping
+    # deregisters its MRs before it destroys its QP and hangs for ever in
+    # rdmap_mem_dereg() (D state): the rping server can no longer exit
     add('%s-mid-read-response' % how, 'initiator', 'teardown-read', exp,
         read_pending_end(how, rresp_cut))
+    CASES[-1].default = False
 add('fin-read-outstanding-abort', 'initiator', 'teardown-read', 'abort',
     read_pending_end('fin', lambda c: None))
 
