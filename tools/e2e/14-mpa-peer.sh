@@ -11,11 +11,13 @@
 #               with the exact Terminate layer/etype/code, its copied
 #               headers checked), FIN and RST at every point of a message
 #               and in every QP state, the MPA startup timeouts and the
-#               CLOSING timer;
+#               CLOSING timer (its expiry with ucmatose -C 0, which
+#               disconnects at once and keeps its QP);
 #   responder   the peer listens in NS1; for each case an rping client on
 #               softiwarp in NS0 connects to it and gets a hostile Reply or,
-#               after a good one, hostile FPDUs; the client's error output
-#               and exit status are checked too.
+#               after a good one, hostile FPDUs, also with CRC off
+#               (mpa_crc 0 on DEV0); the client's error output and exit
+#               status are checked too.
 #
 # Fails if a case fails, if fewer than 200 cases ran, if the rping server
 # died or no longer serves a normal client afterwards, or on a kernel
@@ -55,14 +57,16 @@ ilog="$RESULTS/$T-initiator.log"
 irc=0
 timeout 300 ip netns exec "$NS1" "$PEER" --role initiator \
 	--target "$IP0:$RPING_PORT" --all --knob-dev "$DEV0" \
-	--wait "$(e2e_scale_time 5)" --mpa-timeout-ms $TMO --close-timeout-ms $TMO > "$ilog" 2>&1 || irc=$?
+	--wait "$(e2e_scale_time 5)" --mpa-timeout-ms $TMO --close-timeout-ms $TMO \
+	--closer-cmd "ip netns exec $NS0 ucmatose -b $IP0 -p {port} -C 0" \
+	> "$ilog" 2>&1 || irc=$?
 echo "initiator role took $((SECONDS - start)) s"
 
 rlog="$RESULTS/$T-responder.log"
 rrc=0
 timeout 300 ip netns exec "$NS1" "$PEER" --role responder \
 	--listen $PEER_PORT --all --wait "$(e2e_scale_time 5)" \
-	--mpa-timeout-ms $TMO \
+	--knob-dev "$DEV0" --mpa-timeout-ms $TMO \
 	--close-timeout-ms $TMO \
 	--client-cmd "ip netns exec $NS0 rping -c -a $IP1 -p {port} -C 1 -V" \
 	> "$rlog" 2>&1 || rrc=$?

@@ -13,6 +13,9 @@ reaction it saw. Reactions:
   client:TEXT              (responder role) the consumer failed with TEXT
 """
 
+import errno
+import os
+import shlex
 import socket
 import struct
 import subprocess
@@ -36,6 +39,8 @@ class Case:
         self.name, self.role, self.cat = name, role, cat
         self.expect, self.fn, self.needs = expect, fn, needs or {}
         self.client = client     # responder role: expected consumer result
+        self.requires = None     # 'closer': needs --closer-cmd
+        self.default = True      # False: a known module defect, not in --all
 
 
 CASES = []
@@ -819,6 +824,229 @@ def _closing_timer(ctx):
         return 'stream still there %.1f s after the FIN' % el
     ctx.log('reset %.1f s after the FIN' % el)
     return 'fin-then-reset'
+
+
+def ended(c, timeout):
+    """How the stream ends within timeout: 'abort' (RST, no FIN before
+    it), 'fin' (EOF), 'open'."""
+    c.observe(timeout)
+    if c.reset and not c.eof:
+        return 'abort'
+    return 'fin' if c.eof else 'open'
+
+
+DEBUGFS = '/sys/kernel/debug'
+
+
+def conn_lines(ctx):
+    """The debugfs connections lines of --knob-dev (None without it).
+    Under ip netns exec /sys is a fresh sysfs without debugfs: mount it
+    there (that mount namespace is ours alone)."""
+    if not ctx.knob_dev:
+        return None
+    path = '%s/softiwarp/%s/connections' % (DEBUGFS, ctx.knob_dev)
+    if not os.path.exists(path) and not os.listdir(DEBUGFS):
+        subprocess.call(['mount', '-t', 'debugfs', 'debugfs', DEBUGFS])
+    try:
+        with open(path) as f:
+            return f.read().splitlines()
+    except OSError as e:
+        raise Fail('debugfs: %s' % e)
+
+
+# ---- the server's RDMA Read outstanding (RFC 5040 section 6.2: a close
+# with an RDMA Read outstanding is an error; the stream is aborted)
+def read_pending_end(how, send):
+    def fn(ctx):
+        c = up(ctx)
+        read_outstanding(ctx, c)
+        send(c)
+        time.sleep(0.05)
+        if how == 'rst':
+            c.rst()
+            return next_served(ctx)
+        c.fin()
+        r = ended(c, T_TERM)
+        c.close()
+        if c.terminate() is not None:
+            return 'Terminate %s' % c.terminate()
+        return r
+    return fn
+
+
+def rresp_first_seg(c):
+    """The first 8 octets of the Read Response, without L."""
+    c.send_tagged(w.OP_READ_RESP, c.server_stag, c.server_to, RDATA[:8],
+                  last=False)
+
+
+def rresp_cut(c):
+    """The Read Response FPDU cut in the middle of its payload."""
+    hdr = w.tagged_hdr(w.OP_READ_RESP, c.server_stag, c.server_to)
+    c.send(c.tx.fpdu(hdr + RDATA)[:2 + 14 + 10])
+
+
+for how in ('fin', 'rst'):
+    exp = 'reset' if how == 'rst' else 'abort'
+    add('%s-read-response-partial' % how, 'initiator', 'teardown-read', exp,
+        read_pending_end(how, rresp_first_seg))
+    # MODULE DEFECT, not in --all: the receiver keeps its reference on the
+    # Read's sink MR (swi_rx.mem, taken for the FPDU that was cut) after
+    # the abort until the QP is destroyed (swi_rx_release()); rping
+    # deregisters its MRs before it destroys its QP and hangs for ever in
+    # rdmap_mem_dereg() (D state): the rping server can no longer exit
+    add('%s-mid-read-response' % how, 'initiator', 'teardown-read', exp,
+        read_pending_end(how, rresp_cut))
+    CASES[-1].default = False
+add('fin-read-outstanding-abort', 'initiator', 'teardown-read', 'abort',
+    read_pending_end('fin', lambda c: None))
+
+
+@case('read-never-answered', 'initiator', 'teardown-read',
+      'open, then abort')
+def _read_never(ctx):
+    """The server's Read is never answered: iWARP has no Read timeout, the
+    stream stays up (no Terminate, no close) past close_timeout_ms while
+    we keep it open; our FIN then aborts it at once, and the rping
+    server's connection thread ends (the next connection is served)."""
+    c = up(ctx)
+    read_outstanding(ctx, c)
+    first = ended(c, ctx.close_timeout + 0.5)
+    if first != 'open' or c.terminate() is not None:
+        return 'while the Read waits: %s, Terminate %s' % (first,
+                                                         c.terminate())
+    c.fin()
+    r = ended(c, T_TERM)
+    c.close()
+    if r != 'abort':
+        return 'open, then %s' % r
+    return 'open, then abort' if next_served(ctx) == 'reset' else \
+        'open, then abort, then no service'
+
+
+def tcp_state(c):
+    return c.sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 8)[0]
+
+
+@case('closing-timer-expiry', 'initiator', 'teardown-rts',
+      'closing-timeout-reset')
+def _closing_expiry(ctx):
+    """The consumer (--closer-cmd, ucmatose -C 0) accepts, disconnects at
+    once and keeps its QP until DISCONNECTED: the QP goes to CLOSING, the
+    FIN comes, the CLOSING timer runs. We never read and never close:
+    after close_timeout_ms (not before 0.8 times it) the QP must go to
+    ERROR, the socket be aborted (our socket sees the RST: TCP_CLOSE),
+    the debugfs connections line of the QP be gone (it is there while
+    CLOSING), and the consumer get its DISCONNECTED and exit 0."""
+    host, port = ctx.target[0], ctx.target[1] + 100
+    cmd = ctx.closer_cmd.replace('{port}', str(port))
+    proc = subprocess.Popen(shlex.split(cmd), stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    try:
+        return _closing_expiry_run(ctx, host, port, proc)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        out, _ = proc.communicate()
+        ctx.log('closer exit %s: %s' % (proc.returncode,
+                                        ' | '.join(out.splitlines()[-6:])))
+
+
+def _closing_expiry_run(ctx, host, port, proc):
+    before = set(conn_lines(ctx) or [])
+    end = time.monotonic() + ctx.wait
+    while True:
+        try:
+            s = socket.create_connection((host, port), timeout=5)
+            break
+        except ConnectionRefusedError:
+            if time.monotonic() > end or proc.poll() is not None:
+                return 'closer not listening on %d' % port
+            time.sleep(0.1)
+    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    c = Conn(s, ctx.log)
+    f = request(ctx, c)
+    if isinstance(f, str):
+        return 'handshake: %s' % f
+    # never read again: watch the socket's state only
+    end = time.monotonic() + ctx.wait
+    while tcp_state(c) == 1 and time.monotonic() < end:    # ESTABLISHED
+        time.sleep(0.02)
+    t_fin, st = time.monotonic(), tcp_state(c)
+    if st != 8:                                            # CLOSE_WAIT
+        return 'TCP state %d, want CLOSE_WAIT (the FIN)' % st
+    time.sleep(0.2)
+    lines = conn_lines(ctx)
+    qp = None
+    if lines is not None:
+        mine = [ln for ln in lines if ' responder ' in ln and
+                ln not in before]
+        ctx.log('debugfs while CLOSING: %s' % mine)
+        if len(mine) != 1:
+            return 'debugfs while CLOSING: %s' % (mine or 'no line')
+        qp = mine[0].split()[1]
+    limit = ctx.close_timeout + max(3.0, ctx.wait)
+    while tcp_state(c) == 8 and time.monotonic() - t_fin < limit:
+        time.sleep(0.02)
+    el, st = time.monotonic() - t_fin, tcp_state(c)
+    ctx.log('TCP state %d %.2f s after the FIN' % (st, el))
+    if st != 7:                                            # CLOSE
+        return 'TCP state %d %.1f s after the FIN' % (st, el)
+    if el < ctx.close_timeout * 0.8:
+        return 'reset %.2f s after the FIN, before close_timeout_ms' % el
+    # CLOSE_WAIT to CLOSE without our close is the RST; SO_ERROR says so
+    # (an RST in CLOSE_WAIT sets EPIPE, tcp_reset())
+    err = c.sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+    if err != errno.EPIPE:
+        return 'socket error %d after the FIN, want EPIPE (RST)' % err
+    c.close()
+    try:
+        proc.wait(timeout=ctx.wait)
+    except subprocess.TimeoutExpired:
+        return 'consumer still waiting for DISCONNECTED'
+    if proc.returncode != 0:
+        return 'consumer exit %d' % proc.returncode
+    if qp is not None:
+        left = [ln for ln in conn_lines(ctx) or []
+                if ln.split()[1:2] == [qp]]
+        if left:
+            return 'debugfs after the expiry: %s' % left
+    return 'closing-timeout-reset'
+
+
+CASES[-1].requires = 'closer'
+
+
+@case('fin-right-after-reply-x100', 'initiator', 'teardown-startup',
+      'close')
+def _fin_after_reply(ctx):
+    """MODULE DEFECT, not in --all (run it with --case): 100 times a good
+    Request, the Reply, and at once our FIN. The rping server waits for
+    its first Send, so the module must close on the FIN (CLOSING, then
+    IDLE) and drop the connection. A FIN that arrives between the Reply
+    and swi_stream_start() installing the socket callbacks is never seen
+    (the socket is already in CLOSE_WAIT, no state change follows): the
+    QP stays in RTS, listed in debugfs, until the consumer destroys it
+    (rping never does). Seen twice in the ~180 such closes of one full
+    run in the TCG VM."""
+    if conn_lines(ctx) is None:
+        return 'needs --knob-dev (debugfs)'
+    before = set(conn_lines(ctx))
+    for _ in range(100):
+        c = connect(ctx)
+        f = request(ctx, c)
+        c.close()
+        if isinstance(f, str):
+            return 'handshake: %s' % f
+    time.sleep(ctx.close_timeout + 1)
+    left = [ln.split()[1] for ln in conn_lines(ctx)
+            if ' responder ' in ln and ln not in before]
+    if left:
+        return 'QP still connected after our FIN: qp %s' % ' '.join(left)
+    return 'close'
+
+
+CASES[-1].default = False
 
 
 # ---- revision 0 (RFC 5044 Appendix C), mpa_permissive=1 on the device

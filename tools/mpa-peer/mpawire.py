@@ -121,6 +121,9 @@ class MpaTx:
         self.crc = crc
         self.markers = markers
         self.pos = 0
+        # CRC off: fill the CRC field with octets that are no CRC (RFC
+        # 5044 section 7.1: the receiver must take any value as valid)
+        self.garbage = False
 
     def _marker_due(self):
         return self.markers and self.pos % MARKER_INTERVAL == 0
@@ -149,6 +152,8 @@ class MpaTx:
             out += struct.pack('>HH', 0, ptr & 0xFFFF)
             self.pos += 4
         value = crc32c(out) if self.crc else 0
+        if self.garbage and not self.crc:
+            value = 0xC0FFEE00 | (self.pos & 0xFF)
         if bad_crc:
             value ^= 0x5A5A5A5A if self.crc else 0xFFFFFFFF
         for b in crc_wire(value):

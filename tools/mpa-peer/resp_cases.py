@@ -7,7 +7,7 @@ import struct
 import time
 
 import mpawire as w
-from cases import CASES, Case, RDATA, watch, T_TERM, Fail
+from cases import CASES, Case, RDATA, watch, T_TERM, Fail, conn_lines
 
 SINK_STAG, SINK_TO = 0x00cd5600, 0x30000
 REJ = 'cma event RDMA_CM_EVENT_REJECTED, error -104'
@@ -15,6 +15,7 @@ REFUSED = 'cma event RDMA_CM_EVENT_REJECTED, error -111'
 UNREACH = 'cma event RDMA_CM_EVENT_UNREACHABLE, error -110'
 # rping -c exits 0 when its connection ends mid-iteration, but says so
 FAILS = 'wait for RDMA_WRITE_ADV state'
+CRC_OFF = {'mpa_crc': 0}
 
 
 def radd(name, cat, expect, fn, client, needs=None):
@@ -192,18 +193,33 @@ for how in ('fin', 'rst'):
 
 
 # after a good Reply: hostile FPDUs to the client
-def r_hostile(name, expect, build, cat='r-hostile', known=None):
+def r_up(ctx, c, crc_off=False):
+    """A good Reply, then the client's advertisement Send (c.adv). With
+    crc_off (mpa_crc=0 on the client's device) the Request must not ask
+    for CRC, the Reply does not either: CRC off both ways."""
+    f = read_request(ctx, c)
+    if crc_off and f.c:
+        raise Fail('Request asks for CRC with mpa_crc 0: %s' % f)
+    good_reply(ctx, c, f, crc=not crc_off)
+    adv = c.expect(lambda s: not s.tagged and s.opcode == w.OP_SEND,
+                   ctx.wait)
+    if adv is None:
+        raise Fail('no advertisement Send')
+    c.adv = struct.unpack('>QII', adv.payload[:16])
+    return f
+
+
+def r_hostile(name, expect, build, cat='r-hostile', known=None,
+              crc_off=False, garbage=False, after=None):
+    """after(ctx, c, offender) replaces watch() when given."""
     def fn(ctx, c):
-        f = read_request(ctx, c)
-        good_reply(ctx, c, f)
-        adv = c.expect(lambda s: not s.tagged and s.opcode == w.OP_SEND,
-                       ctx.wait)
-        if adv is None:
-            raise Fail('no advertisement Send')
-        c.adv = struct.unpack('>QII', adv.payload[:16])
+        r_up(ctx, c, crc_off)
+        c.tx.garbage = garbage
         off = build(c)
+        if after:
+            return after(ctx, c, off)
         return watch(c, off)
-    radd(name, cat, expect, fn, FAILS)
+    radd(name, cat, expect, fn, FAILS, CRC_OFF if crc_off else None)
     CASES[-1].known = known
 
 
@@ -275,8 +291,9 @@ def r_fin_mid(how, n):
 
 
 for how in ('fin', 'rst'):
-    for pname, n in (('idle', 0), ('mid-header', 8), ('mid-crc', 32),
-                     ('between-segments', 999)):
+    for pname, n in (('idle', 0), ('mid-ulpdu-length', 1),
+                     ('mid-header', 8), ('mid-payload', 24),
+                     ('mid-crc', 30), ('between-segments', 999)):
         name = 'r-%s-%s' % (how, pname)
         if how == 'fin':
             r_hostile(name, 'close', r_fin_mid(how, n), 'r-teardown-rts')
@@ -290,3 +307,140 @@ for how in ('fin', 'rst'):
                 r_fin_mid('rst', n)(c)
                 return 'reset'
             radd(name, 'r-teardown-rts', 'reset', fn, FAILS)
+
+
+# ---- CRC off (mpa_crc 0 on the client's device): no CRC asked, none in
+# the Reply; RFC 5044 section 7.1: the CRC field is then valid whatever it
+# holds. rping's traffic works, hostile FPDUs still get their Terminate.
+def crc_off_accept(garbage):
+    def fn(ctx, c):
+        f = read_request(ctx, c)
+        if f.c:
+            return 'Request asks for CRC with mpa_crc 0: %s' % f
+        good_reply(ctx, c, f, crc=False)
+        c.tx.garbage = garbage
+        adv = c.expect(lambda s: not s.tagged and s.opcode == w.OP_SEND,
+                       ctx.wait)
+        if adv is None:
+            raise Fail('no advertisement Send')
+        c.inbox.insert(0, adv)
+        lines = conn_lines(ctx)
+        if lines is not None:
+            mine = [ln for ln in lines if ' initiator ' in ln]
+            ctx.log('debugfs: %s' % mine)
+            if len(mine) != 1 or ' crc tx/rx 0/0 ' not in mine[0]:
+                return 'debugfs connections: %s' % mine
+        rping_server(ctx, c)
+        out = c.observe(T_TERM)
+        if c.terminate() is not None:
+            return 'Terminate %s' % c.terminate()
+        return 'accept' if out == 'close' else 'no FIN from the client'
+    return fn
+
+
+radd('r-crc-off-accept', 'r-crc-off', 'accept', crc_off_accept(False), 'ok',
+     CRC_OFF)
+radd('r-crc-off-crc-field-garbage', 'r-crc-off', 'accept',
+     crc_off_accept(True), 'ok', CRC_OFF)
+r_hostile('r-crc-off-op-9', 'terminate 0/2/0x06', u(opcode=9), 'r-crc-off',
+          crc_off=True)
+r_hostile('r-crc-off-op-9-crc-garbage', 'terminate 0/2/0x06', u(opcode=9),
+          'r-crc-off', crc_off=True, garbage=True)
+r_hostile('r-crc-off-msn-2', 'terminate 1/2/0x02', u(msn=2), 'r-crc-off',
+          crc_off=True, garbage=True)
+r_hostile('r-crc-off-write-invalid-stag', 'terminate 1/1/0x00', t(),
+          'r-crc-off', crc_off=True)
+
+
+# ---- FIN and RST around the module's Terminate and in a peer's Terminate
+def after_module_term(how):
+    """The module's Terminate has come (and, as it is the last message,
+    its FIN may follow): our FIN or RST then. The Terminate is checked as
+    in watch(); the client ends."""
+    def fn(ctx, c, off):
+        t0 = time.monotonic()
+        while c.terminate() is None and time.monotonic() - t0 < T_TERM:
+            if not c.pump(0.2):
+                break
+        if c.terminate() is None:
+            return 'no Terminate'
+        if how == 'rst':
+            c.rst()
+            return 'reset'
+        c.fin()
+        return watch(c, off)
+    return fn
+
+
+def hostile_then(how):
+    """A hostile FPDU and at once our FIN or RST, before the module's
+    Terminate can have come: with FIN the Terminate still goes out on the
+    module's half of the stream, then its FIN."""
+    def fn(ctx, c, off):
+        if how == 'rst':
+            c.rst()
+            return 'reset'
+        c.fin()
+        return watch(c, off)
+    return fn
+
+
+r_hostile('r-fin-after-module-terminate', 'terminate 0/2/0x06', u(opcode=9),
+          'r-teardown-term', after=after_module_term('fin'))
+r_hostile('r-rst-after-module-terminate', 'reset', u(opcode=9),
+          'r-teardown-term', after=after_module_term('rst'))
+r_hostile('r-fin-with-hostile-fpdu', 'terminate 0/2/0x06', u(opcode=9),
+          'r-teardown-term', after=hostile_then('fin'))
+r_hostile('r-rst-with-hostile-fpdu', 'reset', u(opcode=9),
+          'r-teardown-term', after=hostile_then('rst'))
+
+
+def peer_term_cut(how):
+    def b(c):
+        c.send(c.tx.fpdu(w.untagged_hdr(w.OP_TERMINATE, 2, 1) +
+                         w.terminate_payload(0, 2, 6))[:20])
+        time.sleep(0.05)
+        if how == 'rst':
+            c.rst()
+        else:
+            c.fin()
+    return b
+
+
+r_hostile('r-fin-mid-peer-terminate', 'close', peer_term_cut('fin'),
+          'r-teardown-term')
+r_hostile('r-rst-mid-peer-terminate', 'reset', peer_term_cut('rst'),
+          'r-teardown-term', after=lambda ctx, c, off: 'reset')
+
+
+# ---- the client owes a Read Response: our Read Request, then at once
+# FIN or RST
+def read_then(how):
+    def b(c):
+        buf, rkey, size = c.adv
+        c.send_msg(w.OP_READ_REQ, w.read_req(SINK_STAG, SINK_TO, size, rkey,
+                                             buf))
+        if how == 'rst':
+            c.rst()
+        else:
+            c.fin()
+    return b
+
+
+def read_then_watch(ctx, c, off):
+    """The Read Response may come before the close or not (the module
+    answers a FIN with its own close); nothing else may, but the
+    zero-length RDMA Write of the Write RTR (p2p) of the startup."""
+    r = watch(c, off)
+    bad = [s for s in c.segs if s.tagged and not (
+        s.opcode == w.OP_READ_RESP and s.stag == SINK_STAG) and not (
+        s.opcode == w.OP_WRITE and s.stag == 0 and not s.payload)]
+    ctx.log('Read Response before the close: %s' % any(
+        s.tagged and s.opcode == w.OP_READ_RESP for s in c.segs))
+    return r if not bad else 'unexpected %s' % bad[0]
+
+
+r_hostile('r-fin-after-read-request', 'close', read_then('fin'),
+          'r-teardown-read', after=read_then_watch)
+r_hostile('r-rst-after-read-request', 'reset', read_then('rst'),
+          'r-teardown-read', after=lambda ctx, c, off: 'reset')
