@@ -41,10 +41,12 @@ static void swi_sk_state_change(struct sock *sk)
 	if (s) {
 		switch (sk->sk_state) {
 		case TCP_CLOSE_WAIT:
+			swi_rx_peer_closed(s, sk);
 			swi_qp_raise(s->qp, RDMAP_QPE_LLP_FIN,
 				     RDMAP_QP_ERR_FATAL);
 			break;
 		case TCP_CLOSE:
+			swi_rx_peer_closed(s, sk);
 			swi_qp_raise(s->qp, sk->sk_err ? RDMAP_QPE_LLP_RESET :
 					    RDMAP_QPE_CLOSE_DONE,
 				     RDMAP_QP_ERR_FATAL);
@@ -171,6 +173,11 @@ void swi_stream_start(struct swi_stream *s)
 	write_unlock_bh(&sk->sk_callback_lock);
 	lock_sock(sk);
 	swi_rx_data_ready(sk);
+	/*
+	 * A FIN or RST that came before the callbacks were ours (right
+	 * behind the MPA Reply) changed the state without telling us
+	 */
+	swi_sk_state_change(sk);
 	release_sock(sk);
 	swi_tx_kick(s, false);
 }
@@ -238,6 +245,10 @@ void swi_stream_stop(struct swi_stream *s, bool abort)
 		swi_stream_reset(s->sock);
 	else
 		kernel_sock_shutdown(s->sock, SHUT_RDWR);
+	/* no receiver runs any more: a segment cut short lets its MR go */
+	lock_sock(sk);
+	swi_rx_release(s);
+	release_sock(sk);
 }
 
 /**

@@ -212,6 +212,7 @@ u32 swi_tx_mulpdu(struct swi_stream *s);
 /* rdmap/rx.c */
 int swi_rx_init(struct swi_stream *s);
 void swi_rx_release(struct swi_stream *s);
+void swi_rx_peer_closed(struct swi_stream *s, struct sock *sk);
 void swi_rx_data_ready(struct sock *sk);
 int swi_rx_orq_complete(struct swi_stream *s, enum siw_wc_status status);
 

@@ -890,14 +890,12 @@ for how in ('fin', 'rst'):
     exp = 'reset' if how == 'rst' else 'abort'
     add('%s-read-response-partial' % how, 'initiator', 'teardown-read', exp,
         read_pending_end(how, rresp_first_seg))
-    # MODULE DEFECT, not in --all: the receiver keeps its reference on the
-    # Read's sink MR (swi_rx.mem, taken for the FPDU that was cut) after
-    # the abort until the QP is destroyed (swi_rx_release()); rping
-    # deregisters its MRs before it destroys its QP and hangs for ever in
-    # rdmap_mem_dereg() (D state): the rping server can no longer exit
+    # Found a defect (fixed): the receiver kept its reference on the
+    # Read's sink MR (swi_rx.mem, taken for the FPDU that was cut) until
+    # the QP was destroyed; rping deregisters its MRs first and hung for
+    # ever in rdmap_mem_dereg()
     add('%s-mid-read-response' % how, 'initiator', 'teardown-read', exp,
         read_pending_end(how, rresp_cut))
-    CASES[-1].default = False
 add('fin-read-outstanding-abort', 'initiator', 'teardown-read', 'abort',
     read_pending_end('fin', lambda c: None))
 
@@ -1020,15 +1018,14 @@ CASES[-1].requires = 'closer'
 @case('fin-right-after-reply-x100', 'initiator', 'teardown-startup',
       'close')
 def _fin_after_reply(ctx):
-    """MODULE DEFECT, not in --all (run it with --case): 100 times a good
-    Request, the Reply, and at once our FIN. The rping server waits for
-    its first Send, so the module must close on the FIN (CLOSING, then
-    IDLE) and drop the connection. A FIN that arrives between the Reply
-    and swi_stream_start() installing the socket callbacks is never seen
-    (the socket is already in CLOSE_WAIT, no state change follows): the
-    QP stays in RTS, listed in debugfs, until the consumer destroys it
-    (rping never does). Seen twice in the ~180 such closes of one full
-    run in the TCG VM."""
+    """100 times a good Request, the Reply, and at once our FIN. The rping server waits for its first
+    Send, so the module must close on the FIN (CLOSING, then IDLE) and
+    drop the connection. Found a defect (fixed): a FIN that arrived
+    between the Reply and swi_stream_start() installing the socket
+    callbacks was never seen (the socket already in CLOSE_WAIT, no state
+    change followed), and the QP stayed in RTS until the consumer
+    destroyed it. Seen twice in the ~180 such closes of one full run in
+    the TCG VM; swi_stream_start() now looks at the state itself."""
     if conn_lines(ctx) is None:
         return 'needs --knob-dev (debugfs)'
     before = set(conn_lines(ctx))
@@ -1044,9 +1041,6 @@ def _fin_after_reply(ctx):
     if left:
         return 'QP still connected after our FIN: qp %s' % ' '.join(left)
     return 'close'
-
-
-CASES[-1].default = False
 
 
 # ---- revision 0 (RFC 5044 Appendix C), mpa_permissive=1 on the device
