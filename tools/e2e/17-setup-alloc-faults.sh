@@ -103,9 +103,13 @@ client() {
 	done
 	if running "$pid"; then
 		stuck=$(wchans "$pid")
-		kill -9 "$pid"
-		wait "$pid" 2>/dev/null || true
-		crc=124
+		if kill -9 "$pid" 2>/dev/null; then
+			wait "$pid" 2>/dev/null || true
+			crc=124
+		else	# it ended on its own between the look and the kill
+			stuck=""
+			wait "$pid" || crc=$?
+		fi
 	else
 		wait "$pid" || crc=$?
 	fi
