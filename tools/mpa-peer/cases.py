@@ -106,6 +106,16 @@ def closed_after(c, limit):
     return out, time.monotonic() - t0
 
 
+def wait_terminate(c, timeout=T_TERM):
+    """Read until the module's Terminate has come or the stream ends:
+    the Terminate's info, or None when none came within @timeout."""
+    t0 = time.monotonic()
+    while c.terminate() is None and time.monotonic() - t0 < timeout:
+        if not c.pump(0.2):
+            break
+    return c.terminate()
+
+
 def watch(c, offender=None, rreq=None, timeout=T_TERM):
     """The reaction to a hostile FPDU: the Terminate (checked) or close."""
     out = c.observe(timeout)
@@ -758,11 +768,7 @@ def after_term(how):
     def fn(ctx):
         c = up(ctx)
         send_bad(opcode=9)(c)
-        t0 = time.monotonic()
-        while c.terminate() is None and time.monotonic() - t0 < T_TERM:
-            if not c.pump(0.2):
-                break
-        if c.terminate() is None:
+        if wait_terminate(c) is None:
             return 'no Terminate'
         if how == 'rst':
             c.rst()

@@ -7,7 +7,8 @@ import struct
 import time
 
 import mpawire as w
-from cases import CASES, Case, RDATA, watch, T_TERM, Fail, conn_lines
+from cases import CASES, Case, RDATA, watch, T_TERM, Fail, conn_lines, \
+    wait_terminate
 
 SINK_STAG, SINK_TO = 0x00cd5600, 0x30000
 REJ = 'cma event RDMA_CM_EVENT_REJECTED, error -104'
@@ -358,18 +359,19 @@ def after_module_term(how):
     its FIN may follow): our FIN or RST then. The Terminate is checked as
     in watch(); the client ends."""
     def fn(ctx, c, off):
-        t0 = time.monotonic()
-        while c.terminate() is None and time.monotonic() - t0 < T_TERM:
-            if not c.pump(0.2):
-                break
-        if c.terminate() is None:
+        if wait_terminate(c) is None:
             return 'no Terminate'
-        if how == 'rst':
-            c.rst()
-            return 'reset'
-        c.fin()
-        return watch(c, off)
+        return fin_or_rst(c, how, off)
     return fn
+
+
+def fin_or_rst(c, how, off):
+    """Our RST ('reset'), or our FIN and the module's answer (watch())."""
+    if how == 'rst':
+        c.rst()
+        return 'reset'
+    c.fin()
+    return watch(c, off)
 
 
 def hostile_then(how):
@@ -377,11 +379,7 @@ def hostile_then(how):
     Terminate can have come: with FIN the Terminate still goes out on the
     module's half of the stream, then its FIN."""
     def fn(ctx, c, off):
-        if how == 'rst':
-            c.rst()
-            return 'reset'
-        c.fin()
-        return watch(c, off)
+        return fin_or_rst(c, how, off)
     return fn
 
 
