@@ -585,39 +585,29 @@ void swi_rx_release(struct swi_stream *s)
 	s->rx.mem = NULL;
 }
 
-/*
- * The peer sends nothing more (its FIN or RST came, or we shut the socket
- * down) and every octet it sent has been read: a tagged segment still
- * incomplete will never complete, so its memory region must not stay
- * referenced until the QP is destroyed. Consumers deregister their MRs
- * before they destroy the QP, and rdmap_mem_dereg() waits for the last
- * reference. Under the socket lock, as the receiver.
+/**
+ * swi_rx_peer_closed() - let a segment the peer cut short release its MR
+ * @s: the stream, attached
+ * @sk: its socket
+ *
+ * Once the peer sends nothing more (its FIN or RST came, or we shut the
+ * socket down) and every octet it sent has been read, a tagged segment
+ * still incomplete never completes: its MR must not stay referenced
+ * until the QP is destroyed, since consumers deregister their MRs first
+ * and rdmap_mem_dereg() waits for the last reference. Called from the
+ * state_change callback and after every read (a FIN riding on the last
+ * data is seen before that data is read).
+ *
+ * Context: under the socket lock, as the receiver.
+ * Return: nothing.
  */
-static void swi_rx_drop_cut_segment(struct swi_stream *s, struct sock *sk)
+void swi_rx_peer_closed(struct swi_stream *s, struct sock *sk)
 {
 	if (s->rx.mem && (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN) &&
 	    skb_queue_empty_lockless(&sk->sk_receive_queue)) {
 		rdmap_mem_put(s->rx.mem);
 		s->rx.mem = NULL;
 	}
-}
-
-/**
- * swi_rx_peer_closed() - the socket's state says the peer is done sending
- * @s: the stream, attached
- * @sk: its socket
- *
- * Called from the socket's state_change callback when the peer's FIN or
- * RST came: releases what an incomplete segment holds, unless octets
- * still wait to be read (a FIN riding on the last data is seen before
- * that data is read; swi_rx_data_ready() then checks again).
- *
- * Context: under the socket lock.
- * Return: nothing.
- */
-void swi_rx_peer_closed(struct swi_stream *s, struct sock *sk)
-{
-	swi_rx_drop_cut_segment(s, sk);
 }
 
 /**
@@ -639,7 +629,7 @@ void swi_rx_data_ready(struct sock *sk)
 		tcp_read_sock(sk, &desc, mpa_rx_tcp_actor);
 	}
 	if (s)
-		swi_rx_drop_cut_segment(s, sk);
+		swi_rx_peer_closed(s, sk);
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
