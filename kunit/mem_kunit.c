@@ -21,7 +21,9 @@
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/gfp.h>
+#include <linux/ktime.h>
 #include <linux/limits.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/workqueue.h>
 
@@ -1019,6 +1021,58 @@ static void mem_check_feeds_ddp_validation(struct kunit *test)
 	SWI_EXPECT_TERM_CAUSE_EQ(test, cause, c->cause);
 }
 
+#define BENCH_LOOKUPS	100000
+
+/*
+ * What a per-FPDU STag lookup costs beside the check that stays per FPDU:
+ * lookup + local check + put against the check alone on a held reference,
+ * among 64 registered MRs, and a memcpy of one MSS-sized payload for
+ * scale. Printed, never asserted (performance.rst quotes it).
+ */
+static void mem_bench_lookup_per_fpdu(struct kunit *test)
+{
+	struct mem_test *mt = test->priv;
+	const unsigned int mss = 1448;
+	struct rdmap_mem *mem = NULL;
+	u64 t0, t_lookup, t_check, t_copy;
+	unsigned int i, bad = 0;
+	u8 *a, *b;
+	u32 stag;
+
+	for (i = 0; i < 64; i++)
+		mem = reg_mr(test, LW | RW);
+	stag = rdmap_mem_stag(mem);
+	a = kunit_kzalloc(test, mss, GFP_KERNEL);
+	b = kunit_kzalloc(test, mss, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	t0 = ktime_get_ns();
+	for (i = 0; i < BENCH_LOOKUPS; i++) {
+		struct rdmap_mem *m = rdmap_mem_lookup(&mt->t, stag);
+
+		bad += rdmap_mem_local_check(m, stag, PD_A, 0, MR_IOVA, mss) !=
+		       IB_WC_SUCCESS;
+		rdmap_mem_put(m);
+	}
+	t_lookup = ktime_get_ns() - t0;
+	t0 = ktime_get_ns();
+	for (i = 0; i < BENCH_LOOKUPS; i++)
+		bad += rdmap_mem_local_check(mem, stag, PD_A, 0, MR_IOVA,
+					     mss) != IB_WC_SUCCESS;
+	t_check = ktime_get_ns() - t0;
+	t0 = ktime_get_ns();
+	for (i = 0; i < BENCH_LOOKUPS; i++) {
+		memcpy(b, a, mss);
+		a[i % mss] = i;		/* keep the copy from being elided */
+	}
+	t_copy = ktime_get_ns() - t0;
+	KUNIT_EXPECT_EQ(test, bad, 0U);
+	kunit_info(test, "per FPDU: lookup+check+put %llu ns, check alone %llu ns, memcpy of %u octets %llu ns\n",
+		   div_u64(t_lookup, BENCH_LOOKUPS),
+		   div_u64(t_check, BENCH_LOOKUPS), mss,
+		   div_u64(t_copy, BENCH_LOOKUPS));
+}
+
 static struct kunit_case mem_cases[] = {
 	KUNIT_CASE(mem_register_gives_distinct_nonzero_indexes),
 	KUNIT_CASE(mem_register_wraps_cyclically_skipping_0),
@@ -1045,6 +1099,7 @@ static struct kunit_case mem_cases[] = {
 	KUNIT_CASE(mem_data_path_runs_in_atomic_context),
 	KUNIT_CASE_PARAM(mem_check_feeds_ddp_validation,
 			 e2e_cases_gen_params),
+	KUNIT_CASE_SLOW(mem_bench_lookup_per_fpdu),
 	{}
 };
 

@@ -164,11 +164,36 @@ static void mpa_crc_skb_with_frag_equals_linear(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, &got, v.crc, MPA_CRC_SIZE);
 }
 
+/* crc32c_driver=fastest keeps the smallest time; a tie keeps the first */
+static void mpa_crc_pick_fastest(struct kunit *test)
+{
+	static const struct {
+		u64 ns[3];
+		unsigned int n, want;
+	} cases[] = {
+		{ { 5 }, 1, 0 },
+		{ { 900, 400 }, 2, 1 },		/* TCG: generic faster */
+		{ { 300, 700 }, 2, 0 },		/* SSE4.2: preferred faster */
+		{ { 500, 500 }, 2, 0 },		/* tie: the preferred one */
+		{ { U64_MAX, 800 }, 2, 1 },	/* preferred not available */
+		{ { 800, U64_MAX }, 2, 0 },	/* a duplicate, not timed */
+		{ { U64_MAX, U64_MAX }, 2, 0 },	/* none: caller sees U64_MAX */
+		{ { 9, 7, 8 }, 3, 1 },
+		{ { 9, 8, 7 }, 3, 2 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		KUNIT_EXPECT_EQ_MSG(test, mpa_crc_pick(cases[i].ns, cases[i].n),
+				    cases[i].want, "case %u", i);
+}
+
 static struct kunit_case mpa_crc_cases[] = {
 	KUNIT_CASE_PARAM(mpa_crc_matches_vector_linear, crc_vectors_gen_params),
 	KUNIT_CASE_PARAM(mpa_crc_matches_vector_bytewise, crc_vectors_gen_params),
 	KUNIT_CASE(mpa_crc_page_range_equals_linear),
 	KUNIT_CASE(mpa_crc_skb_with_frag_equals_linear),
+	KUNIT_CASE(mpa_crc_pick_fastest),
 	{}
 };
 

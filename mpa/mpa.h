@@ -58,6 +58,7 @@ struct mpa_crc {
 };
 
 int mpa_crc_init(const char *driver);
+unsigned int mpa_crc_pick(const u64 *ns, unsigned int n);
 void mpa_crc_exit(void);
 const char *mpa_crc_driver(void);
 void mpa_crc_begin(struct mpa_crc *crc);

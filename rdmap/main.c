@@ -15,10 +15,10 @@
 #include "mpa/mpa.h"
 #include "rdmap/softiwarp.h"
 
-static char *crc32c_driver = "crc32c";
+static char *crc32c_driver = "fastest";
 module_param(crc32c_driver, charp, 0444);
 MODULE_PARM_DESC(crc32c_driver,
-		 "CRC32c implementation, by crypto driver name (default \"crc32c\": the crypto API's preferred one; e.g. crc32c-generic)");
+		 "CRC32c implementation: \"fastest\" (default: the faster, timed at load, of the crypto API's preferred one and crc32c-generic), \"crc32c\" (the preferred one), or a crypto driver name (e.g. crc32c-generic)");
 
 static int __init softiwarp_init(void)
 {

@@ -141,6 +141,11 @@ struct swi_rx {
  * @wire_sent: of which the socket took these
  * @wire_markers: Markers in the batch, for the statistics
  * @job: the message being transmitted (transmitter only)
+ * @tx_src: the local memory object the batch being built copies from,
+ *	referenced, found by @tx_src_stag; held only while swi_tx_next()
+ *	builds one batch, so that a message in one MR costs one lookup per
+ *	batch rather than one per FPDU (transmitter only)
+ * @tx_src_stag: the STag that found @tx_src
  * @msn: next MSN per untagged queue we send on (transmitter only)
  * @qlock: protects @irq_*, @orq_*, @term_* (any context, irqsave)
  * @irq: Read Requests received and not yet answered, @ird entries
@@ -176,6 +181,8 @@ struct swi_stream {
 	u32 wire_sent;
 	u32 wire_markers;
 	struct swi_tx_job job;
+	struct rdmap_mem *tx_src;
+	u32 tx_src_stag;
 	u32 msn[RDMAP_QN_COUNT];
 	spinlock_t qlock;		/* IRQ, ORQ, Terminate */
 	struct swi_rreq *irq;

@@ -48,27 +48,45 @@ static int swi_copy_piece(void *ctx, struct page *page, unsigned int off,
 	return 0;
 }
 
+/*
+ * The object behind @stag, from the batch's one-entry cache: the FPDUs of
+ * a batch mostly come from one MR. The reference is dropped at the end of
+ * the batch, never held across one (a deregistration waits for it).
+ */
+static struct rdmap_mem *swi_tx_src(struct swi_stream *s, u32 stag)
+{
+	struct rdmap_mem *mem;
+
+	lockdep_assert_held(&s->tx_mutex);
+	if (s->tx_src && s->tx_src_stag == stag)
+		return s->tx_src;
+	mem = rdmap_mem_lookup(&s->qp->dev->mem, stag);
+	if (IS_ERR(mem))
+		return mem;
+	rdmap_mem_put(s->tx_src);
+	s->tx_src = mem;
+	s->tx_src_stag = stag;
+	return mem;
+}
+
 /* Copy @len octets at @addr of the object behind @stag into @buf */
-static int swi_gather_mem(struct swi_qp *qp, u32 stag, u64 addr, u32 len,
+static int swi_gather_mem(struct swi_stream *s, u32 stag, u64 addr, u32 len,
 			  u8 *buf)
 {
-	struct rdmap_mem *mem = rdmap_mem_lookup(&qp->dev->mem, stag);
+	struct rdmap_mem *mem = swi_tx_src(s, stag);
 	struct swi_copy c = { .buf = buf };
-	int err;
 
 	if (IS_ERR(mem))
 		return PTR_ERR(mem);
-	if (rdmap_mem_local_check(mem, stag, qp->base.pd, 0, addr, len) !=
+	/* checked for every FPDU: an MR may be invalidated mid-message */
+	if (rdmap_mem_local_check(mem, stag, s->qp->base.pd, 0, addr, len) !=
 	    IB_WC_SUCCESS)
-		err = -EACCES;
-	else
-		err = rdmap_mem_walk(mem, addr, len, swi_copy_piece, &c);
-	rdmap_mem_put(mem);
-	return err;
+		return -EACCES;
+	return rdmap_mem_walk(mem, addr, len, swi_copy_piece, &c);
 }
 
 /* Copy message octets [@off, @off + @len) of @sqe's gather list to @buf */
-static int swi_gather_sqe(struct swi_qp *qp, const struct siw_sqe *sqe,
+static int swi_gather_sqe(struct swi_stream *s, const struct siw_sqe *sqe,
 			  u32 off, u32 len, u8 *buf)
 {
 	unsigned int i;
@@ -87,7 +105,7 @@ static int swi_gather_sqe(struct swi_qp *qp, const struct siw_sqe *sqe,
 			continue;
 		}
 		n = min(len, sge->length - off);
-		err = swi_gather_mem(qp, sge->lkey, sge->laddr + off, n, buf);
+		err = swi_gather_mem(s, sge->lkey, sge->laddr + off, n, buf);
 		if (err)
 			return err;
 		buf += n;
@@ -192,7 +210,6 @@ static void swi_tx_release_ird(struct swi_stream *s)
 static int swi_tx_stage(struct swi_stream *s, u8 *buf, u32 mulpdu)
 {
 	struct swi_tx_job *j = &s->job;
-	struct swi_qp *qp = s->qp;
 	struct ddp_hdr_info h;
 	u32 n, hl, room;
 	int err;
@@ -230,7 +247,7 @@ static int swi_tx_stage(struct swi_stream *s, u8 *buf, u32 mulpdu)
 		err = rdmap_mem_walk(j->rr.src, j->rr.src_to + j->done, n,
 				     swi_copy_piece, &c);
 	} else if (n) {
-		err = swi_gather_sqe(qp, &j->sqe, j->done, n, buf + hl);
+		err = swi_gather_sqe(s, &j->sqe, j->done, n, buf + hl);
 	}
 	if (err)
 		return err;
@@ -584,6 +601,8 @@ static bool swi_tx_next(struct swi_stream *s)
 	do {
 		err = swi_tx_add_fpdu(s, mulpdu);
 	} while (!err && !s->job.last && swi_tx_batch_room(s, mulpdu));
+	rdmap_mem_put(s->tx_src);
+	s->tx_src = NULL;
 	if (err && !s->nr_fpdu) {
 		if (s->job.kind == SWI_TX_SQE)
 			swi_tx_sqe_failed(s, SIW_WC_LOC_PROT_ERR);

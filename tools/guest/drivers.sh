@@ -25,16 +25,16 @@ pair() {	# NAME NSL NSR IPL IPR
 # namespace, which fails for a siw device of another namespace. Switching
 # is a matter of milliseconds and keeps the runs in one boot.
 drivers=none
-use() {	# sw | sw-gen | siw | none
+use() {	# sw | sw-pref | siw | none
 	local want
 	[ "$drivers" = "$1" ] && return
 	rdma link delete swl 2>/dev/null; rdma link delete swr 2>/dev/null
 	rdma link delete siwl 2>/dev/null; rdma link delete siwr 2>/dev/null
 	case $1 in
-	sw | sw-gen)
-		# sw-gen: the module reloaded with crc32c_driver=crc32c-generic
-		want=crc32c
-		[ "$1" = sw-gen ] && want=crc32c-generic
+	sw | sw-pref)
+		# sw-pref: the module reloaded with crc32c_driver=crc32c
+		want=fastest
+		[ "$1" = sw-pref ] && want=crc32c
 		if [ "$(cat /sys/module/softiwarp/parameters/crc32c_driver \
 			2>/dev/null)" != "$want" ]; then
 			rmmod softiwarp 2>/dev/null
