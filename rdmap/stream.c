@@ -61,6 +61,7 @@ static void swi_sk_state_change(struct sock *sk)
 /* Everything but the socket; also for a stream half set up */
 static void swi_stream_release(struct swi_stream *s)
 {
+	WARN_ON_ONCE(s->tx_src);	/* the transmitter drops it before it returns */
 	if (s->job.kind == SWI_TX_RRESP && s->job.rr_released &&
 	    s->job.rr.src)
 		rdmap_mem_put(s->job.rr.src);
@@ -74,6 +75,7 @@ static void swi_stream_release(struct swi_stream *s)
 	kvfree(s->stage);
 	kvfree(s->fpdu);
 	kfree(s->wire);
+	kfree(s->wire_stage);
 	kfree(s->irq);
 	kfree(s->orq);
 	kfree(s);
@@ -104,9 +106,12 @@ static int swi_stream_setup(struct swi_stream *s,
 	s->stage = kvmalloc(MPA_MULPDU_MAX, GFP_KERNEL);
 	s->fpdu = kvcalloc(SWI_TX_BATCH, sizeof(*s->fpdu), GFP_KERNEL);
 	s->wire = kcalloc(SWI_TX_WIRE_MAX, sizeof(*s->wire), GFP_KERNEL);
+	s->wire_stage = kcalloc(SWI_TX_WIRE_MAX, sizeof(*s->wire_stage),
+				GFP_KERNEL);
 	s->irq = kcalloc(s->qp->ird, sizeof(*s->irq), GFP_KERNEL);
 	s->orq = kcalloc(s->qp->ord, sizeof(*s->orq), GFP_KERNEL);
-	if (!s->stage || !s->fpdu || !s->wire || !s->irq || !s->orq)
+	if (!s->stage || !s->fpdu || !s->wire || !s->wire_stage || !s->irq ||
+	    !s->orq)
 		return -ENOMEM;
 	return 0;
 }

@@ -107,7 +107,26 @@ struct swi_rx {
  * (MPA_MULPDU_MAX octets) or its kvecs the wire array
  */
 #define SWI_TX_BATCH		16
-#define SWI_TX_WIRE_MAX		(2 * MPA_FPDU_MAX_PIECES)
+#define SWI_TX_RUNS		8	/* runs of octets one ULPDU may have */
+#define SWI_TX_WIRE_MAX		(2 * MPA_FPDU_MAX_PIECES + SWI_TX_RUNS)
+
+/**
+ * struct swi_ulpdu - where the octets of a ULPDU being framed lie
+ * @stage: its place in the stage, of the ULPDU's length: the headers are
+ *	built there, and payload that is not sent from where it lies is
+ *	copied to its offset there
+ * @run: the octets in order, merged where adjacent
+ * @direct: the run lies outside the stage (in an MR's pages)
+ * @nr: runs in use
+ * @len: octets in all runs
+ */
+struct swi_ulpdu {
+	u8 *stage;
+	struct kvec run[SWI_TX_RUNS];
+	bool direct[SWI_TX_RUNS];
+	unsigned int nr;
+	u32 len;
+};
 
 /* struct swi_stream flags bits */
 #define SWI_TX_RUNNING	0	/* one transmitter at a time */
@@ -135,16 +154,19 @@ struct swi_rx {
  * @stage: their ULPDUs, one after the other (transmitter only)
  * @stage_used: octets of @stage in use
  * @wire: the batch on its way into the socket, as kvecs over the framing
- *	octets of each @fpdu and its ULPDU in @stage (transmitter only)
+ *	octets of each @fpdu and its ULPDU: headers in @stage, payload in
+ *	the source MR's pages or, copied, in @stage (transmitter only)
+ * @wire_stage: for each kvec of @wire that points into an MR, the place
+ *	of the same octets in @stage, for swi_tx_settle(); else NULL
  * @wire_nr: kvecs in @wire
  * @wire_len: octets of the batch
  * @wire_sent: of which the socket took these
  * @wire_markers: Markers in the batch, for the statistics
  * @job: the message being transmitted (transmitter only)
- * @tx_src: the local memory object the batch being built copies from,
- *	referenced, found by @tx_src_stag; held only while swi_tx_next()
- *	builds one batch, so that a message in one MR costs one lookup per
- *	batch rather than one per FPDU (transmitter only)
+ * @tx_src: the local memory object the batch sends from, referenced,
+ *	found by @tx_src_stag: one lookup per batch rather than one per FPDU.
+ *	Held until the socket has taken the whole batch, or the transmitter
+ *	returns, whichever is first (swi_tx_settle()) (transmitter only)
  * @tx_src_stag: the STag that found @tx_src
  * @msn: next MSN per untagged queue we send on (transmitter only)
  * @qlock: protects @irq_*, @orq_*, @term_* (any context, irqsave)
@@ -176,6 +198,7 @@ struct swi_stream {
 	u8 *stage;
 	u32 stage_used;
 	struct kvec *wire;
+	u8 **wire_stage;
 	u32 wire_nr;
 	u32 wire_len;
 	u32 wire_sent;

@@ -11,14 +11,19 @@
  * It picks, in this order, the Terminate, the oldest Read Request to
  * answer, the next SQ work request; cuts the message into DDP segments of
  * at most MULPDU octets (from the socket's current MSS, so that FPDUs stay
- * aligned with TCP segments); stages each ULPDU, frames it with
- * mpa_fpdu_layout() and mpa_fpdu_set_crc(), and hands up to SWI_TX_BATCH
- * FPDUs of the message to the socket in one sendmsg() without blocking, as
- * a kvec list over the framing octets and the staged ULPDUs (one copy of
- * the payload, into the stage). sendmsg() copies into the socket's
- * buffers: the CRC and TCP's retransmission read the octets after it
- * returns, so the work request can complete as soon as the socket has
- * taken its last FPDU.
+ * aligned with TCP segments); builds each ULPDU's headers in the stage,
+ * frames it with mpa_fpdu_layout() and mpa_fpdu_set_crc(), and hands up to
+ * SWI_TX_BATCH FPDUs of the message to the socket in one sendmsg() without
+ * blocking, as a kvec list over the framing octets, the headers and the
+ * payload where it lies, in the source MR's pages (one lookup of the MR
+ * per batch, which holds it). sendmsg() copies into the socket's buffers,
+ * so the payload is copied once, and the work request can complete as
+ * soon as the socket has taken its last FPDU: TCP's retransmissions read
+ * the socket's copy, never the MR. When the socket takes only part of a
+ * batch, the rest is copied into the stage before the transmitter
+ * returns (swi_tx_settle()): no MR stays referenced between runs. Payload
+ * in pages without a kernel address (highmem), or spread over more than
+ * SWI_TX_RUNS runs, is copied into the stage as it is built.
  */
 #include <linux/bitfield.h>
 #include <linux/highmem.h>
@@ -48,53 +53,137 @@ static int swi_copy_piece(void *ctx, struct page *page, unsigned int off,
 	return 0;
 }
 
+/* Add @len octets at @va to the ULPDU; @direct: outside the stage */
+static int swi_ulpdu_add(struct swi_ulpdu *u, void *va, u32 len, bool direct)
+{
+	struct kvec *last = u->nr ? &u->run[u->nr - 1] : NULL;
+
+	if (last && u->direct[u->nr - 1] == direct &&
+	    last->iov_base + last->iov_len == va) {
+		last->iov_len += len;
+	} else {
+		if (u->nr == SWI_TX_RUNS)
+			return -ENOSPC;
+		u->run[u->nr] = (struct kvec){ .iov_base = va, .iov_len = len };
+		u->direct[u->nr++] = direct;
+	}
+	u->len += len;
+	return 0;
+}
+
+/* Copy the whole ULPDU into its place in the stage: one run */
+static void swi_ulpdu_flatten(struct swi_ulpdu *u)
+{
+	unsigned int i;
+	u32 at = 0;
+
+	for (i = 0; i < u->nr; at += u->run[i++].iov_len)
+		if (u->direct[i])
+			memcpy(u->stage + at, u->run[i].iov_base,
+			       u->run[i].iov_len);
+	u->run[0] = (struct kvec){ .iov_base = u->stage, .iov_len = u->len };
+	u->direct[0] = false;
+	u->nr = 1;
+}
+
+/* rdmap_mem_walk() callback: the payload is sent from where it lies */
+static int swi_point_piece(void *ctx, struct page *page, unsigned int off,
+			   unsigned int len)
+{
+	if (PageHighMem(page))
+		return -EAGAIN;	/* no lasting address: copied instead */
+	return swi_ulpdu_add(ctx, page_address(page) + off, len, true);
+}
+
 /*
- * The object behind @stag, from the batch's one-entry cache: the FPDUs of
- * a batch mostly come from one MR. The reference is dropped at the end of
- * the batch, never held across one (a deregistration waits for it).
+ * Add @len payload octets at @addr of @mem to the ULPDU: pointed at where
+ * they lie when @direct allows and the pages have kernel addresses, else
+ * copied to their place in the stage
  */
-static struct rdmap_mem *swi_tx_src(struct swi_stream *s, u32 stag)
+static int swi_ulpdu_mem(struct swi_ulpdu *u, struct rdmap_mem *mem,
+			 u64 addr, u32 len, bool direct)
+{
+	unsigned int nr = u->nr;
+	size_t tail = nr ? u->run[nr - 1].iov_len : 0;
+	struct swi_copy c = { .buf = u->stage + u->len };
+	u32 at = u->len;
+	int err;
+
+	if (direct) {
+		err = rdmap_mem_walk(mem, addr, len, swi_point_piece, u);
+		if (err != -EAGAIN && err != -ENOSPC)
+			return err;
+		u->nr = nr;	/* undo what the walk added */
+		if (nr)
+			u->run[nr - 1].iov_len = tail;
+		u->len = at;
+	}
+	err = rdmap_mem_walk(mem, addr, len, swi_copy_piece, &c);
+	if (err)
+		return err;
+	if (swi_ulpdu_add(u, u->stage + at, len, false)) {
+		swi_ulpdu_flatten(u);	/* out of runs: all of it staged */
+		u->run[0].iov_len += len;
+		u->len += len;
+	}
+	return 0;
+}
+
+/*
+ * The object behind @stag. The batch keeps one referenced, @s->tx_src,
+ * whose pages its ULPDUs may point at (*@held set); another one is looked
+ * up for this FPDU only, copied from, and put by the caller.
+ */
+static struct rdmap_mem *swi_tx_mem(struct swi_stream *s, u32 stag,
+				    bool *held)
 {
 	struct rdmap_mem *mem;
 
 	lockdep_assert_held(&s->tx_mutex);
-	if (s->tx_src && s->tx_src_stag == stag)
+	*held = s->tx_src && s->tx_src_stag == stag;
+	if (*held)
 		return s->tx_src;
 	mem = rdmap_mem_lookup(&s->qp->dev->mem, stag);
-	if (IS_ERR(mem))
+	if (IS_ERR(mem) || s->tx_src)
 		return mem;
-	rdmap_mem_put(s->tx_src);
 	s->tx_src = mem;
 	s->tx_src_stag = stag;
+	*held = true;
 	return mem;
 }
 
-/* Copy @len octets at @addr of the object behind @stag into @buf */
+/* Add @len octets at @addr of the object behind @stag to the ULPDU */
 static int swi_gather_mem(struct swi_stream *s, u32 stag, u64 addr, u32 len,
-			  u8 *buf)
+			  struct swi_ulpdu *u)
 {
-	struct rdmap_mem *mem = swi_tx_src(s, stag);
-	struct swi_copy c = { .buf = buf };
+	bool held;
+	struct rdmap_mem *mem = swi_tx_mem(s, stag, &held);
+	int err;
 
 	if (IS_ERR(mem))
 		return PTR_ERR(mem);
 	/* checked for every FPDU: an MR may be invalidated mid-message */
 	if (rdmap_mem_local_check(mem, stag, s->qp->base.pd, 0, addr, len) !=
 	    IB_WC_SUCCESS)
-		return -EACCES;
-	return rdmap_mem_walk(mem, addr, len, swi_copy_piece, &c);
+		err = -EACCES;
+	else
+		err = swi_ulpdu_mem(u, mem, addr, len, held);
+	if (!held)
+		rdmap_mem_put(mem);
+	return err;
 }
 
-/* Copy message octets [@off, @off + @len) of @sqe's gather list to @buf */
+/* Add message octets [@off, @off + @len) of @sqe's gather list */
 static int swi_gather_sqe(struct swi_stream *s, const struct siw_sqe *sqe,
-			  u32 off, u32 len, u8 *buf)
+			  u32 off, u32 len, struct swi_ulpdu *u)
 {
 	unsigned int i;
 	int err;
 
 	if (sqe->flags & SIW_WQE_INLINE) {
-		memcpy(buf, (const u8 *)&sqe->sge[1] + off, len);
-		return 0;
+		/* only after the header, which is staged: merges with it */
+		memcpy(u->stage + u->len, (const u8 *)&sqe->sge[1] + off, len);
+		return swi_ulpdu_add(u, u->stage + u->len, len, false);
 	}
 	for (i = 0; i < sqe->num_sge && len; i++) {
 		const struct siw_sge *sge = &sqe->sge[i];
@@ -105,10 +194,9 @@ static int swi_gather_sqe(struct swi_stream *s, const struct siw_sqe *sqe,
 			continue;
 		}
 		n = min(len, sge->length - off);
-		err = swi_gather_mem(s, sge->lkey, sge->laddr + off, n, buf);
+		err = swi_gather_mem(s, sge->lkey, sge->laddr + off, n, u);
 		if (err)
 			return err;
-		buf += n;
 		len -= n;
 		off = 0;
 	}
@@ -204,12 +292,14 @@ static void swi_tx_release_ird(struct swi_stream *s)
 }
 
 /*
- * Stage the next ULPDU of the job, of at most @mulpdu octets, at @buf;
- * return its length or an error
+ * Build the next ULPDU of the job, of at most @mulpdu octets: its headers
+ * in the stage at @u->stage, its payload pointed at in the source MR or
+ * copied behind them; return its length or an error
  */
-static int swi_tx_stage(struct swi_stream *s, u8 *buf, u32 mulpdu)
+static int swi_tx_stage(struct swi_stream *s, struct swi_ulpdu *u, u32 mulpdu)
 {
 	struct swi_tx_job *j = &s->job;
+	u8 *buf = u->stage;
 	struct ddp_hdr_info h;
 	u32 n, hl, room;
 	int err;
@@ -241,14 +331,16 @@ static int swi_tx_stage(struct swi_stream *s, u8 *buf, u32 mulpdu)
 	} else if (h.opcode == RDMAP_TERMINATE) {
 		memcpy(buf + hl, &s->term, s->term_len);
 		hl += s->term_len;
-	} else if (j->kind == SWI_TX_RRESP && n) {
-		struct swi_copy c = { .buf = buf + hl };
-
-		err = rdmap_mem_walk(j->rr.src, j->rr.src_to + j->done, n,
-				     swi_copy_piece, &c);
-	} else if (n) {
-		err = swi_gather_sqe(s, &j->sqe, j->done, n, buf + hl);
 	}
+	u->nr = 0;
+	u->len = 0;
+	swi_ulpdu_add(u, buf, hl, false);
+	/* a Read Response's source is the job's until swi_tx_finish() */
+	if (j->kind == SWI_TX_RRESP && n)
+		err = swi_ulpdu_mem(u, j->rr.src, j->rr.src_to + j->done, n,
+				    true);
+	else if (n)
+		err = swi_gather_sqe(s, &j->sqe, j->done, n, u);
 	if (err)
 		return err;
 	j->done += n;
@@ -258,53 +350,88 @@ static int swi_tx_stage(struct swi_stream *s, u8 *buf, u32 mulpdu)
 	return hl + n;
 }
 
-/* Frame the ULPDU of @ulen octets at @ulpdu and add the FPDU to the batch */
-static int swi_tx_frame(struct swi_stream *s, u8 *ulpdu, u32 ulen)
+/*
+ * Add the kvecs of ULPDU octets [@off, @off + @len) to the batch from
+ * @s->wire[@k], each with the place of its octets in the stage when they
+ * lie outside it; return the next free index, or -ENOSPC
+ */
+static int swi_wire_ulpdu(struct swi_stream *s, const struct swi_ulpdu *u,
+			  u32 off, u32 len, unsigned int k)
+{
+	unsigned int i;
+	u32 at = 0;
+
+	for (i = 0; i < u->nr && len; at += u->run[i++].iov_len) {
+		u32 rl = u->run[i].iov_len, n;
+
+		if (off >= at + rl)
+			continue;
+		if (k == SWI_TX_WIRE_MAX)
+			return -ENOSPC;
+		n = min(len, at + rl - off);
+		s->wire[k].iov_base = u->run[i].iov_base + (off - at);
+		s->wire[k].iov_len = n;
+		s->wire_stage[k++] = u->direct[i] ? u->stage + off : NULL;
+		off += n;
+		len -= n;
+	}
+	return len ? -EINVAL : k;
+}
+
+/* Frame the ULPDU @u and add the FPDU to the batch */
+static int swi_tx_frame(struct swi_stream *s, const struct swi_ulpdu *u)
 {
 	struct mpa_fpdu *f = &s->fpdu[s->nr_fpdu];
-	struct kvec kv = { .iov_base = ulpdu, .iov_len = ulen };
-	struct kvec *w = s->wire + s->wire_nr;
+	unsigned int i, k = s->wire_nr;
 	struct iov_iter it;
-	unsigned int i;
 	int err;
 
-	err = mpa_fpdu_layout(&s->mtx, f, ulen);
+	err = mpa_fpdu_layout(&s->mtx, f, u->len);
 	if (err)
 		return err;
-	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, ulen);
+	iov_iter_kvec(&it, ITER_SOURCE, u->run, u->nr, u->len);
 	err = mpa_fpdu_set_crc(f, &it);
 	if (err)
 		return err;
 	for (i = 0; i < f->nr_pieces; i++) {
 		const struct mpa_piece *p = &f->piece[i];
 
-		w[i].iov_base = p->type == MPA_PIECE_FRAMING ?
-				f->bytes + p->off : ulpdu + p->off;
-		w[i].iov_len = p->len;
+		if (p->type == MPA_PIECE_PAYLOAD) {
+			err = swi_wire_ulpdu(s, u, p->off, p->len, k);
+			if (err < 0)
+				return err;
+			k = err;
+			continue;
+		}
+		if (k == SWI_TX_WIRE_MAX)
+			return -ENOSPC;
+		s->wire[k].iov_base = f->bytes + p->off;
+		s->wire[k].iov_len = p->len;
+		s->wire_stage[k++] = NULL;
 	}
 	/* the batch goes out whole before anything else: its place is taken */
 	err = mpa_tx_commit(&s->mtx, f);
 	if (err)
 		return err;
-	s->wire_nr += f->nr_pieces;
+	s->wire_nr = k;
 	s->wire_len += f->len;
 	s->wire_markers += f->nr_markers;
 	s->nr_fpdu++;
 	return 0;
 }
 
-/* Stage and frame the job's next FPDU into the batch; all or nothing */
+/* Build and frame the job's next FPDU into the batch; all or nothing */
 static int swi_tx_add_fpdu(struct swi_stream *s, u32 mulpdu)
 {
-	u8 *buf = s->stage + s->stage_used;
+	struct swi_ulpdu u = { .stage = s->stage + s->stage_used };
 	u32 done = s->job.done;
 	bool last = s->job.last;
-	int ulen = swi_tx_stage(s, buf, mulpdu);
+	int ulen = swi_tx_stage(s, &u, mulpdu);
 	int err;
 
 	if (ulen < 0)
 		return ulen;
-	err = swi_tx_frame(s, buf, ulen);
+	err = swi_tx_frame(s, &u);
 	if (err) {
 		s->job.done = done;
 		s->job.last = last;
@@ -319,7 +446,8 @@ static bool swi_tx_batch_room(struct swi_stream *s, u32 mulpdu)
 {
 	return s->nr_fpdu < SWI_TX_BATCH &&
 	       s->stage_used + mulpdu <= MPA_MULPDU_MAX &&
-	       s->wire_nr + MPA_FPDU_MAX_PIECES <= SWI_TX_WIRE_MAX;
+	       s->wire_nr + MPA_FPDU_MAX_PIECES + SWI_TX_RUNS <=
+	       SWI_TX_WIRE_MAX;
 }
 
 /*
@@ -578,6 +706,36 @@ static void swi_tx_abort(struct swi_stream *s)
 		swi_qp_raise(s->qp, RDMAP_QPE_LLP_RESET, RDMAP_QP_ERR_FATAL);
 }
 
+/* The batch is in the socket, or settled: its source MR may go */
+static void swi_tx_drop_src(struct swi_stream *s)
+{
+	rdmap_mem_put(s->tx_src);
+	s->tx_src = NULL;
+}
+
+/*
+ * The socket did not take the whole batch: copy the octets it still
+ * points at in MRs to their places in the stage, so that no reference to
+ * a source outlives this run of the transmitter. A consumer may
+ * deregister an MR once its work requests are flushed, and a stream
+ * whose socket never drains again must not make it wait.
+ */
+static void swi_tx_settle(struct swi_stream *s)
+{
+	size_t at = 0;
+	unsigned int i;
+
+	for (i = 0; i < s->wire_nr; at += s->wire[i++].iov_len) {
+		if (!s->wire_stage[i] || at + s->wire[i].iov_len <= s->wire_sent)
+			continue;
+		memcpy(s->wire_stage[i], s->wire[i].iov_base,
+		       s->wire[i].iov_len);
+		s->wire[i].iov_base = s->wire_stage[i];
+		s->wire_stage[i] = NULL;
+	}
+	swi_tx_drop_src(s);
+}
+
 /*
  * Build the next batch of FPDUs of the job, or pick a job; false when
  * idle. A batch ends with its message, or when it is full. An FPDU that
@@ -601,9 +759,8 @@ static bool swi_tx_next(struct swi_stream *s)
 	do {
 		err = swi_tx_add_fpdu(s, mulpdu);
 	} while (!err && !s->job.last && swi_tx_batch_room(s, mulpdu));
-	rdmap_mem_put(s->tx_src);
-	s->tx_src = NULL;
 	if (err && !s->nr_fpdu) {
+		swi_tx_drop_src(s);
 		if (s->job.kind == SWI_TX_SQE)
 			swi_tx_sqe_failed(s, SIW_WC_LOC_PROT_ERR);
 		else
@@ -620,15 +777,16 @@ static void swi_tx_run_locked(struct swi_stream *s)
 	for (;;) {
 		if (s->wire_sent < s->wire_len) {
 			err = swi_tx_push(s);
-			if (err == -EAGAIN)
-				return;
 			if (err) {
-				swi_tx_abort(s);
+				if (err != -EAGAIN)
+					swi_tx_abort(s);
+				swi_tx_settle(s);
 				return;
 			}
 			swi_tx_count_batch(s);
 			s->wire_len = 0;
 			s->wire_sent = 0;
+			swi_tx_drop_src(s);
 			if (s->job.last)
 				swi_tx_finish(s);
 			continue;
