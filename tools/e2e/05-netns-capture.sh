@@ -92,9 +92,11 @@ knob "$DEV1" mpa_crc 1
 
 # --- capture one rping connection -----------------------------------------
 # -Z root: tcpdump would otherwise drop to user "tcpdump" before opening
-# the output file, which it may not create in the results share.
+# the output file, which it may not create in the results share. The
+# command itself, not lib.sh's scaling function: the kill below must reach
+# it, not a subshell around it.
 rm -f "$PCAP"
-timeout 150 ip netns exec "$NS1" \
+command timeout "$(e2e_scale_time 150)" ip netns exec "$NS1" \
 	tcpdump -Z root -U -n -s 0 -i veth1 -w "$PCAP" tcp \
 	> "$RESULTS/$T-tcpdump.log" 2>&1 &
 tpid=$!
