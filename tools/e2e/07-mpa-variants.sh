@@ -44,11 +44,13 @@ S=/sys/class/infiniband/swvA0 C=/sys/class/infiniband/swvB0
 
 variant() {	# NAME EXPECTED_REV EXPECTED_P2P
 	local name=$1 rev=$2 p2p=$3 conn=$RESULTS/07-$1-conn.txt
-	ip netns exec swvA timeout 60 rping -s -a 10.55.0.1 -V -C 10 -S 1000 \
+	ip netns exec swvA timeout "$(e2e_scale_time 60)" \
+		rping -s -a 10.55.0.1 -V -C 10 -S 1000 \
 		> "$RESULTS/07-$name-server.log" 2>&1 &
 	local srv=$!
 	sleep 1
-	ip netns exec swvB timeout 60 rping -c -a 10.55.0.1 -V -C 10 -S 1000 \
+	ip netns exec swvB timeout "$(e2e_scale_time 60)" \
+		rping -c -a 10.55.0.1 -V -C 10 -S 1000 \
 		-v > "$RESULTS/07-$name-client.log" 2>&1
 	local rc=0
 	wait $srv || rc=$?
@@ -57,11 +59,16 @@ variant() {	# NAME EXPECTED_REV EXPECTED_P2P
 	rping_logs_clean "$RESULTS/07-$name-client.log" \
 		"$RESULTS/07-$name-server.log"
 	# A long run to read the negotiated revision back while connected
-	ip netns exec swvA timeout 60 rping -s -a 10.55.0.1 -C 3000 -S 64 \
+	# (shorter and with more time on the debug kernel: lib.sh E2E_SLOW)
+	local long
+	long=$(e2e_scale_count 3000)
+	ip netns exec swvA timeout "$(e2e_scale_time 60)" \
+		rping -s -a 10.55.0.1 -C "$long" -S 64 \
 		> "$RESULTS/07-$name-long-server.log" 2>&1 &
 	srv=$!
 	sleep 1
-	ip netns exec swvB timeout 60 rping -c -a 10.55.0.1 -C 3000 -S 64 \
+	ip netns exec swvB timeout "$(e2e_scale_time 60)" \
+		rping -c -a 10.55.0.1 -C "$long" -S 64 \
 		> "$RESULTS/07-$name-long.log" 2>&1 &
 	local cli=$!
 	: > "$conn"
