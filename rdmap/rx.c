@@ -94,6 +94,34 @@ static int swi_rx_hdr_len(struct swi_stream *s)
 	return 0;
 }
 
+/* The object behind @stag: the one kept from the last segment, or found */
+static struct rdmap_mem *swi_rx_mem(struct swi_rx *rx, struct swi_qp *qp,
+				    u32 stag)
+{
+	struct rdmap_mem *mem = rx->kept;
+
+	if (mem && rx->kept_stag == stag) {
+		rx->kept = NULL;
+		return mem;
+	}
+	return rdmap_mem_lookup(&qp->dev->mem, stag);
+}
+
+/* Keep @mem, referenced, found by @stag, for the next segment */
+static void swi_rx_keep(struct swi_rx *rx, struct rdmap_mem *mem, u32 stag)
+{
+	rdmap_mem_put(rx->kept);	/* a reference of its own, even to @mem */
+	rx->kept = mem;
+	rx->kept_stag = stag;
+}
+
+/* Put the kept object: the read burst is over */
+static void swi_rx_drop_kept(struct swi_rx *rx)
+{
+	rdmap_mem_put(rx->kept);
+	rx->kept = NULL;
+}
+
 /* Take a receive buffer for a new Send; fill in queue 0's state */
 static int swi_rx_take_rqe(struct swi_stream *s)
 {
@@ -157,7 +185,7 @@ static void swi_rx_rresp_stag(struct swi_stream *s, struct ddp_stag_check *c)
 	c->access = DDP_ACCESS_REMOTE_WRITE;
 	c->base = sink.laddr;
 	c->len = sink.length;
-	rx->mem = rdmap_mem_lookup(&s->qp->dev->mem, sink.lkey);
+	rx->mem = swi_rx_mem(rx, s->qp, sink.lkey);
 	if (IS_ERR(rx->mem)) {
 		rx->mem = NULL;
 		c->state = DDP_STAG_INVALID;
@@ -194,7 +222,7 @@ static int swi_rx_seg_begin(struct swi_stream *s)
 	if (h->tagged && h->opcode == RDMAP_READ_RESP) {
 		swi_rx_rresp_stag(s, &chk);
 	} else if (h->tagged) {
-		rx->mem = rdmap_mem_lookup(&qp->dev->mem, h->stag);
+		rx->mem = swi_rx_mem(rx, qp, h->stag);
 		rdmap_mem_remote_check(rx->mem, h->stag, qp->base.pd, &chk);
 		if (IS_ERR(rx->mem))
 			rx->mem = NULL;
@@ -261,12 +289,12 @@ static int swi_rx_place_rqe(struct swi_stream *s, struct swi_skb_cursor *c,
 			continue;
 		}
 		n = min(len, sge->length - mo);
-		mem = rdmap_mem_lookup(&qp->dev->mem, sge->lkey);
+		mem = swi_rx_mem(&s->rx, qp, sge->lkey);
 		if (IS_ERR(mem))
 			return PTR_ERR(mem);
 		err = rdmap_mem_walk(mem, sge->laddr + mo, n, swi_place_piece,
 				     c);
-		rdmap_mem_put(mem);
+		swi_rx_keep(&s->rx, mem, sge->lkey);
 		len -= n;
 		mo = 0;
 	}
@@ -423,7 +451,7 @@ static int swi_rx_seg_end(struct swi_stream *s)
 	int err = 0;
 
 	if (rx->mem)
-		rdmap_mem_put(rx->mem);
+		swi_rx_keep(rx, rx->mem, h->stag);
 	rx->mem = NULL;
 	/* The initiator spoke first: the responder may send (RFC 5044 7.1.2) */
 	if (test_bit(SWI_TX_HOLD, &s->flags) &&
@@ -583,6 +611,7 @@ void swi_rx_release(struct swi_stream *s)
 	if (s->rx.mem)
 		rdmap_mem_put(s->rx.mem);
 	s->rx.mem = NULL;
+	swi_rx_drop_kept(&s->rx);
 }
 
 /**
@@ -628,8 +657,10 @@ void swi_rx_data_ready(struct sock *sk)
 		desc.arg.data = &s->mrx;
 		tcp_read_sock(sk, &desc, mpa_rx_tcp_actor);
 	}
-	if (s)
+	if (s) {
+		swi_rx_drop_kept(&s->rx);
 		swi_rx_peer_closed(s, sk);
+	}
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 

@@ -80,6 +80,11 @@ struct swi_tx_job {
  * @rr: the parsed Read Request (RDMAP_READ_REQ)
  * @ddp: the untagged queues' state, for rdmap_rx_check()
  * @mem: target of the current tagged segment, referenced
+ * @kept: the object the last segment used, still referenced, for the next
+ *	segment of the same read burst: a message in one MR costs one
+ *	lookup per burst, not one per FPDU; put when swi_rx_data_ready()
+ *	returns, so that no idle stream holds an MR
+ * @kept_stag: the STag that found @kept
  * @rqe: the receive buffer of the Send in progress
  * @rresp_got: octets of the Read Response to the oldest outstanding Read
  *	placed so far, in order
@@ -95,6 +100,8 @@ struct swi_rx {
 	struct rdmap_read_req_info rr;
 	struct ddp_rx_state ddp;
 	struct rdmap_mem *mem;
+	struct rdmap_mem *kept;
+	u32 kept_stag;
 	struct siw_rqe rqe;
 	u32 rresp_got;
 	bool rqe_valid;
