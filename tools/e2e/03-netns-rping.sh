@@ -44,6 +44,7 @@ rping_run() {
 	local slog="$RESULTS/$T-$tag-server.log" clog="$RESULTS/$T-$tag-client.log"
 	local spid crc=0 src=0 n
 
+	wait_unlisten "$NS0" "$RPING_PORT"
 	timeout 120 ip netns exec "$NS0" \
 		rping -s -a "$IP0" -V -C "$COUNT" -S "$size" > "$slog" 2>&1 &
 	spid=$!

@@ -48,6 +48,7 @@ perf_run() {
 	local slog="$RESULTS/$T-$tag-server.log" clog="$RESULTS/$T-$tag-client.log"
 	local spid crc=0 src=0 rows
 
+	wait_unlisten "$NS0" "$PERF_PORT"
 	timeout 150 ip netns exec "$NS0" \
 		"$tool" -R -F -d "$DEV0" -p "$PERF_PORT" "$@" > "$slog" 2>&1 &
 	spid=$!

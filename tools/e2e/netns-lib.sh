@@ -77,6 +77,18 @@ wait_listen() {
 	echo "WARN: no TCP listener on port $2 in $1 after $i polls" >&2
 }
 
+# wait_unlisten NS PORT: until the listener of an earlier server on PORT is
+# gone. rdma_cm takes an exited server's listen down asynchronously, and
+# wait_listen would take the dying listener for the next server's.
+wait_unlisten() {
+	local i
+	for i in $(seq 100); do
+		[ -z "$(timeout 10 ip netns exec "$1" ss -Hltn "sport = :$2")" ] && return 0
+		sleep 0.1
+	done
+	echo "WARN: TCP listener on port $2 in $1 still there after $i polls" >&2
+}
+
 # netns_setup: NS0 and NS1 joined by veth0/veth1 with IP0/IP1, a softiwarp
 # device on each end, both ports ACTIVE. Leftovers of an earlier,
 # interrupted run are removed first. A test that defines netns_tune gets it
@@ -148,6 +160,7 @@ netns_teardown() {
 # devices still work after whatever the test did to them.
 one_rping() {
 	local spid crc=0 src=0
+	wait_unlisten "$NS0" 7174
 	timeout 60 ip netns exec "$NS0" rping -s -a "$IP0" -V -C 20 -S 4096 \
 		> "$RESULTS/$T-$1-server.log" 2>&1 &
 	spid=$!
