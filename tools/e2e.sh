@@ -11,12 +11,13 @@
 # scaled down, timeouts up) and kmemleak checked after the last test;
 # results in build/e2e-debug, tallied as e2e-debug:NAME. Without arguments
 # the tests named in E2E_DEBUG_TESTS (default below: those that reach the
-# most error and teardown paths, and the short ones: about 15 minutes;
-# "all" for every one-guest test: about an hour). The two-guest tests run on the test kernel only.
+# most error and teardown paths, the data path in every MPA setting, and
+# the short ones: about 17 minutes; "all" for every one-guest test: about
+# 80 minutes). The two-guest tests run on the test kernel only.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-E2E_DEBUG_DEFAULT="01-module-load 02-rdma-link 06-debugfs-connections 10-tracepoints 11-identity 14-mpa-peer 17-setup-alloc-faults"
+E2E_DEBUG_DEFAULT="01-module-load 02-rdma-link 03-netns-rping 06-debugfs-connections 10-tracepoints 11-identity 14-mpa-peer 17-setup-alloc-faults"
 name=e2e
 vmopts=()
 if [ "${KFLAVOUR:-test}" = debug ]; then
