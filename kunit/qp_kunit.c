@@ -12,7 +12,9 @@
  * device's counters (rdma statistic) must account for every FPDU, octet,
  * Marker and Terminate of the exchange; an orderly close must still answer
  * the peer's RDMA Read; IRD and ORD of 1 must carry Reads back to back; a
- * Send with Invalidate must invalidate the peer's STag.
+ * Send with Invalidate must invalidate the peer's STag. With one QP facing
+ * a raw socket: an RDMA Write cut in its payload by the peer's FIN must
+ * let its MR go while the QP lives on (ib_dereg_mr() waits for it).
  *
  * The kernel's own consumer code is run against the device as well: the
  * rdma_rw API (drivers/infiniband/core/rw.c), which every kernel ULP uses
@@ -38,7 +40,10 @@
 #include <rdma/rdma_netlink.h>
 #include <rdma/rw.h>
 
+#include "ddp/ddp.h"
 #include "kunit/helpers.h"
+#include "mpa/mpa_proto.h"
+#include "rdmap/rdmap_proto.h"
 #include "rdmap/softiwarp.h"
 
 #define QPT_LEN		(96 * 1024 + 123)	/* several FPDUs, odd tail */
@@ -52,6 +57,7 @@ struct qpt {
 	struct ib_cq *cq[2];
 	struct ib_qp *qp[2];
 	u8 *buf[2];
+	struct socket *raw;	/* the socket of a QP left unattached */
 };
 
 static void qpt_down(struct qpt *t)
@@ -78,7 +84,9 @@ static void qpt_down_action(void *t)
 
 /*
  * Device, PD, CQs, QPs and buffers; QP i connected with @cfg[i], each
- * with IRD and ORD @rd (0: the device maximum)
+ * with IRD and ORD @rd (0: the device maximum). A NULL @cfg[i] leaves QP
+ * i IDLE and its end of the connection to the test (t->raw), to play a
+ * peer with.
  */
 static struct qpt *qpt_up_pair(struct kunit *test,
 			       const struct swi_stream_cfg *cfg[2], u32 rd)
@@ -122,6 +130,10 @@ static struct qpt *qpt_up_pair(struct kunit *test,
 	}
 	swi_kunit_sock_pair(test, &sock[0], &sock[1]);
 	for (i = 0; i < 2; i++) {
+		if (!cfg[i]) {
+			t->raw = sock[i];
+			continue;
+		}
 		KUNIT_ASSERT_EQ(test, swi_qp_attach(to_swi_qp(t->qp[i]),
 						    sock[i], cfg[i], NULL), 0);
 		swi_kunit_sock_keep(test, sock[i]);	/* the QP's now */
@@ -1184,6 +1196,82 @@ static void qpt_restrack_idle(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
 }
 
+/* The references on the MR of @stag: one is the caller's, from the lookup */
+static unsigned int qpt_mem_refs(struct kunit *test, struct qpt *t, u32 stag)
+{
+	struct rdmap_mem *mem = rdmap_mem_lookup(&to_swi_dev(t->dev)->mem,
+						 stag);
+	unsigned int refs;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mem);
+	refs = kref_read(&mem->ref);
+	rdmap_mem_put(mem);
+	return refs;
+}
+
+/* Wait up to QPT_WAIT_MS for @stag's MR to have @refs references or not */
+static bool qpt_wait_refs(struct kunit *test, struct qpt *t, u32 stag,
+			  unsigned int refs, bool equal)
+{
+	int ms;
+
+	for (ms = 0; ms < QPT_WAIT_MS; ms++) {
+		if ((qpt_mem_refs(test, t, stag) == refs) == equal)
+			return true;
+		usleep_range(500, 1000);
+	}
+	return false;
+}
+
+/*
+ * The peer (a raw socket) sends the header and 16 of the 64 payload
+ * octets of an RDMA Write into B's MR, then its FIN. B's receiver holds
+ * the MR for the segment it is placing; the segment never completes, so
+ * the reference must go once the FIN is read, while the QP lives on:
+ * consumers deregister their MRs before they destroy their QP, and
+ * rdmap_mem_dereg() waits for the last reference (rping hung in D state).
+ */
+static void qpt_cut_write_releases_mr(struct kunit *test)
+{
+	const struct swi_stream_cfg cfg = {};
+	const struct swi_stream_cfg *both[2] = { NULL, &cfg };
+	struct qpt *t = qpt_up_pair(test, both, 0);
+	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
+					       IB_ACCESS_REMOTE_WRITE);
+	struct ddp_hdr_info h = {
+		.tagged = 1, .last = 1, .dv = DDP_VERSION, .rv = RDMAP_VERSION,
+		.opcode = RDMAP_WRITE, .stag = mr->rkey, .to = mr->iova,
+	};
+	struct msghdr msg = { .msg_flags = MSG_NOSIGNAL };
+	u8 buf[MPA_HDR_SIZE + DDP_TAGGED_HDR_SIZE + 16] = {};
+	struct kvec kv = { .iov_base = buf, .iov_len = sizeof(buf) };
+	__be16 ulen = cpu_to_be16(DDP_TAGGED_HDR_SIZE + 64);
+	unsigned int base = qpt_mem_refs(test, t, mr->rkey);
+	bool released;
+
+	memcpy(buf, &ulen, sizeof(ulen));
+	KUNIT_ASSERT_EQ(test, ddp_hdr_build(buf + MPA_HDR_SIZE,
+					    DDP_TAGGED_HDR_SIZE, &h),
+			DDP_TAGGED_HDR_SIZE);
+	memset(buf + MPA_HDR_SIZE + DDP_TAGGED_HDR_SIZE, 0x5a, 16);
+	KUNIT_ASSERT_EQ(test, kernel_sendmsg(t->raw, &msg, &kv, 1,
+					     sizeof(buf)), sizeof(buf));
+	/* the receiver took the MR for the segment */
+	KUNIT_ASSERT_TRUE(test, qpt_wait_refs(test, t, mr->rkey, base, false));
+	KUNIT_ASSERT_EQ(test, kernel_sock_shutdown(t->raw, SHUT_WR), 0);
+	released = qpt_wait_refs(test, t, mr->rkey, base, true);
+	KUNIT_EXPECT_TRUE_MSG(test, released,
+			      "the cut segment keeps the MR: %u refs, base %u",
+			      qpt_mem_refs(test, t, mr->rkey), base);
+	/* what came of the payload was placed */
+	KUNIT_EXPECT_EQ(test, t->buf[1][15], 0x5a);
+	if (!released) {	/* the dereg would wait for ever */
+		ib_destroy_qp(t->qp[1]);
+		t->qp[1] = NULL;
+	}
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+}
+
 static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_ops_crc),
 	KUNIT_CASE_SLOW(qpt_ops_plain),
@@ -1198,6 +1286,7 @@ static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_read_ird_one),
 	KUNIT_CASE_SLOW(qpt_send_invalidate),
 	KUNIT_CASE_SLOW(qpt_rdma_rw),
+	KUNIT_CASE_SLOW(qpt_cut_write_releases_mr),
 	KUNIT_CASE_SLOW(qpt_read_inv_bad_stag),
 	KUNIT_CASE_SLOW(qpt_unsupported_wr),
 	KUNIT_CASE_SLOW(qpt_drain),

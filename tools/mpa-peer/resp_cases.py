@@ -442,3 +442,39 @@ r_hostile('r-fin-after-read-request', 'close', read_then('fin'),
           'r-teardown-read', after=read_then_watch)
 r_hostile('r-rst-after-read-request', 'reset', read_then('rst'),
           'r-teardown-read', after=lambda ctx, c, off: 'reset')
+
+
+# ---- an RDMA Write into the client's advertised buffer (its rdma_buf,
+# remote-writable), cut short by our FIN or RST: in its payload (the
+# receiver holds the STag's MR for the segment it is placing) or in its
+# DDP header (no STag looked up yet). Nothing can complete the segment
+# any more; the close takes no Terminate, and the client must exit: it
+# deregisters its MRs before it destroys its QP, and a cut segment that
+# kept its MR referenced made it hang for ever in ibv_dereg_mr (D state;
+# run_responder() reports 'client hung').
+def write_cut(how, where):
+    def b(c):
+        buf, rkey, size = c.adv
+        hdr = w.tagged_hdr(w.OP_WRITE, rkey, buf)
+        payload = RDATA[:min(32, size)]
+        m = c.tx.fpdu(hdr + payload)
+        # MPA's ULPDU length, then 8 of the 14 header octets, or all of
+        # it and 10 payload octets
+        c.send(m[:2 + 8] if where == 'header' else m[:2 + 14 + 10])
+        time.sleep(0.05)
+        if how == 'rst':
+            c.rst()
+        else:
+            c.fin()
+        return hdr
+    return b
+
+
+for how in ('fin', 'rst'):
+    for where in ('payload', 'header'):
+        name = 'r-%s-mid-write-%s' % (how, where)
+        if how == 'fin':
+            r_hostile(name, 'close', write_cut(how, where), 'r-teardown-rts')
+        else:
+            r_hostile(name, 'reset', write_cut(how, where), 'r-teardown-rts',
+                      after=lambda ctx, c, off: 'reset')
