@@ -65,28 +65,31 @@ knobs_default() {
 	done
 }
 
-# wait_listen NS PORT: wait until a TCP listener on PORT shows up in NS.
-# The iWARP connection manager listens through a kernel TCP socket, so ss
-# sees it. If it never shows, go on anyway: the client will tell.
-wait_listen() {
-	local i
+# listener_poll NS PORT WANT: poll (100 times, 0.2 s apart) until a TCP
+# listener on PORT in NS is there (WANT yes) or gone (WANT no); warn if it
+# never is, and go on anyway: the client will tell. The iWARP connection
+# manager listens through a kernel TCP socket, so ss sees it.
+listener_poll() {
+	local i out
 	for i in $(seq 100); do
-		[ -n "$(timeout 10 ip netns exec "$1" ss -Hltn "sport = :$2")" ] && return 0
+		out=$(timeout 10 ip netns exec "$1" ss -Hltn "sport = :$2")
+		[ "$3" = yes ] && [ -n "$out" ] && return 0
+		[ "$3" = no ] && [ -z "$out" ] && return 0
 		sleep 0.2
 	done
-	echo "WARN: no TCP listener on port $2 in $1 after $i polls" >&2
+	echo "WARN: TCP listener on port $2 in $1: wanted $3 after $i polls" >&2
+}
+
+# wait_listen NS PORT: until a TCP listener on PORT shows up in NS.
+wait_listen() {
+	listener_poll "$1" "$2" yes
 }
 
 # wait_unlisten NS PORT: until the listener of an earlier server on PORT is
 # gone. rdma_cm takes an exited server's listen down asynchronously, and
 # wait_listen would take the dying listener for the next server's.
 wait_unlisten() {
-	local i
-	for i in $(seq 100); do
-		[ -z "$(timeout 10 ip netns exec "$1" ss -Hltn "sport = :$2")" ] && return 0
-		sleep 0.1
-	done
-	echo "WARN: TCP listener on port $2 in $1 still there after $i polls" >&2
+	listener_poll "$1" "$2" no
 }
 
 # netns_setup: NS0 and NS1 joined by veth0/veth1 with IP0/IP1, a softiwarp
