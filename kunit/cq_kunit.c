@@ -445,11 +445,16 @@ static void srq_expect_rqe(struct kunit *test, const struct siw_rqe *rqe,
 static void srq_post_until_full(struct kunit *test)
 {
 	struct srq_test *st = srq_test_setup(test, false);
-	struct ib_sge sge[(SRQ_NUM + 2) * SWI_MAX_SGE];
-	struct ib_recv_wr wr[SRQ_NUM + 2];
+	/* on the heap: a frame over 1024 octets on the KASAN kernel */
+	struct ib_sge *sge = kunit_kcalloc(test, (SRQ_NUM + 2) * SWI_MAX_SGE,
+					   sizeof(*sge), GFP_KERNEL);
+	struct ib_recv_wr *wr = kunit_kcalloc(test, SRQ_NUM + 2, sizeof(*wr),
+					      GFP_KERNEL);
 	const struct ib_recv_wr *bad = NULL;
 	struct siw_rqe rqe;
 
+	KUNIT_ASSERT_NOT_NULL(test, sge);
+	KUNIT_ASSERT_NOT_NULL(test, wr);
 	srq_make_wrs(wr, sge, SRQ_NUM + 2, 0);
 	KUNIT_EXPECT_EQ(test, swi_post_srq_recv(&st->srq.base, wr, &bad),
 			-ENOMEM);

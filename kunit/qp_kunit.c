@@ -476,8 +476,9 @@ static void qpt_crc_error_terminates(struct kunit *test)
 	const struct swi_stream_cfg *cfg[2] = { &a, &b };
 	struct qpt *t = qpt_up_pair(test, cfg, 0);
 	struct ib_send_wr sw = { .opcode = IB_WR_SEND, .wr_id = 31 };
-	u64 v[SWI_CNT_MAX] = {};
+	u64 *v = kunit_kcalloc(test, SWI_CNT_MAX, sizeof(*v), GFP_KERNEL);
 
+	KUNIT_ASSERT_NOT_NULL(test, v);
 	qpt_post_recv(test, t, 1, 32, QPT_BUF);
 	qpt_post(test, t, 0, &sw, 64);
 	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
@@ -530,10 +531,12 @@ static void qpt_cq_overflow_fails_qp(struct kunit *test)
 {
 	const struct swi_stream_cfg cfg = {};
 	struct qpt *t = qpt_up(test, &cfg);
-	u64 v[SWI_CNT_MAX] = {};
+	/* on the heap: the frame outgrew 1024 octets on the KASAN kernel */
+	u64 *v = kunit_kcalloc(test, SWI_CNT_MAX, sizeof(*v), GFP_KERNEL);
 	struct ib_wc wc;
 	int round, i;
 
+	KUNIT_ASSERT_NOT_NULL(test, v);
 	for (round = 0; round < 5; round++) {
 		for (i = 0; i < 16; i++)
 			qpt_post_recv(test, t, 1, 1000 + i, 64);
@@ -571,7 +574,8 @@ static void qpt_close_answers_read(struct kunit *test)
 	struct qpt *t = qpt_up(test, &cfg);
 	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
 					       IB_ACCESS_REMOTE_READ);
-	struct ib_qp_attr a = { .qp_state = IB_QPS_SQD };
+	/* on the heap: a frame over 1024 octets on the KASAN kernel */
+	struct ib_qp_attr *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
 	struct ib_rdma_wr rw = {
 		.wr = { .opcode = IB_WR_RDMA_READ, .wr_id = 81 },
 		.rkey = mr->rkey,
@@ -586,7 +590,9 @@ static void qpt_close_answers_read(struct kunit *test)
 	qpt_post(test, t, 0, &rw.wr, QPT_BUF);
 	qpt_post(test, t, 0, &sw, 0);
 	qpt_expect_wc(test, t->cq[1], IB_WC_RECV, 83, 0);
-	KUNIT_ASSERT_EQ(test, ib_modify_qp(t->qp[1], &a, IB_QP_STATE), 0);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	a->qp_state = IB_QPS_SQD;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(t->qp[1], a, IB_QP_STATE), 0);
 	/* in either order: loopback may deliver the Send inside sendmsg() */
 	for (i = 0; i < 2; i++) {
 		KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[0], &wc), 1);
@@ -614,13 +620,16 @@ static void qpt_close_with_queued_send_aborts(struct kunit *test)
 	const struct swi_stream_cfg held = { .hold = true }, plain = { };
 	const struct swi_stream_cfg *cfg[2] = { &held, &plain };
 	struct qpt *t = qpt_up_pair(test, cfg, 0);
-	struct ib_qp_attr a = { .qp_state = IB_QPS_SQD };
+	/* on the heap: a frame over 1024 octets on the KASAN kernel */
+	struct ib_qp_attr *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
 	struct ib_send_wr sw = { .opcode = IB_WR_SEND, .wr_id = 91 };
 	struct ib_wc wc;
 	int state;
 
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	a->qp_state = IB_QPS_SQD;
 	qpt_post(test, t, 0, &sw, 8);
-	KUNIT_ASSERT_EQ(test, ib_modify_qp(t->qp[0], &a, IB_QP_STATE), 0);
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(t->qp[0], a, IB_QP_STATE), 0);
 	state = READ_ONCE(to_swi_qp(t->qp[0])->state);
 	KUNIT_EXPECT_EQ(test, state, RDMAP_QPS_ERROR);
 	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[0], &wc), 1);
