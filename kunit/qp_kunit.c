@@ -574,14 +574,14 @@ static void qpt_close_answers_read(struct kunit *test)
 	struct qpt *t = qpt_up(test, &cfg);
 	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
 					       IB_ACCESS_REMOTE_READ);
-	/* on the heap: a frame over 1024 octets on the KASAN kernel */
+	/* a and wc on the heap: a frame over 1024 octets on the KASAN kernel */
 	struct ib_qp_attr *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
 	struct ib_rdma_wr rw = {
 		.wr = { .opcode = IB_WR_RDMA_READ, .wr_id = 81 },
 		.rkey = mr->rkey,
 	};
 	struct ib_send_wr sw = { .opcode = IB_WR_SEND, .wr_id = 82 };
-	struct ib_wc wc;
+	struct ib_wc *wc = kunit_kzalloc(test, sizeof(*wc), GFP_KERNEL);
 	int i;
 
 	qpt_fill(t->buf[1], QPT_BUF, 8);
@@ -591,16 +591,17 @@ static void qpt_close_answers_read(struct kunit *test)
 	qpt_post(test, t, 0, &sw, 0);
 	qpt_expect_wc(test, t->cq[1], IB_WC_RECV, 83, 0);
 	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, wc);
 	a->qp_state = IB_QPS_SQD;
 	KUNIT_ASSERT_EQ(test, ib_modify_qp(t->qp[1], a, IB_QP_STATE), 0);
 	/* in either order: loopback may deliver the Send inside sendmsg() */
 	for (i = 0; i < 2; i++) {
-		KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[0], &wc), 1);
-		KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
-		KUNIT_EXPECT_EQ(test, wc.opcode, wc.wr_id == 81 ?
+		KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[0], wc), 1);
+		KUNIT_EXPECT_EQ(test, wc->status, IB_WC_SUCCESS);
+		KUNIT_EXPECT_EQ(test, wc->opcode, wc->wr_id == 81 ?
 				IB_WC_RDMA_READ : IB_WC_SEND);
-		if (wc.wr_id == 81)
-			KUNIT_EXPECT_EQ(test, wc.byte_len, QPT_BUF);
+		if (wc->wr_id == 81)
+			KUNIT_EXPECT_EQ(test, wc->byte_len, QPT_BUF);
 	}
 	KUNIT_EXPECT_EQ(test, memcmp(t->buf[0], t->buf[1], QPT_BUF), 0);
 	/* both sides closed in order: IDLE, shown as ERR to the IB verbs */
