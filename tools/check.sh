@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: lint + compat + deb + kunit + e2e, then KUnit and a part of
-# the end-to-end suite again on the debug kernel (KASAN, lockdep,
-# DEBUG_ATOMIC_SLEEP, kmemleak: any report fails them; E2E_DEBUG_TESTS in
-# tools/e2e.sh lists the tests). Every stage runs even when an earlier one
+# make check: lint + compat + deb + kunit + e2e, then KUnit and every
+# one-guest end-to-end test again on the debug kernel (KASAN, lockdep,
+# DEBUG_ATOMIC_SLEEP, kmemleak: any report fails them; E2E_DEBUG_TESTS,
+# read by tools/e2e.sh, can name fewer). Every stage runs even when an earlier one
 # failed; each check counts
 # once in the summary, every KUnit case counts on its own. Ends with the
 # line "N passed, N failed".
