@@ -5,7 +5,8 @@
 # 3) of ib_write_bw, ib_send_bw, ib_read_bw (-R; 4 KiB, 64 KiB and 1 MiB
 # in iteration mode, 64 KiB also in duration mode) and ib_send_lat (64 B,
 # busy polling and -e) for softiwarp with CRC on, CRC off and Markers on,
-# for siw <-> siw, and iperf3 over the same kind of veth as the ceiling.
+# for siw <-> siw, iperf3 over the same kind of veth as the ceiling and
+# qperf's tcp_lat (64 B) as the floor of a latency.
 # Prints the medians with the ratios softiwarp/siw (CRC on, and off as
 # siw runs), softiwarp/TCP and Markers/CRC, and plots the first three
 # (build/bench/bench.png). Figures,
@@ -15,6 +16,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 "$top/tools/install-deps.sh" || exit 1
+"$top/tools/install-deps.sh" --bench || exit 1
 prepare_test_kernel || exit 1
 build_test_modules || exit 1
 res="$top/build/bench"

@@ -5,17 +5,20 @@
 # lint, test kernel and VM harness need. Safe to run repeatedly; it does
 # nothing (and needs no root) when everything is already installed.
 #
-# Usage: tools/install-deps.sh [--compat] [--deb]
+# Usage: tools/install-deps.sh [--compat] [--deb] [--bench]
 #   (none)     what `make check` needs: all below but the header packages
-#              (make compat and make deb install those themselves)
+#              (make compat and make deb install those themselves) and
+#              qperf (make bench installs it)
 #   --compat   only the Debian kernel header packages for 6.1 and 6.12 and
 #              dkms (make compat)
 #   --deb      only what builds, checks and installs the Debian package
 #              (make deb; it installs the header packages with --compat)
+#   --bench    only what make bench adds (qperf: TCP latency)
 set -euo pipefail
 
 compat_pkgs=(linux-headers-amd64 linux-headers-6.12-amd64 dkms)
 deb_pkgs=(dkms dh-dkms debhelper dpkg-dev fakeroot lintian)
+bench_pkgs=(qperf)
 
 pkgs=(
 	# test kernel: source and build dependencies
@@ -39,7 +42,8 @@ if [ $# -gt 0 ]; then
 		case $opt in
 		--compat)	pkgs+=("${compat_pkgs[@]}") ;;
 		--deb)		pkgs+=("${deb_pkgs[@]}") ;;
-		*)		echo "usage: $0 [--compat] [--deb]" >&2; exit 2 ;;
+		--bench)	pkgs+=("${bench_pkgs[@]}") ;;
+		*)		echo "usage: $0 [--compat] [--deb] [--bench]" >&2; exit 2 ;;
 		esac
 	done
 fi

@@ -8,7 +8,8 @@ test is a perftest name, with /D for duration mode and /e for completion
 events. Ratios are taken between medians of the same boot: softiwarp with
 CRC against siw, softiwarp without CRC against siw (like for like: siw
 does not ask for CRC by default, mpa_crc_required=N), softiwarp with CRC
-against iperf3 (TCP over the same kind of veth), CRC off against iperf3,
+against TCP over the same kind of veth (iperf3 for a bandwidth, qperf's
+tcp_lat, 64 B one way, for a latency), CRC off against TCP,
 Markers against CRC alone, and CRC by the crypto API's preferred
 crc32c (sw-pref, crc32c_driver=crc32c: 64 KiB and latency only) against
 siw and iperf3 (sw-crc uses the implementation timed fastest at load). For a latency, the ratio
@@ -44,9 +45,7 @@ def ratio(med, tcp, name, a, b, test, size):
     """One ratio as text, or '-' where it means nothing."""
     lat = test.startswith("ib_send_lat")
     x = med.get((a, test, size))
-    y = tcp if b == "tcp" else med.get((b, test, size))
-    if lat and b == "tcp":
-        return "-"
+    y = tcp[lat] if b == "tcp" else med.get((b, test, size))
     if a == "sw-pref" and x is None:
         return "-"
     return "%.2f" % (x / y) if x and y else "NA"
@@ -100,12 +99,16 @@ def write_plot(out, plot):
 
 def main():
     med, units, reps = medians(sys.argv[1])
-    tcp = med.get(("tcp", "iperf3", "0"))
-    tests = sorted({(t, s) for (_, t, s) in med if t != "iperf3"},
+    # TCP's figures, by "is a latency": bandwidth and latency
+    tcp = {False: med.get(("tcp", "iperf3", "0")),
+           True: med.get(("tcp", "tcp_lat", "64"))}
+    tests = sorted({(t, s) for (c, t, s) in med if c != "tcp"},
                    key=lambda k: (k[0].split("/")[0], int(k[1]), k[0]))
     plot = table(med, units, tcp, tests)
     print("iperf3 (TCP over the same veth): %s MB/s"
-          % ("%.2f" % tcp if tcp else "NA"))
+          % ("%.2f" % tcp[False] if tcp[False] else "NA"))
+    print("qperf tcp_lat (TCP over the same veth, 64 B, one way): %s usec"
+          % ("%.2f" % tcp[True] if tcp[True] else "NA"))
     print("medians of up to %d repetitions (perftest runs whose clock failed "
           "are left out); latency ratios: lower is better, bandwidth ratios: "
           "higher is better" % reps)

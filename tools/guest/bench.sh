@@ -11,7 +11,8 @@
 # the crypto API's preferred implementation, crc32c-intel, whose SSE4.2
 # instruction TCG emulates slowly; 64 KiB and latency only) and siw. Each repetition runs every
 # (configuration, test) once, in the same order, so that slow phases of
-# the emulated machine spread over all of them.
+# the emulated machine spread over all of them. iperf3 and qperf's tcp_lat
+# over the softiwarp veth give TCP's bandwidth and latency.
 #
 # Writes $RESULTS/bench.csv: rep,config,test,size,value,unit
 set -u
@@ -106,6 +107,21 @@ print("%.2f" % (d["end"]["sum_received"]["bits_per_second"] / 8e6))')
 	echo "$1,tcp,iperf3,0,${val:-NA},MB/s" >> "$out"
 }
 
+tcplat() {	# REP: qperf's tcp_lat (64 B, one way) over the softiwarp veth
+	local val
+	ip netns exec swL timeout 30 qperf >> "$log" 2>&1 &
+	sleep 1
+	# "    latency  =  25.3 us": the value in µs whatever unit qperf chose
+	val=$(ip netns exec swR timeout 20 qperf 10.98.0.1 -m 64 -t 3 tcp_lat \
+		2>> "$log" | tee -a "$log" | awk '
+		$1 == "latency" { f = ($4 == "ns") ? 0.001 : ($4 == "ms") ? 1000 :
+				       ($4 == "sec") ? 1e6 : 1
+				  printf "%.2f\n", $3 * f }')
+	pkill -x qperf
+	wait
+	echo "$1,tcp,tcp_lat,64,${val:-NA},usec" >> "$out"
+}
+
 for rep in $(seq "$REPS"); do
 	for cfg in sw-crc sw-nocrc sw-markers sw-pref siw; do
 		sizes="4096 65536 1048576"
@@ -121,6 +137,7 @@ for rep in $(seq "$REPS"); do
 		[ "$cfg" = sw-pref ] || perftest ib_send_lat 64 $cfg "$rep" e
 	done
 	tcp "$rep"
+	tcplat "$rep"
 	echo "repetition $rep done" >&2
 done
 use none
