@@ -114,9 +114,13 @@ tcplat() {	# REP: qperf's tcp_lat (64 B, one way) over the softiwarp veth
 	# "    latency  =  25.3 us": the value in µs whatever unit qperf chose
 	val=$(ip netns exec swR timeout 20 qperf 10.98.0.1 -m 64 -t 3 tcp_lat \
 		2>> "$log" | tee -a "$log" | awk '
-		$1 == "latency" { f = ($4 == "ns") ? 0.001 : ($4 == "ms") ? 1000 :
-				       ($4 == "sec") ? 1e6 : 1
-				  printf "%.2f\n", $3 * f }')
+		$1 == "latency" {
+			f = 1
+			if ($4 == "ns") f = 0.001
+			if ($4 == "ms") f = 1000
+			if ($4 == "sec") f = 1000000
+			printf "%.2f\n", $3 * f
+		}')
 	pkill -x qperf
 	wait
 	echo "$1,tcp,tcp_lat,64,${val:-NA},usec" >> "$out"
