@@ -6,7 +6,7 @@
 # in iteration mode, 64 KiB also in duration mode) and ib_send_lat (64 B,
 # busy polling and -e) for softiwarp with CRC on, CRC off and Markers on,
 # for siw <-> siw, iperf3 over the same kind of veth as the ceiling and
-# qperf's tcp_lat (64 B) as the floor of a latency.
+# qperf's tcp_lat (64 B, blocking) as TCP's latency.
 # Prints the medians with the ratios softiwarp/siw (CRC on, and off as
 # siw runs), softiwarp/TCP and Markers/CRC, and plots the first three
 # (build/bench/bench.png). Figures,
