@@ -41,11 +41,16 @@ def medians(path):
     return {k: statistics.median(v) for k, v in vals.items()}, units, reps
 
 
+def two_hosts(test):
+    """Whether a test ran in the two-host placement."""
+    return test.endswith("/2h")
+
+
 def ratio(med, tcp, name, a, b, test, size):
     """One ratio as text, or '-' where it means nothing."""
     lat = test.startswith("ib_send_lat")
     x = med.get((a, test, size))
-    y = tcp[lat] if b == "tcp" else med.get((b, test, size))
+    y = tcp[lat, two_hosts(test)] if b == "tcp" else med.get((b, test, size))
     if a == "sw-pref" and x is None:
         return "-"
     return "%.2f" % (x / y) if x and y else "NA"
@@ -68,8 +73,10 @@ def table(med, units, tcp, tests):
         line += "".join("%10s" % r for r in rs)
         print(line)
         if not t.startswith("ib_send_lat"):
-            plot.append(("%s %s" % (t.replace("ib_", "").replace("_bw", ""),
-                                    size_name(s)), rs[:PLOTTED]))
+            name = t.replace("ib_", "").replace("_bw", "").replace("/2h", "")
+            plot.append(("%s %s%s" % (name, size_name(s),
+                                      " 2h" if two_hosts(t) else ""),
+                         rs[:PLOTTED]))
     return plot
 
 
@@ -99,16 +106,29 @@ def write_plot(out, plot):
 
 def main():
     med, units, reps = medians(sys.argv[1])
-    # TCP's figures, by "is a latency": bandwidth and latency
-    tcp = {False: med.get(("tcp", "iperf3", "0")),
-           True: med.get(("tcp", "tcp_lat", "64"))}
+    # TCP's figures, by (is a latency, two hosts)
+    tcp = {(lat, two): med.get(("tcp", name + ("/2h" if two else ""), size))
+           for lat, name, size in ((False, "iperf3", "0"),
+                                   (True, "tcp_lat", "64"))
+           for two in (False, True)}
     tests = sorted({(t, s) for (c, t, s) in med if c != "tcp"},
                    key=lambda k: (k[0].split("/")[0], int(k[1]), k[0]))
-    plot = table(med, units, tcp, tests)
-    print("iperf3 (TCP over the same veth): %s MB/s"
-          % ("%.2f" % tcp[False] if tcp[False] else "NA"))
-    print("qperf tcp_lat (TCP over the same veth, 64 B, one way): %s usec"
-          % ("%.2f" % tcp[True] if tcp[True] else "NA"))
+    plot = []
+    for two, title in ((False, "one CPU: each veth's receiver runs in its "
+                               "sender's softirq"),
+                       (True, "two hosts (/2h): each end, its process and "
+                              "its receive softirq on a CPU of its own")):
+        some = [k for k in tests if two_hosts(k[0]) == two]
+        if not some:
+            continue
+        print("%s%s" % ("\n" if two else "", title))
+        plot += table(med, units, tcp, some)
+        tag = " (two hosts)" if two else ""
+        print("iperf3 (TCP over the same veth)%s: %s MB/s"
+              % (tag, "%.2f" % tcp[False, two] if tcp[False, two] else "NA"))
+        print("qperf tcp_lat (TCP over the same veth, 64 B, one way)%s: "
+              "%s usec" % (tag, "%.2f" % tcp[True, two]
+                           if tcp[True, two] else "NA"))
     print("medians of up to %d repetitions (perftest runs whose clock failed "
           "are left out); latency ratios: lower is better, bandwidth ratios: "
           "higher is better" % reps)

@@ -14,6 +14,16 @@
 # the emulated machine spread over all of them. iperf3 and qperf's tcp_lat
 # over the softiwarp veth give TCP's bandwidth and latency.
 #
+# Each figure is taken in two placements. As set up, a veth hands a
+# packet to the receiving namespace in the sender's softirq, on the
+# sender's CPU: an RDMA receiver, which does its work in that softirq,
+# then shares one CPU with the sender, while a TCP receiver copies in
+# recvmsg() on its own CPU. "Two hosts" (tests named .../2h: 64 KiB
+# bandwidth and the latencies) gives each end a CPU, as two machines
+# would: the server (10.9x.0.1) and its veth's receive processing (RPS)
+# on CPU 1, the client and its veth's on CPU 0; iperf3 and qperf are
+# placed the same way.
+#
 # Writes $RESULTS/bench.csv: rep,config,test,size,value,unit
 set -u
 REPS=${BENCH_REPS:-3}
@@ -35,9 +45,30 @@ knobs() {	# CRC MARKERS
 	done
 }
 
-# perftest TEST SIZE CONFIG REP [MODE]: one figure. MODE is "it"
-# (iterations, the default), "D" (duration: -D 3) or "e" (sleep on
-# completion events: -e); the test is recorded as TEST, TEST/D or TEST/e.
+# placement one|2h: one CPU as the veth gives it, or two hosts (above)
+placed=none srv_cpu=() cli_cpu=()
+placement() {
+	local nd ns dev mask
+	[ "$placed" = "$1" ] && return
+	for nd in swL:vsl swR:vsr siL:vil siR:vir; do
+		ns=${nd%:*} dev=${nd#*:} mask=0
+		if [ "$1" = 2h ]; then
+			case $dev in
+			*l)	mask=2 ;;	# the server's end: CPU 1
+			*)	mask=1 ;;	# the client's end: CPU 0
+			esac
+		fi
+		ip netns exec "$ns" sh -c \
+			"echo $mask > /sys/class/net/$dev/queues/rx-0/rps_cpus"
+	done
+	placed=$1 srv_cpu=() cli_cpu=()
+	[ "$1" = 2h ] && srv_cpu=(taskset -c 1) cli_cpu=(taskset -c 0)
+}
+
+# perftest TEST SIZE CONFIG REP [MODE] [PLACEMENT]: one figure. MODE is
+# "it" (iterations, the default), "D" (duration: -D 3) or "e" (sleep on
+# completion events: -e); the test is recorded as TEST, TEST/D or TEST/e,
+# with /2h appended for the two-host placement.
 # perftest converts its cycle counts with a CPU frequency it samples at
 # start; under TCG on a busy host that sampling fails now and then
 # (r^2 < 0.9, figures 0.00): such a run is repeated, up to three times,
@@ -45,6 +76,8 @@ knobs() {	# CRC MARKERS
 perftest() {
 	local try name=$1 unit=MB/s
 	[ "${5:-it}" = it ] || name=$1/$5
+	[ "${6:-one}" = 2h ] && name=$name/2h
+	placement "${6:-one}"
 	[ "$1" = ib_send_lat ] && unit=usec
 	for try in 1 2 3; do
 		perftest_once "$1" "$2" "$3" "${5:-it}"
@@ -78,10 +111,11 @@ perftest_once() {
 	D)	args=(-R -F -s "$size" -D 3) ;;
 	e)	args+=(-e) ;;
 	esac
-	ip netns exec $nsl timeout 120 "$t" -d $dl "${args[@]}" \
+	ip netns exec $nsl timeout 120 "${srv_cpu[@]}" "$t" -d $dl "${args[@]}" \
 		>> "$log" 2>&1 &
 	sleep 1.5
-	val=$(ip netns exec $nsr timeout 120 "$t" -d $dr "${args[@]}" "$ip" \
+	val=$(ip netns exec $nsr timeout 120 "${cli_cpu[@]}" "$t" -d $dr \
+		"${args[@]}" "$ip" \
 		2>> "$log" | tee -a "$log" | awk -v s="$size" -v t="$t" '
 		# bandwidth: BW average [MB/s]; latency: t_typical [usec]
 		$1 == s && NF >= 5 { print (t ~ /_lat$/) ? $5 : $4 }' |
@@ -94,25 +128,31 @@ perftest_once() {
 	val=${val:-NA}
 }
 
-tcp() {	# REP: iperf3 over the softiwarp veth, the ceiling
-	local val
-	ip netns exec swL iperf3 -s -1 >> "$log" 2>&1 &
+tcp() {	# REP [2h]: iperf3 over the softiwarp veth, the ceiling
+	local val name=iperf3
+	placement "${2:-one}"
+	[ "${2:-one}" = 2h ] && name=iperf3/2h
+	ip netns exec swL "${srv_cpu[@]}" iperf3 -s -1 >> "$log" 2>&1 &
 	sleep 1
-	val=$(ip netns exec swR timeout 60 iperf3 -c 10.98.0.1 -t 3 -J \
+	val=$(ip netns exec swR timeout 60 "${cli_cpu[@]}" iperf3 -c 10.98.0.1 \
+		-t 3 -J \
 		2>> "$log" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 print("%.2f" % (d["end"]["sum_received"]["bits_per_second"] / 8e6))')
 	wait
-	echo "$1,tcp,iperf3,0,${val:-NA},MB/s" >> "$out"
+	echo "$1,tcp,$name,0,${val:-NA},MB/s" >> "$out"
 }
 
-tcplat() {	# REP: qperf's tcp_lat (64 B, one way) over the softiwarp veth
-	local val
-	ip netns exec swL timeout 30 qperf >> "$log" 2>&1 &
+tcplat() {	# REP [2h]: qperf's tcp_lat (64 B, one way) over the softiwarp veth
+	local val name=tcp_lat
+	placement "${2:-one}"
+	[ "${2:-one}" = 2h ] && name=tcp_lat/2h
+	ip netns exec swL timeout 30 "${srv_cpu[@]}" qperf >> "$log" 2>&1 &
 	sleep 1
 	# "    latency  =  25.3 us": the value in µs whatever unit qperf chose
-	val=$(ip netns exec swR timeout 20 qperf 10.98.0.1 -m 64 -t 3 tcp_lat \
+	val=$(ip netns exec swR timeout 20 "${cli_cpu[@]}" qperf 10.98.0.1 \
+		-m 64 -t 3 tcp_lat \
 		2>> "$log" | tee -a "$log" | awk '
 		$1 == "latency" {
 			f = 1
@@ -123,9 +163,14 @@ tcplat() {	# REP: qperf's tcp_lat (64 B, one way) over the softiwarp veth
 		}')
 	pkill -x qperf
 	wait
-	echo "$1,tcp,tcp_lat,64,${val:-NA},usec" >> "$out"
+	echo "$1,tcp,$name,64,${val:-NA},usec" >> "$out"
 }
 
+cfgs2h="sw-crc sw-nocrc sw-markers siw"
+if [ "$(nproc)" -lt 2 ]; then
+	echo "bench: one CPU: no two-host figures" >&2
+	cfgs2h=
+fi
 for rep in $(seq "$REPS"); do
 	for cfg in sw-crc sw-nocrc sw-markers sw-pref siw; do
 		sizes="4096 65536 1048576"
@@ -142,6 +187,19 @@ for rep in $(seq "$REPS"); do
 	done
 	tcp "$rep"
 	tcplat "$rep"
+	# two hosts: 64 KiB bandwidth and the latencies
+	for cfg in $cfgs2h; do
+		for t in ib_write_bw ib_send_bw ib_read_bw; do
+			perftest $t 65536 $cfg "$rep" it 2h
+		done
+		perftest ib_send_lat 64 $cfg "$rep" it 2h
+		perftest ib_send_lat 64 $cfg "$rep" e 2h
+	done
+	if [ -n "$cfgs2h" ]; then
+		tcp "$rep" 2h
+		tcplat "$rep" 2h
+	fi
+	placement one
 	echo "repetition $rep done" >&2
 done
 use none
