@@ -823,6 +823,14 @@ void swi_tx_work(struct work_struct *work)
  * @inline_ok: the caller is in process context and may run it itself
  *	(a user QP's doorbell); otherwise a work item runs it
  *
+ * The work item runs on the CPU that queues it: the one that processed
+ * the socket's acknowledgement (write space), the peer's Read Request,
+ * or ran the kernel consumer's post. That is this end's CPU, where its
+ * receive processing runs too; an unbound worker would go to any idle
+ * CPU, which may be the one doing the peer's work (Documentation/
+ * performance.rst). The worker's high priority preempts a user poller
+ * spinning there at once.
+ *
  * Context: any context; process context when @inline_ok.
  * Return: nothing.
  */
@@ -908,15 +916,15 @@ void swi_stream_flush_tx(struct swi_stream *s)
 }
 
 /**
- * swi_tx_init() - create the transmit workqueue
+ * swi_tx_init() - create the transmit workqueue: per CPU, high priority
  *
  * Context: module init.
  * Return: 0 or -ENOMEM.
  */
 int swi_tx_init(void)
 {
-	swi_tx_wq = alloc_workqueue("softiwarp_tx", WQ_UNBOUND | WQ_HIGHPRI |
-				    WQ_MEM_RECLAIM, 0);
+	swi_tx_wq = alloc_workqueue("softiwarp_tx", WQ_HIGHPRI | WQ_MEM_RECLAIM,
+				    0);
 	return swi_tx_wq ? 0 : -ENOMEM;
 }
 
