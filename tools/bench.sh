@@ -6,7 +6,11 @@
 # in iteration mode, 64 KiB also in duration mode) and ib_send_lat (64 B,
 # busy polling and -e) for softiwarp with CRC on, CRC off and Markers on,
 # for siw <-> siw, iperf3 over the same kind of veth as the ceiling and
-# qperf's tcp_lat (64 B, blocking) as TCP's latency.
+# qperf's tcp_lat (64 B, blocking) and tools/bench/tcp-pingpong (64 B,
+# spinning) as TCP's latencies; the 64 KiB
+# bandwidths and the latencies again with each end, its process and its
+# veth's receive processing on a CPU of its own (/2h, as two hosts;
+# tools/guest/bench.sh says why).
 # Prints the medians with the ratios softiwarp/siw (CRC on, and off as
 # siw runs), softiwarp/TCP and Markers/CRC, and plots the first three
 # (build/bench/bench.png). Figures,
@@ -21,9 +25,13 @@ prepare_test_kernel || exit 1
 build_test_modules || exit 1
 res="$top/build/bench"
 rm -rf "$res"
-mkdir -p "$res"
+mkdir -p "$res" "$top/build/tools"
+# TCP's round trip with spinning sockets, run in the guest
+gcc -O2 -Wall -o "$top/build/tools/tcp-pingpong" \
+	"$top/tools/bench/tcp-pingpong.c" || exit 1
 echo "bench: booting the test VM; this takes several minutes"
-"$top/tools/vm-run" -o "$res" -t 3000 "$top/tools/guest/bench.sh"
+"$top/tools/vm-run" -o "$res" -t 3000 \
+	${BENCH_REPS:+-e "BENCH_REPS=$BENCH_REPS"} "$top/tools/guest/bench.sh"
 rc=$?
 if [ ! -s "$res/bench.csv" ]; then
 	echo "bench: no figures (guest status $rc, console: $res/console.log)" >&2

@@ -5,11 +5,15 @@
 Usage: summary.py bench.csv OUTDIR
 bench.csv lines: rep,config,test,size,value,unit (value may be NA); a
 test is a perftest name, with /D for duration mode and /e for completion
-events. Ratios are taken between medians of the same boot: softiwarp with
+events, and /2h when each end had a CPU of its own (the two-host
+placement of tools/guest/bench.sh; TCP's figures are iperf3/2h,
+tcp_lat/2h and tcp_spin/2h there); the two placements get a table each.
+Ratios are taken between medians of the same boot: softiwarp with
 CRC against siw, softiwarp without CRC against siw (like for like: siw
 does not ask for CRC by default, mpa_crc_required=N), softiwarp with CRC
-against TCP over the same kind of veth (iperf3 for a bandwidth, qperf's
-tcp_lat, 64 B one way, for a latency), CRC off against TCP,
+against TCP over the same kind of veth (iperf3 for a bandwidth; for a
+latency, 64 B one way, tcp-pingpong's spinning sockets against busy
+polling and qperf's blocking tcp_lat against -e), CRC off against TCP,
 Markers against CRC alone, and CRC by the crypto API's preferred
 crc32c (sw-pref, crc32c_driver=crc32c: 64 KiB and latency only) against
 siw and iperf3 (sw-crc uses the implementation timed fastest at load). For a latency, the ratio
@@ -41,6 +45,13 @@ def medians(path):
     return {k: statistics.median(v) for k, v in vals.items()}, units, reps
 
 
+def tcp_kind(test):
+    """TCP's figure a test compares with: iperf3, tcp_spin or tcp_lat."""
+    if not test.startswith("ib_send_lat"):
+        return "iperf3"
+    return "tcp_lat" if "/e" in test else "tcp_spin"
+
+
 def two_hosts(test):
     """Whether a test ran in the two-host placement."""
     return test.endswith("/2h")
@@ -48,9 +59,9 @@ def two_hosts(test):
 
 def ratio(med, tcp, name, a, b, test, size):
     """One ratio as text, or '-' where it means nothing."""
-    lat = test.startswith("ib_send_lat")
     x = med.get((a, test, size))
-    y = tcp[lat, two_hosts(test)] if b == "tcp" else med.get((b, test, size))
+    y = tcp[tcp_kind(test), two_hosts(test)] if b == "tcp" else \
+        med.get((b, test, size))
     if a == "sw-pref" and x is None:
         return "-"
     return "%.2f" % (x / y) if x and y else "NA"
@@ -106,10 +117,10 @@ def write_plot(out, plot):
 
 def main():
     med, units, reps = medians(sys.argv[1])
-    # TCP's figures, by (is a latency, two hosts)
-    tcp = {(lat, two): med.get(("tcp", name + ("/2h" if two else ""), size))
-           for lat, name, size in ((False, "iperf3", "0"),
-                                   (True, "tcp_lat", "64"))
+    # TCP's figures, by (kind, two hosts)
+    tcp = {(name, two): med.get(("tcp", name + ("/2h" if two else ""), size))
+           for name, size in (("iperf3", "0"), ("tcp_lat", "64"),
+                              ("tcp_spin", "64"))
            for two in (False, True)}
     tests = sorted({(t, s) for (c, t, s) in med if c != "tcp"},
                    key=lambda k: (k[0].split("/")[0], int(k[1]), k[0]))
@@ -124,11 +135,15 @@ def main():
         print("%s%s" % ("\n" if two else "", title))
         plot += table(med, units, tcp, some)
         tag = " (two hosts)" if two else ""
-        print("iperf3 (TCP over the same veth)%s: %s MB/s"
-              % (tag, "%.2f" % tcp[False, two] if tcp[False, two] else "NA"))
-        print("qperf tcp_lat (TCP over the same veth, 64 B, one way)%s: "
-              "%s usec" % (tag, "%.2f" % tcp[True, two]
-                           if tcp[True, two] else "NA"))
+        for name, what, unit in (
+                ("iperf3", "iperf3 (TCP over the same veth)", "MB/s"),
+                ("tcp_spin", "tcp-pingpong (TCP, spinning, 64 B one way; "
+                 "against busy polling)", "usec"),
+                ("tcp_lat", "qperf tcp_lat (TCP, blocking, 64 B one way; "
+                 "against -e)", "usec")):
+            v = tcp[name, two]
+            print("%s%s: %s %s" % (what, tag, "%.2f" % v if v else "NA",
+                                   unit))
     print("medians of up to %d repetitions (perftest runs whose clock failed "
           "are left out); latency ratios: lower is better, bandwidth ratios: "
           "higher is better" % reps)

@@ -11,8 +11,10 @@
 # the crypto API's preferred implementation, crc32c-intel, whose SSE4.2
 # instruction TCG emulates slowly; 64 KiB and latency only) and siw. Each repetition runs every
 # (configuration, test) once, in the same order, so that slow phases of
-# the emulated machine spread over all of them. iperf3 and qperf's tcp_lat
-# over the softiwarp veth give TCP's bandwidth and latency.
+# the emulated machine spread over all of them. iperf3, qperf's tcp_lat
+# (blocking) and tcp-pingpong (spinning; tools/bench/tcp-pingpong.c, built
+# by ../bench.sh) over the softiwarp veth give TCP's bandwidth and
+# latencies.
 #
 # Each figure is taken in two placements. As set up, a veth hands a
 # packet to the receiving namespace in the sender's softirq, on the
@@ -166,6 +168,21 @@ tcplat() {	# REP [2h]: qperf's tcp_lat (64 B, one way) over the softiwarp veth
 	echo "$1,tcp,$name,64,${val:-NA},usec" >> "$out"
 }
 
+# tcpspin REP [2h]: TCP's latency with both ends spinning in recv()
+# (64 B, one way, median of 5000), the floor of a busy-polling latency
+tcpspin() {
+	local val name=tcp_spin pp
+	pp="$(dirname "$0")/../../build/tools/tcp-pingpong"
+	placement "${2:-one}"
+	[ "${2:-one}" = 2h ] && name=tcp_spin/2h
+	ip netns exec swL timeout 60 "${srv_cpu[@]}" "$pp" -s >> "$log" 2>&1 &
+	sleep 1
+	val=$(ip netns exec swR timeout 50 "${cli_cpu[@]}" "$pp" -c 10.98.0.1 \
+		-n 5000 2>> "$log" | tee -a "$log" | awk '{ print $10 }')
+	wait
+	echo "$1,tcp,$name,64,${val:-NA},usec" >> "$out"
+}
+
 cfgs2h="sw-crc sw-nocrc sw-markers siw"
 if [ "$(nproc)" -lt 2 ]; then
 	echo "bench: one CPU: no two-host figures" >&2
@@ -187,6 +204,7 @@ for rep in $(seq "$REPS"); do
 	done
 	tcp "$rep"
 	tcplat "$rep"
+	tcpspin "$rep"
 	# two hosts: 64 KiB bandwidth and the latencies
 	for cfg in $cfgs2h; do
 		for t in ib_write_bw ib_send_bw ib_read_bw; do
@@ -198,6 +216,7 @@ for rep in $(seq "$REPS"); do
 	if [ -n "$cfgs2h" ]; then
 		tcp "$rep" 2h
 		tcplat "$rep" 2h
+		tcpspin "$rep" 2h
 	fi
 	placement one
 	echo "repetition $rep done" >&2
