@@ -824,7 +824,7 @@ void swi_tx_work(struct work_struct *work)
  *	(a user QP's doorbell); otherwise a work item runs it
  *
  * The work item runs on the CPU that queues it: the one that processed
- * the socket's acknowledgement (write space), the peer's Read Request,
+ * the socket's acknowledgment (write space), the peer's Read Request,
  * or ran the kernel consumer's post. That is this end's CPU, where its
  * receive processing runs too; an unbound worker would go to any idle
  * CPU, which may be the one doing the peer's work (Documentation/
