@@ -682,7 +682,13 @@ static void qpt_take_sqe_hold(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, 0), -ENOENT);
 }
 
-/* Busy-poll @cq for one completion, for at most QPT_WAIT_MS */
+/*
+ * Busy-poll @cq for one completion, for at most QPT_WAIT_MS, as a kernel
+ * poller must: giving the CPU up when the scheduler asks for it
+ * (cond_resched()), as blk-mq's polling stops at need_resched(). The
+ * transmitter's worker runs on the CPU that queued it, here this one: a
+ * poller that never yields would keep it from running.
+ */
 static int qpt_spin(struct ib_cq *cq, struct ib_wc *wc)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(QPT_WAIT_MS);
@@ -693,6 +699,7 @@ static int qpt_spin(struct ib_cq *cq, struct ib_wc *wc)
 		if (n)
 			return n;
 		cpu_relax();
+		cond_resched();
 	} while (time_before(jiffies, end));
 	return 0;
 }
