@@ -203,9 +203,37 @@ void swi_stream_close(struct swi_stream *s)
 	swi_tx_kick(s, false);
 }
 
+/* How long an abort waits for the peer to acknowledge the socket's data */
+#define SWI_ABORT_LINGER_MS	1000
+
 /*
- * Abortive close (RFC 5040 section 6.2): the peer sees a TCP RST now, not
- * a FIN now and a RST only when the socket is released, which may be much
+ * Before an abortive close, give the peer's TCP up to SWI_ABORT_LINGER_MS
+ * to acknowledge what the socket holds. A work request completes once its
+ * last FPDU is in the socket, so that data belongs to messages the
+ * consumer was told are sent, and a reset discards whatever is still
+ * unacknowledged. A consumer that sends its last message, sees it
+ * complete and destroys its QP (perftest's closing handshake does) would
+ * lose it to a retransmission still pending. Only a connection that can
+ * still be acknowledged is waited for: not one reset, closed or failed.
+ */
+static void swi_stream_linger(struct sock *sk)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(SWI_ABORT_LINGER_MS);
+	const struct tcp_sock *tp = tcp_sk(sk);
+
+	while (!READ_ONCE(sk->sk_err) &&
+	       ((1 << READ_ONCE(sk->sk_state)) &
+		(TCPF_ESTABLISHED | TCPF_CLOSE_WAIT | TCPF_FIN_WAIT1 |
+		 TCPF_CLOSING | TCPF_LAST_ACK)) &&
+	       READ_ONCE(tp->snd_una) != READ_ONCE(tp->write_seq) &&
+	       time_before(jiffies, end))
+		usleep_range(500, 1000);
+}
+
+/*
+ * Abortive close (RFC 5040 section 6.2): once the socket's data is
+ * acknowledged (swi_stream_linger()), the peer sees a TCP RST, not a FIN
+ * now and a RST only when the socket is released, which may be much
  * later and lets the peer take the FIN for an orderly close. A connect()
  * to AF_UNSPEC is the socket layer's disconnect: it resets a connected
  * TCP socket and leaves it closed. No-linger covers a socket whose
@@ -215,6 +243,7 @@ static void swi_stream_reset(struct socket *sock)
 {
 	struct sockaddr unspec = { .sa_family = AF_UNSPEC };
 
+	swi_stream_linger(sock->sk);
 	sock_no_linger(sock->sk);
 	if (kernel_connect(sock, &unspec, sizeof(unspec), 0))
 		kernel_sock_shutdown(sock, SHUT_RDWR);
