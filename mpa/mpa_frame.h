@@ -222,6 +222,9 @@ enum mpa_rx_state {
  * @marker: Marker being read
  * @trailer: pad and CRC being read
  * @crc: CRC of the current FPDU
+ * @crc_skb: buffer of the octets covered by the CRC and not yet added
+ * @crc_off: offset of the first of them in @crc_skb
+ * @crc_len: how many; they are added at once when the range ends
  *
  * One per connection, used by whoever reads its socket: the socket lock
  * (lock_sock(), or the softirq owning the socket in ->sk_data_ready)
@@ -250,6 +253,9 @@ struct mpa_rx {
 	struct mpa_marker marker;
 	u8 trailer[MPA_MAX_PAD + MPA_CRC_SIZE];
 	struct mpa_crc crc;
+	struct sk_buff *crc_skb;
+	unsigned int crc_off;
+	unsigned int crc_len;
 };
 
 int mpa_rx_init(struct mpa_rx *rx, const struct mpa_fo_cfg *cfg,
