@@ -8,7 +8,8 @@
  * trip of more than 10,000 FPDUs in random pieces (down to single octets,
  * linear skbs, page frags and frag_lists), every single-bit flip of an
  * FPDU, wrong FPDUPTRs, refused lengths, a ULP that stops the parser, and
- * the sticky error of section 8.
+ * the sticky error of section 8; mpa_rx_copy() over every place an skb
+ * holds octets in (linear, page frags, a compound page, a frag_list).
  */
 #include <kunit/test.h>
 #include <linux/random.h>
@@ -650,6 +651,107 @@ static void mpa_deframe_rejects_range_outside_skb(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rx->pos, 0);
 }
 
+/* One page frag of @n octets of @data at @po in @order pages. */
+static void test_add_frag(struct kunit *test, struct sk_buff *skb,
+			  const u8 *data, unsigned int po, unsigned int n,
+			  unsigned int order)
+{
+	struct page *page = alloc_pages(GFP_KERNEL | __GFP_COMP, order);
+	unsigned int i = skb_shinfo(skb)->nr_frags;
+
+	if (!page)
+		kfree_skb(skb);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	memcpy(page_address(page) + po, data, n);
+	skb_add_rx_frag(skb, i, page, po, n, PAGE_SIZE << order);
+}
+
+/*
+ * @data in every place an skb can hold it: 100 octets linear, page frags
+ * of 700, 1 and 300, a frag of a compound page that crosses two page
+ * boundaries, and 1000 octets in a frag_list skb. Its length in *@len.
+ */
+static struct sk_buff *test_copy_skb(struct kunit *test, const u8 *data,
+				     unsigned int *len)
+{
+	static const unsigned int small[] = { 700, 1, 300 };
+	unsigned int at = 100, i, big = 2 * PAGE_SIZE + 100;
+	struct sk_buff *skb = alloc_skb(at, GFP_KERNEL), *next;
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_put_data(skb, data, at);
+	for (i = 0; i < ARRAY_SIZE(small); at += small[i++])
+		test_add_frag(test, skb, data + at, 50, small[i], 0);
+	test_add_frag(test, skb, data + at, PAGE_SIZE - 1000, big, 2);
+	at += big;
+	next = alloc_skb(1000, GFP_KERNEL);
+	if (!next)
+		kfree_skb(skb);
+	KUNIT_ASSERT_NOT_NULL(test, next);
+	skb_put_data(next, data + at, 1000);
+	skb_shinfo(skb)->frag_list = next;
+	skb->len += next->len;
+	skb->data_len += next->len;
+	skb->truesize += next->truesize;
+	*len = at + 1000;
+	return skb;
+}
+
+/*
+ * mpa_rx_copy() against the source octets: every range crossing a place
+ * boundary (linear/frag, frag/frag, page/page in a compound frag,
+ * frag/frag_list), then seeded random ranges, mostly moving forward as
+ * the parser does and sometimes back (the cursor starts over), and the
+ * ranges outside the skb.
+ */
+static void mpa_deframe_copy_matches_source(struct kunit *test)
+{
+	struct rnd_state rnd = { 5, 0, 4, 4 };
+	unsigned int len, i, off, n, bounds[8], nb = 0;
+	struct mpa_rx *rx = kunit_kzalloc(test, sizeof(*rx), GFP_KERNEL);
+	u8 *data = kunit_kmalloc(test, 4 * PAGE_SIZE, GFP_KERNEL);
+	u8 *dst = kunit_kmalloc(test, 4 * PAGE_SIZE, GFP_KERNEL);
+	struct sk_buff *skb;
+
+	KUNIT_ASSERT_NOT_NULL(test, rx);
+	KUNIT_ASSERT_NOT_NULL(test, data);
+	KUNIT_ASSERT_NOT_NULL(test, dst);
+	prandom_bytes_state(&rnd, data, 4 * PAGE_SIZE);
+	skb = test_copy_skb(test, data, &len);
+	bounds[nb++] = 100;
+	bounds[nb++] = 800;
+	bounds[nb++] = 801;
+	bounds[nb++] = 1101;
+	bounds[nb++] = 1101 + 1000;		/* first page boundary */
+	bounds[nb++] = 1101 + 1000 + PAGE_SIZE;	/* second one */
+	bounds[nb++] = len - 1000;
+	for (i = 0; i < nb; i++) {
+		for (off = bounds[i] - 5; off <= bounds[i]; off++) {
+			for (n = 1; n <= 9 && off + n <= len; n++) {
+				memset(dst, 0, n);
+				KUNIT_ASSERT_EQ(test, mpa_rx_copy(rx, skb, off,
+								  dst, n), 0);
+				KUNIT_ASSERT_MEMEQ(test, dst, data + off, n);
+			}
+		}
+	}
+	for (i = 0, off = 0; i < 20000; i++) {
+		if (prandom_u32_state(&rnd) % 8 == 0 || off >= len)
+			off = prandom_u32_state(&rnd) % len;
+		n = 1 + prandom_u32_state(&rnd) % min(len - off, 1200U);
+		KUNIT_ASSERT_EQ(test, mpa_rx_copy(rx, skb, off, dst, n), 0);
+		KUNIT_ASSERT_MEMEQ(test, dst, data + off, n);
+		off += n + prandom_u32_state(&rnd) % 5;
+	}
+	KUNIT_EXPECT_EQ(test, mpa_rx_copy(rx, skb, 0, dst, len), 0);
+	KUNIT_EXPECT_MEMEQ(test, dst, data, len);
+	KUNIT_EXPECT_EQ(test, mpa_rx_copy(rx, skb, len, dst, 0), 0);
+	KUNIT_EXPECT_EQ(test, mpa_rx_copy(rx, skb, len - 3, dst, 4), -EFAULT);
+	KUNIT_EXPECT_EQ(test, mpa_rx_copy(rx, skb, len + 1, dst, 0), -EFAULT);
+	KUNIT_EXPECT_EQ(test, mpa_rx_copy(rx, skb, 5, dst, UINT_MAX), -EFAULT);
+	kfree_skb(skb);
+}
+
 static void mpa_deframe_init_checks_arguments(struct kunit *test)
 {
 	const struct mpa_rx_ops no_end = { .data = mpa_test_sink_ops.data };
@@ -684,6 +786,7 @@ static struct kunit_case mpa_deframe_cases[] = {
 	KUNIT_CASE(mpa_deframe_error_is_sticky),
 	KUNIT_CASE(mpa_deframe_rejects_range_outside_skb),
 	KUNIT_CASE(mpa_deframe_init_checks_arguments),
+	KUNIT_CASE(mpa_deframe_copy_matches_source),
 	{}
 };
 

@@ -20,6 +20,7 @@
  * A wrong FPDUPTR is reported at the end of its FPDU too, and only when the
  * CRC is good (section 8, code 3): a corrupted Marker is a CRC error.
  */
+#include <linux/highmem.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
 
@@ -144,12 +145,90 @@ static void mpa_rx_crc_add(struct mpa_rx *rx, struct sk_buff *skb,
 	rx->crc_len += len;
 }
 
+/*
+ * Copy from the page frags of @skb, from the one the cursor is at on; a
+ * frag may span several pages (a compound page), copied one at a time.
+ * Return the octets copied: fewer than @len when the range goes on into
+ * the frag_list.
+ */
+static unsigned int mpa_rx_copy_frags(struct mpa_rx *rx,
+				      const struct sk_buff *skb,
+				      unsigned int off, u8 *dst,
+				      unsigned int len)
+{
+	const struct skb_shared_info *sh = skb_shinfo(skb);
+	unsigned int done = 0;
+
+	if (rx->cur_skb != skb || off < rx->cur_start) {
+		rx->cur_skb = skb;
+		rx->cur_frag = 0;
+		rx->cur_start = skb_headlen(skb);
+	}
+	while (done < len && rx->cur_frag < sh->nr_frags) {
+		const skb_frag_t *f = &sh->frags[rx->cur_frag];
+		unsigned int size = skb_frag_size(f);
+		unsigned int at = off + done - rx->cur_start, po, n;
+
+		if (at >= size) {
+			rx->cur_start += size;
+			rx->cur_frag++;
+			continue;
+		}
+		po = skb_frag_off(f) + at;
+		n = min3(len - done, size - at,
+			 (unsigned int)(PAGE_SIZE - offset_in_page(po)));
+		memcpy_from_page(dst + done,
+				 nth_page(skb_frag_page(f), po / PAGE_SIZE),
+				 offset_in_page(po), n);
+		done += n;
+	}
+	return done;
+}
+
+/**
+ * mpa_rx_copy() - copy octets of the buffer being parsed
+ * @rx: receive state
+ * @skb: the buffer mpa_rx_feed() is parsing
+ * @off: offset of the first octet in @skb
+ * @dst: where they go
+ * @len: how many
+ *
+ * skb_copy_bits() without its walk over the frags from the start of the
+ * buffer for every call: the parser (a Marker every 512 octets) and the
+ * layer above (each run of ULPDU between them) read one buffer front to
+ * back, so a cursor kept in @rx goes on from the frag read last. The
+ * cursor is reset by each mpa_rx_feed() call.
+ *
+ * Context: the socket's reader, inside mpa_rx_feed() for @skb (its
+ * callbacks). Does not sleep.
+ * Return: 0, or -EFAULT when the range lies outside @skb.
+ */
+int mpa_rx_copy(struct mpa_rx *rx, const struct sk_buff *skb,
+		unsigned int off, void *dst, unsigned int len)
+{
+	unsigned int head = skb_headlen(skb), n = 0;
+
+	if (off > skb->len || len > skb->len - off)
+		return -EFAULT;
+	if (off < head) {
+		n = min(len, head - off);
+		memcpy(dst, skb->data + off, n);
+		if (n == len)
+			return 0;
+	}
+	n += mpa_rx_copy_frags(rx, skb, off + n, (u8 *)dst + n, len - n);
+	if (n < len)
+		return skb_copy_bits(skb, off + n, (u8 *)dst + n, len - n);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(mpa_rx_copy);
+
 /* Copy @len framing octets out of @skb, adding them to the CRC if @crc. */
 static void mpa_rx_take(struct mpa_rx *rx, struct sk_buff *skb,
 			unsigned int off, void *dst, unsigned int len, bool crc)
 {
 	/* Cannot fail: mpa_rx_feed() checked the range. */
-	if (WARN_ON_ONCE(skb_copy_bits(skb, off, dst, len)))
+	if (WARN_ON_ONCE(mpa_rx_copy(rx, skb, off, dst, len)))
 		memset(dst, 0, len);
 	if (crc)
 		mpa_rx_crc_add(rx, skb, off, len);
@@ -330,10 +409,12 @@ int mpa_rx_feed(struct mpa_rx *rx, struct sk_buff *skb, unsigned int off,
 	if (off > skb->len || len > skb->len - off)
 		return -EINVAL;
 	len = min_t(unsigned int, len, INT_MAX);
+	rx->cur_skb = NULL;	/* the cursor is about this call's @skb only */
 	while (done < len && rx->state != MPA_RX_STOPPED)
 		done += mpa_rx_step(rx, skb, off + done, len - done);
 	/* @skb may go once this returns */
 	mpa_rx_crc_flush(rx);
+	rx->cur_skb = NULL;
 	return done;
 }
 EXPORT_SYMBOL_IF_KUNIT(mpa_rx_feed);

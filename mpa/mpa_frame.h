@@ -225,6 +225,10 @@ enum mpa_rx_state {
  * @crc_skb: buffer of the octets covered by the CRC and not yet added
  * @crc_off: offset of the first of them in @crc_skb
  * @crc_len: how many; they are added at once when the range ends
+ * @cur_skb: the buffer @cur_frag and @cur_start are about (one being fed)
+ * @cur_frag: index of a page frag of @cur_skb, the one mpa_rx_copy() read
+ *	last; the parser only moves forward, so the next copy starts there
+ * @cur_start: offset in @cur_skb of the first octet of frag @cur_frag
  *
  * One per connection, used by whoever reads its socket: the socket lock
  * (lock_sock(), or the softirq owning the socket in ->sk_data_ready)
@@ -256,6 +260,9 @@ struct mpa_rx {
 	struct sk_buff *crc_skb;
 	unsigned int crc_off;
 	unsigned int crc_len;
+	const struct sk_buff *cur_skb;
+	unsigned int cur_frag;
+	unsigned int cur_start;
 };
 
 int mpa_rx_init(struct mpa_rx *rx, const struct mpa_fo_cfg *cfg,
@@ -265,6 +272,8 @@ int mpa_rx_feed(struct mpa_rx *rx, struct sk_buff *skb, unsigned int off,
 		unsigned int len);
 int mpa_rx_tcp_actor(read_descriptor_t *desc, struct sk_buff *skb,
 		     unsigned int off, size_t len);
+int mpa_rx_copy(struct mpa_rx *rx, const struct sk_buff *skb,
+		unsigned int off, void *dst, unsigned int len);
 enum mpa_error mpa_rx_error(const struct mpa_rx *rx);
 bool mpa_rx_stopped(const struct mpa_rx *rx);
 

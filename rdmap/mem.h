@@ -22,6 +22,7 @@
 #include <linux/completion.h>
 #include <linux/kref.h>
 #include <linux/rcupdate.h>
+#include <linux/seqlock.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
@@ -118,6 +119,8 @@ struct rdmap_mem_pages {
  * @released: completed when @ref drops to zero; rdmap_mem_dereg() waits
  * @rcu: delays the free past lockless lookups that may still see the object
  * @lock: protects @valid, @key, @access, @iova, @len and @pages
+ * @seq: bumped under @lock around every change of @iova, @len and @pages,
+ *	so that the data path reads the three consistently without @lock
  * @type: enum rdmap_mem_type, fixed
  * @remote_inval: the peer may invalidate it (Send with Invalidate), fixed
  * @valid: the STag may be used
@@ -137,6 +140,7 @@ struct rdmap_mem {
 	struct completion released;
 	struct rcu_head rcu;
 	spinlock_t lock;	/* see the kernel-doc above */
+	seqcount_spinlock_t seq;
 	u8 type;
 	bool remote_inval;
 	bool valid;

@@ -255,6 +255,7 @@ static int swi_rx_seg_begin(struct swi_stream *s)
 
 /* Copy cursor from an skb into pages found by rdmap_mem_walk() */
 struct swi_skb_cursor {
+	struct mpa_rx *mrx;
 	const struct sk_buff *skb;
 	unsigned int off;
 };
@@ -264,7 +265,7 @@ static int swi_place_piece(void *ctx, struct page *page, unsigned int off,
 {
 	struct swi_skb_cursor *c = ctx;
 	void *dst = kmap_local_page(page);
-	int err = skb_copy_bits(c->skb, c->off, dst + off, len);
+	int err = mpa_rx_copy(c->mrx, c->skb, c->off, dst + off, len);
 
 	kunmap_local(dst);
 	c->off += len;
@@ -305,7 +306,7 @@ static int swi_rx_place_rqe(struct swi_stream *s, struct swi_skb_cursor *c,
 static int swi_rx_place(struct swi_stream *s, struct sk_buff *skb,
 			unsigned int off, unsigned int len, u32 poff)
 {
-	struct swi_skb_cursor c = { .skb = skb, .off = off };
+	struct swi_skb_cursor c = { .mrx = &s->mrx, .skb = skb, .off = off };
 	struct ddp_hdr_info *h = &s->rx.h;
 	int err;
 
@@ -508,7 +509,7 @@ static int swi_rx_hdr_bytes(struct swi_stream *s, struct sk_buff *skb,
 	bool had_ctrl = rx->hdr_got >= DDP_CTRL_SIZE;
 	int err;
 
-	err = skb_copy_bits(skb, off, rx->hdr + rx->hdr_got, n);
+	err = mpa_rx_copy(&s->mrx, skb, off, rx->hdr + rx->hdr_got, n);
 	if (err)
 		return err;
 	rx->hdr_got += n;
