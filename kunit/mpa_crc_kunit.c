@@ -3,8 +3,10 @@
  * DOC: KUnit suite softiwarp_mpa_crc
  *
  * The CRC32c engine against the iSCSI vectors of RFC 3720 appendix B.4 and
- * against the CRC of RFC 5044 Figure 5, fed linearly, from pages and from
- * skbs in pieces, which must all give the same four wire octets.
+ * against the CRC of RFC 5044 Figure 5, fed linearly, octet by octet,
+ * from pages and from skbs in pieces, which must all give the same four
+ * wire octets; the vectors through both paths, the crypto API's and the
+ * direct call of the table-driven code.
  */
 #include <kunit/test.h>
 #include <linux/random.h>
@@ -86,32 +88,42 @@ static void crc_kind_desc(const int *kind, char *desc)
 
 KUNIT_ARRAY_PARAM(crc_vectors, crc_kinds, crc_kind_desc);
 
-static void mpa_crc_matches_vector_linear(struct kunit *test)
+/*
+ * Both paths, the crypto API's and (with crc32c-generic, the implementation
+ * picked under TCG) the direct call of __crc32c_le(), on @v: whole and
+ * octet by octet.
+ */
+static void crc_check_vector(struct kunit *test, const struct crc_vector *v)
 {
-	struct crc_vector v;
-	struct mpa_crc crc;
-	__le32 got;
-
-	crc_vector_fill(&v, *(const int *)test->param_value);
-	mpa_crc_begin(&crc);
-	mpa_crc_update(&crc, v.data, v.len);
-	got = mpa_crc_final(&crc);
-	KUNIT_EXPECT_MEMEQ(test, &got, v.crc, MPA_CRC_SIZE);
-}
-
-static void mpa_crc_matches_vector_bytewise(struct kunit *test)
-{
-	struct crc_vector v;
+	bool was = mpa_crc_set_direct(false);
 	struct mpa_crc crc;
 	unsigned int i;
 	__le32 got;
+	int path;
+
+	for (path = 0; path < 2; path++) {
+		mpa_crc_set_direct(path);
+		mpa_crc_begin(&crc);
+		mpa_crc_update(&crc, v->data, v->len);
+		got = mpa_crc_final(&crc);
+		KUNIT_EXPECT_MEMEQ_MSG(test, &got, v->crc, MPA_CRC_SIZE,
+				       "path %d", path);
+		mpa_crc_begin(&crc);
+		for (i = 0; i < v->len; i++)
+			mpa_crc_update(&crc, &v->data[i], 1);
+		got = mpa_crc_final(&crc);
+		KUNIT_EXPECT_MEMEQ_MSG(test, &got, v->crc, MPA_CRC_SIZE,
+				       "path %d, octet by octet", path);
+	}
+	mpa_crc_set_direct(was);
+}
+
+static void mpa_crc_matches_vector_both_paths(struct kunit *test)
+{
+	struct crc_vector v;
 
 	crc_vector_fill(&v, *(const int *)test->param_value);
-	mpa_crc_begin(&crc);
-	for (i = 0; i < v.len; i++)
-		mpa_crc_update(&crc, &v.data[i], 1);
-	got = mpa_crc_final(&crc);
-	KUNIT_EXPECT_MEMEQ(test, &got, v.crc, MPA_CRC_SIZE);
+	crc_check_vector(test, &v);
 }
 
 /* A page range that crosses a page boundary gives the linear result. */
@@ -189,8 +201,7 @@ static void mpa_crc_pick_fastest(struct kunit *test)
 }
 
 static struct kunit_case mpa_crc_cases[] = {
-	KUNIT_CASE_PARAM(mpa_crc_matches_vector_linear, crc_vectors_gen_params),
-	KUNIT_CASE_PARAM(mpa_crc_matches_vector_bytewise, crc_vectors_gen_params),
+	KUNIT_CASE_PARAM(mpa_crc_matches_vector_both_paths, crc_vectors_gen_params),
 	KUNIT_CASE(mpa_crc_page_range_equals_linear),
 	KUNIT_CASE(mpa_crc_skb_with_frag_equals_linear),
 	KUNIT_CASE(mpa_crc_pick_fastest),

@@ -49,18 +49,22 @@ enum mpa_error {
  * @desc: storage for a struct shash_desc and its context, laid out as
  *	SHASH_DESC_ON_STACK() does, so that it can live inside a connection
  *	and span several calls.
+ * @state: the running CRC register when the table-driven code is called
+ *	directly (see mpa/mpa_crc.c); @desc is unused then
  *
  * Not shared: its owner serialises access (one per half connection).
  */
 struct mpa_crc {
 	u8 desc[sizeof(struct shash_desc) + MPA_CRC_CTX_MAX]
 		__aligned(__alignof__(struct shash_desc));
+	u32 state;
 };
 
 int mpa_crc_init(const char *driver);
 unsigned int mpa_crc_pick(const u64 *ns, unsigned int n);
 void mpa_crc_exit(void);
 const char *mpa_crc_driver(void);
+bool mpa_crc_set_direct(bool direct);
 void mpa_crc_begin(struct mpa_crc *crc);
 void mpa_crc_update(struct mpa_crc *crc, const void *data, unsigned int len);
 void mpa_crc_update_page(struct mpa_crc *crc, struct page *page,
