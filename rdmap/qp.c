@@ -28,6 +28,8 @@
 /* Runs swi_qp_err_work(); see swi_qp_init() */
 static struct workqueue_struct *swi_qp_wq;
 
+static void swi_qp_sweep(struct work_struct *work);
+
 static unsigned int close_timeout_ms = 10000;
 module_param(close_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(close_timeout_ms,
@@ -97,6 +99,7 @@ static void swi_qp_init_fields(struct swi_qp *qp, struct ib_qp_init_attr *a,
 	spin_lock_init(&qp->rq_lock);
 	INIT_WORK(&qp->err_work, swi_qp_err_work);
 	INIT_DELAYED_WORK(&qp->close_work, swi_qp_close_timeout);
+	INIT_DELAYED_WORK(&qp->sweep_work, swi_qp_sweep);
 	qp->state = RDMAP_QPS_IDLE;
 	qp->scq = to_swi_cq(a->send_cq);
 	qp->rcq = to_swi_cq(a->recv_cq);
@@ -417,6 +420,44 @@ static void swi_qp_do_events(struct swi_qp *qp, u32 act)
 			swi_qp_async_event(qp, map[i].ev);
 }
 
+/*
+ * A user QP in ERROR: libsiw writes receive work requests into the ring
+ * without a system call, so one posted after the transition's flush (a
+ * consumer reposting from its completion handler as the connection dies)
+ * would never complete, and a consumer waiting for its flush completion
+ * (rping joins its CQ thread on it) would wait for ever; so would a send
+ * posted in TERMINATE, whose move to ERROR flushes nothing more. The
+ * sweep flushes both rings again, 10 ms after the move to ERROR and then
+ * at doubling intervals of at most a second, until the QP leaves ERROR
+ * or is destroyed.
+ */
+#define SWI_SWEEP_FIRST_MS	10
+#define SWI_SWEEP_MAX_MS	1000
+
+static void swi_qp_sweep(struct work_struct *work)
+{
+	struct swi_qp *qp = container_of(to_delayed_work(work), struct swi_qp,
+					 sweep_work);
+
+	mutex_lock(&qp->state_lock);
+	if (qp->state == RDMAP_QPS_ERROR) {
+		swi_qp_flush_sq_ring(qp);
+		swi_qp_flush_rq_ring(qp);
+		qp->sweep_ms = min(qp->sweep_ms * 2, SWI_SWEEP_MAX_MS);
+		queue_delayed_work(swi_qp_wq, &qp->sweep_work,
+				   msecs_to_jiffies(qp->sweep_ms));
+	}
+	mutex_unlock(&qp->state_lock);
+}
+
+static void swi_qp_sweep_arm(struct swi_qp *qp)
+{
+	lockdep_assert_held(&qp->state_lock);
+	qp->sweep_ms = SWI_SWEEP_FIRST_MS;
+	mod_delayed_work(swi_qp_wq, &qp->sweep_work,
+			 msecs_to_jiffies(qp->sweep_ms));
+}
+
 /* Carry out the actions of a transition; the state is already set */
 static void swi_qp_do_actions(struct swi_qp *qp, u32 act)
 {
@@ -447,6 +488,9 @@ static void swi_qp_do_actions(struct swi_qp *qp, u32 act)
 			swi_stream_flush_rx(s);
 		swi_qp_flush_rq_ring(qp);
 	}
+	if (qp->user && qp->state == RDMAP_QPS_ERROR &&
+	    !delayed_work_pending(&qp->sweep_work))
+		swi_qp_sweep_arm(qp);
 	if ((act & RDMAP_QPA_CLOSE_LLP) && s)
 		swi_stream_close(s);
 	if (act & RDMAP_QPA_ARM_TIMER)
@@ -845,6 +889,7 @@ int swi_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	flush_work(&qp->err_work);
 	/* ERROR arms no timer: once cancelled it stays so */
 	cancel_delayed_work_sync(&qp->close_work);
+	cancel_delayed_work_sync(&qp->sweep_work);
 	xa_erase(&dev->qp_xa, ibqp->qp_num);
 	swi_qp_put(ibqp);
 	wait_for_completion(&qp->freed);

@@ -336,6 +336,9 @@ static inline bool swi_op_is_read(u8 op)
  * @err_work: runs the state change the receiver or transmitter asked for
  * @close_work: the teardown timer of CLOSING and TERMINATE (ARM_TIMER);
  *	armed and cancelled under @state_lock, its expiry is the TIMEOUT event
+ * @sweep_work: a user QP in ERROR: flushes what libsiw posts after the
+ *	flush of the transition (its receive queue has no doorbell)
+ * @sweep_ms: the sweep's next interval, under @state_lock
  * @err_event: bit mask of the raised events not yet applied
  * @err_class: enum rdmap_qp_err of @err_event
  */
@@ -364,6 +367,8 @@ struct swi_qp {
 	struct swi_stream *stream;
 	struct work_struct err_work;
 	struct delayed_work close_work;
+	struct delayed_work sweep_work;
+	unsigned int sweep_ms;
 	atomic_t err_event;
 	u8 err_class;
 };

@@ -18,8 +18,11 @@
 # Markers are per direction (RFC 5044 section 7.1.1, the M flag): a
 # device that asks for them receives them, and a device whose peer asks
 # sends them, so the one-sided cases exercise Marker insertion on one side
-# and removal on the other. Ends with "rdma link delete", rmmod and a
-# clean kernel log.
+# and removal on the other. Then tools/e2e/late-recv.py (pyverbs): a
+# receive posted to a user QP that is already in ERROR (the peer
+# disconnected and the transition's flush is seen) must complete with a
+# flush error too, as rping's client waits for at its disconnect. Ends
+# with "rdma link delete", rmmod and a clean kernel log.
 #
 # Runs in the test guest (tools/guest/e2e.sh), as root; logs in $RESULTS.
 # rdma-core shares RDMA devices across namespaces by default ("rdma system"
@@ -103,6 +106,28 @@ knob "$DEV0" mpa_crc 0
 knob "$DEV1" mpa_crc 0
 rping_run markers-both-crc-off 1000
 knobs_default
+
+# --- a receive posted in ERROR is flushed -------------------------------
+LR=$(dirname "$0")/late-recv.py
+wait_unlisten "$NS0" 7175
+timeout 60 ip netns exec "$NS0" "$LR" server "$IP0" 7175 \
+	> "$RESULTS/$T-late-recv-server.log" 2>&1 &
+spid=$!
+bg_pids=("$spid")
+wait_listen "$NS0" 7175
+lrc=0
+timeout 60 ip netns exec "$NS1" "$LR" client "$IP0" 7175 \
+	> "$RESULTS/$T-late-recv-client.log" 2>&1 || lrc=$?
+src=0
+wait "$spid" || src=$?
+bg_pids=()
+cat "$RESULTS/$T-late-recv-server.log" "$RESULTS/$T-late-recv-client.log"
+[ "$src" -eq 0 ] || fail "late-recv server exited $src"
+[ "$lrc" -eq 0 ] || fail "late-recv client exited $lrc"
+grep -q '^ok   the receive posted in ERROR flushed' \
+	"$RESULTS/$T-late-recv-client.log" || fail "late-recv: no flush"
+! grep -v '^ok ' "$RESULTS/$T-late-recv-server.log" \
+	"$RESULTS/$T-late-recv-client.log" || fail "late-recv printed more"
 
 # --- teardown: every step must succeed ----------------------------------
 netns_teardown
