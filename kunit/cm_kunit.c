@@ -984,11 +984,17 @@ static void cmt_destroy_qp0(struct kunit *test, struct cmt *t)
 							&d->work), 0);
 	d->qp = t->qp[0];
 	t->qp[0] = NULL;
+	/*
+	 * Our own reference keeps the QP while we look at it: destroy waits
+	 * for every reference, and the endpoint's may go as soon as the
+	 * connect fails (the core frees the QP once destroy returns).
+	 */
+	d->qp->device->ops.iw_add_ref(d->qp);
 	schedule_work(&d->work);
-	/* the endpoint's reference keeps the QP until CONNECT_REPLY */
 	for (i = 0; i < 50 && cmt_qp_state(d->qp) != IB_QPS_ERR; i++)
 		msleep(20);
 	KUNIT_EXPECT_EQ(test, cmt_qp_state(d->qp), IB_QPS_ERR);
+	d->qp->device->ops.iw_rem_ref(d->qp);
 }
 
 /*
