@@ -440,7 +440,7 @@ static void swi_qp_sweep(struct work_struct *work)
 					 sweep_work);
 
 	mutex_lock(&qp->state_lock);
-	if (qp->state == RDMAP_QPS_ERROR) {
+	if (qp->state == RDMAP_QPS_ERROR && !qp->sweep_off) {
 		swi_qp_flush_sq_ring(qp);
 		swi_qp_flush_rq_ring(qp);
 		qp->sweep_ms = min(qp->sweep_ms * 2, SWI_SWEEP_MAX_MS);
@@ -453,6 +453,8 @@ static void swi_qp_sweep(struct work_struct *work)
 static void swi_qp_sweep_arm(struct swi_qp *qp)
 {
 	lockdep_assert_held(&qp->state_lock);
+	if (qp->sweep_off)
+		return;
 	qp->sweep_ms = SWI_SWEEP_FIRST_MS;
 	mod_delayed_work(swi_qp_wq, &qp->sweep_work,
 			 msecs_to_jiffies(qp->sweep_ms));
@@ -883,6 +885,8 @@ int swi_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 
 	swi_qp_event(qp, RDMAP_QPE_MOD_ERROR, RDMAP_QP_ERR_FATAL);
 	mutex_lock(&qp->state_lock);
+	/* the rings go below: no sweep may be armed from here on */
+	qp->sweep_off = true;
 	if (qp->stream)
 		swi_stream_stop(qp->stream, true);
 	mutex_unlock(&qp->state_lock);

@@ -339,6 +339,8 @@ static inline bool swi_op_is_read(u8 op)
  * @sweep_work: a user QP in ERROR: flushes what libsiw posts after the
  *	flush of the transition (its receive queue has no doorbell)
  * @sweep_ms: the sweep's next interval, under @state_lock
+ * @sweep_off: set by destroy_qp under @state_lock before it cancels the
+ *	sweep and frees the rings: no sweep is armed or runs after it
  * @err_event: bit mask of the raised events not yet applied
  * @err_class: enum rdmap_qp_err of @err_event
  */
@@ -369,6 +371,7 @@ struct swi_qp {
 	struct delayed_work close_work;
 	struct delayed_work sweep_work;
 	unsigned int sweep_ms;
+	bool sweep_off;
 	atomic_t err_event;
 	u8 err_class;
 };

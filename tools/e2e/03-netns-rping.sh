@@ -124,7 +124,7 @@ bg_pids=()
 cat "$RESULTS/$T-late-recv-server.log" "$RESULTS/$T-late-recv-client.log"
 [ "$src" -eq 0 ] || fail "late-recv server exited $src"
 [ "$lrc" -eq 0 ] || fail "late-recv client exited $lrc"
-grep -q '^ok   the receive posted in ERROR flushed' \
+grep -q '^ok   the receive posted in ERROR: flushed' \
 	"$RESULTS/$T-late-recv-client.log" || fail "late-recv: no flush"
 ! grep -v '^ok ' "$RESULTS/$T-late-recv-server.log" \
 	"$RESULTS/$T-late-recv-client.log" || fail "late-recv printed more"

@@ -67,29 +67,29 @@ def client(addr, port):
         cq.close()
 
 
+def flushed(cq, secs, what):
+    """Whether the next completion, within @secs, is a flush; say so."""
+    t0 = time.monotonic()
+    wc = wait_wc(cq, secs)
+    if wc is None or wc.status != e.IBV_WC_WR_FLUSH_ERR:
+        print("FAIL %s: %s" % (what, "no completion in %d s" % secs
+                               if wc is None else "status %d" % wc.status),
+              flush=True)
+        return False
+    print("ok   %s: flushed after %.0f ms" %
+          (what, (time.monotonic() - t0) * 1000), flush=True)
+    return True
+
+
 def client_run(cmid, cq):
     """See the first receive flushed, post one more: flushed?"""
     mr = cmid.reg_msgs(64)
     cmid.post_recv(mr, 64)
     cmid.connect()
-    wc = wait_wc(cq, 30)
-    if wc is None or wc.status != e.IBV_WC_WR_FLUSH_ERR:
-        print("FAIL the first receive: %s, not flushed by the disconnect" %
-              ("no completion in 30 s" if wc is None else
-               "status %d" % wc.status), flush=True)
+    if not flushed(cq, 30, "the receive posted before the disconnect"):
         return 1
-    print("ok   the first receive flushed by the disconnect", flush=True)
-    t0 = time.monotonic()
     cmid.post_recv(mr, 64)
-    wc = wait_wc(cq, 5)
-    if wc is None or wc.status != e.IBV_WC_WR_FLUSH_ERR:
-        print("FAIL the receive posted in ERROR: %s" %
-              ("no completion in 5 s" if wc is None else
-               "status %d" % wc.status), flush=True)
-        return 1
-    print("ok   the receive posted in ERROR flushed after %.0f ms" %
-          ((time.monotonic() - t0) * 1000), flush=True)
-    return 0
+    return 0 if flushed(cq, 5, "the receive posted in ERROR") else 1
 
 
 def main():
