@@ -324,7 +324,8 @@ static int sink_data(void *ctx, struct sk_buff *skb, unsigned int off,
 	s->datas++;
 	if (ulpdu_off != s->cur || len > s->want - s->cur ||
 	    len > s->cap - s->used - s->cur ||
-	    skb_copy_bits(skb, off, s->buf + s->used + s->cur, len))
+	    !s->rx || mpa_rx_copy_ulpdu(s->rx, skb, &off,
+					s->buf + s->used + s->cur, len))
 		s->misordered = true;
 	else
 		s->cur += len;
@@ -427,6 +428,7 @@ struct mpa_rx *mpa_test_rx(struct kunit *test, struct mpa_test_sink *s,
 	KUNIT_ASSERT_NOT_NULL(test, rx);
 	KUNIT_ASSERT_EQ(test, mpa_rx_init(rx, &cfg, max_ulpdu,
 					  &mpa_test_sink_ops, s), 0);
+	s->rx = rx;
 	return rx;
 }
 

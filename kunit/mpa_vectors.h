@@ -72,6 +72,8 @@ unsigned int mpa_test_frame(struct kunit *test, struct mpa_tx *tx,
 
 /**
  * struct mpa_test_sink - the receiving layer of the tests
+ * @rx: the parser feeding it (set by mpa_test_rx()); spans are read
+ *	through it
  * @buf: good ULPDUs, concatenated
  * @cap: octets of @buf
  * @used: octets of good ULPDUs in @buf
@@ -92,6 +94,7 @@ unsigned int mpa_test_frame(struct kunit *test, struct mpa_tx *tx,
  * every callback after an error (mpa_test_sink_ops).
  */
 struct mpa_test_sink {
+	struct mpa_rx *rx;
 	u8 *buf;
 	unsigned int cap;
 	unsigned int used;

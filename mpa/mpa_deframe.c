@@ -10,9 +10,11 @@
  * so Markers are stripped whatever field they interrupt.
  *
  * Header, Marker and trailer octets are copied into the state (at most
- * seven at a time); the ULPDU is never copied: each run of it between two
- * Markers or piece ends goes up as one skb range, and the CRC is computed
- * over that range straight from the skb.
+ * seven at a time); the ULPDU is never copied by the parser: what of it a
+ * buffer holds goes up as one span of that skb, whole Markers included
+ * (each checked before the span goes up), and the layer above copies the
+ * ULPDU octets out with mpa_rx_copy_ulpdu(), which skips the Markers. The
+ * CRC is computed over the span straight from the skb.
  *
  * The CRC is only known once the FPDU is complete, so the layer above may
  * have placed ULPDU octets of an FPDU that turns out bad; the end callback
@@ -147,7 +149,8 @@ static void mpa_rx_crc_add(struct mpa_rx *rx, struct sk_buff *skb,
 
 /*
  * Copy from the page frags of @skb, from the one the cursor is at on; a
- * frag may span several pages (a compound page), copied one at a time.
+ * frag may span several pages (a compound page), copied at once unless
+ * they must be mapped one at a time (highmem).
  * Return the octets copied: fewer than @len when the range goes on into
  * the frag_list.
  */
@@ -174,12 +177,19 @@ static unsigned int mpa_rx_copy_frags(struct mpa_rx *rx,
 			rx->cur_frag++;
 			continue;
 		}
-		po = skb_frag_off(f) + at;
-		n = min3(len - done, size - at,
-			 (unsigned int)(PAGE_SIZE - offset_in_page(po)));
-		memcpy_from_page(dst + done,
-				 nth_page(skb_frag_page(f), po / PAGE_SIZE),
-				 offset_in_page(po), n);
+		n = min(len - done, size - at);
+		if (IS_ENABLED(CONFIG_HIGHMEM)) {
+			po = skb_frag_off(f) + at;
+			n = min_t(unsigned int, n,
+				  PAGE_SIZE - offset_in_page(po));
+			memcpy_from_page(dst + done,
+					 nth_page(skb_frag_page(f),
+						  po / PAGE_SIZE),
+					 offset_in_page(po), n);
+		} else {
+			/* A frag's pages lie back to back in the direct map */
+			memcpy(dst + done, skb_frag_address(f) + at, n);
+		}
 		done += n;
 	}
 	return done;
@@ -222,6 +232,52 @@ int mpa_rx_copy(struct mpa_rx *rx, const struct sk_buff *skb,
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(mpa_rx_copy);
+
+/**
+ * mpa_rx_copy_ulpdu() - copy ULPDU octets out of a span, without Markers
+ * @rx: receive state
+ * @skb: the buffer of the span the @data callback was handed
+ * @off: offset in @skb of the next octet to copy, inside that span; moved
+ *	past the octets copied (and the Markers skipped before them)
+ * @dst: where they go
+ * @len: how many ULPDU octets
+ *
+ * The layer above reads a span with this, in order, and must not read
+ * beyond the octets the callback was given: only their stream positions
+ * are known.
+ *
+ * Context: the socket's reader, inside the @data callback of
+ * &struct mpa_rx_ops. Does not sleep.
+ * Return: 0, or -EFAULT when the range lies outside @skb.
+ */
+int mpa_rx_copy_ulpdu(struct mpa_rx *rx, const struct sk_buff *skb,
+		      unsigned int *off, void *dst, unsigned int len)
+{
+	unsigned int o = *off, done = 0, n;
+	u32 k;
+	int err;
+
+	while (done < len) {
+		n = len - done;
+		if (rx->markers) {
+			k = (rx->span_pos + (o - rx->span_off)) %
+			    MPA_MARKER_INTERVAL;
+			if (k < MPA_MARKER_SIZE) {
+				o += MPA_MARKER_SIZE - k;
+				continue;
+			}
+			n = min(n, MPA_MARKER_INTERVAL - k);
+		}
+		err = mpa_rx_copy(rx, skb, o, (u8 *)dst + done, n);
+		if (err)
+			return err;
+		o += n;
+		done += n;
+	}
+	*off = o;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(mpa_rx_copy_ulpdu);
 
 /* Copy @len framing octets out of @skb, adding them to the CRC if @crc. */
 static void mpa_rx_take(struct mpa_rx *rx, struct sk_buff *skb,
@@ -304,21 +360,42 @@ static unsigned int mpa_rx_hdr(struct mpa_rx *rx, struct sk_buff *skb,
 	return n;
 }
 
+/*
+ * ULPDU octets from @off on, and the whole Markers between them: one span
+ * for the layer above, which copies the ULPDU out of it with
+ * mpa_rx_copy_ulpdu(). The span ends with the ULPDU, with @len, or before
+ * a Marker that @len cuts (the next step reads that one).
+ */
 static unsigned int mpa_rx_data(struct mpa_rx *rx, struct sk_buff *skb,
 				unsigned int off, unsigned int len)
 {
-	unsigned int n = min(len, rx->ulpdu_len - rx->got);
-	unsigned int at = rx->got;
+	unsigned int want = rx->ulpdu_len - rx->got, at = rx->got;
+	unsigned int used = 0, n = 0, run;
+	u32 start = rx->pos;
 
-	mpa_rx_crc_add(rx, skb, off, n);
-	rx->pos += n;
+	for (;;) {
+		run = min(len - used, want - n);
+		if (rx->markers)
+			run = min(run, MPA_MARKER_INTERVAL -
+				  rx->pos % MPA_MARKER_INTERVAL);
+		mpa_rx_crc_add(rx, skb, off + used, run);
+		rx->pos += run;
+		used += run;
+		n += run;
+		/* Unless it stopped for them, a Marker is next */
+		if (!rx->markers || n == want || len - used < MPA_MARKER_SIZE)
+			break;
+		used += mpa_rx_marker(rx, skb, off + used, MPA_MARKER_SIZE);
+	}
 	rx->got += n;
 	if (rx->got == rx->ulpdu_len) {
 		rx->state = MPA_RX_TRAILER;
 		rx->got = 0;
 	}
+	rx->span_off = off;
+	rx->span_pos = start;
 	mpa_rx_ulp(rx, rx->ops->data(rx->ctx, skb, off, n, at));
-	return n;
+	return used;
 }
 
 static void mpa_rx_fpdu_done(struct mpa_rx *rx)
@@ -374,7 +451,8 @@ static unsigned int mpa_rx_step(struct mpa_rx *rx, struct sk_buff *skb,
 
 		if (k < MPA_MARKER_SIZE)
 			return mpa_rx_marker(rx, skb, off, len);
-		len = min(len, MPA_MARKER_INTERVAL - k);
+		if (rx->state != MPA_RX_DATA)	/* a ULPDU spans Markers */
+			len = min(len, MPA_MARKER_INTERVAL - k);
 	}
 	switch (rx->state) {
 	case MPA_RX_HDR:

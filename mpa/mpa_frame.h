@@ -166,9 +166,10 @@ int mpa_tx_commit(struct mpa_tx *tx, const struct mpa_fpdu *f);
  * struct mpa_rx_ops - what the receive parser hands to the layer above
  * @begin: optional; a ULPDU of @ulpdu_len octets starts (its length was
  *	accepted)
- * @data: the ULPDU octets at @ulpdu_off, @len of them, are @skb's octets
- *	at @off; the ranges of one ULPDU come in order and without gaps. The
- *	skb is only valid during the call.
+ * @data: the ULPDU octets at @ulpdu_off, @len of them, are in @skb from
+ *	@off on, with the Markers between them (a span); they are read with
+ *	mpa_rx_copy_ulpdu(). The spans of one ULPDU come in order and
+ *	without gaps. The skb is only valid during the call.
  * @end: the ULPDU is complete; @err is MPA_ERR_NONE when the FPDU is good,
  *	else the error that ends the half connection. Called alone (without
  *	@begin and @data) when the ULPDU_Length itself is refused.
@@ -229,6 +230,8 @@ enum mpa_rx_state {
  * @cur_frag: index of a page frag of @cur_skb, the one mpa_rx_copy() read
  *	last; the parser only moves forward, so the next copy starts there
  * @cur_start: offset in @cur_skb of the first octet of frag @cur_frag
+ * @span_off: offset in its skb of the span the @data callback has
+ * @span_pos: stream position of that offset
  *
  * One per connection, used by whoever reads its socket: the socket lock
  * (lock_sock(), or the softirq owning the socket in ->sk_data_ready)
@@ -263,6 +266,8 @@ struct mpa_rx {
 	const struct sk_buff *cur_skb;
 	unsigned int cur_frag;
 	unsigned int cur_start;
+	unsigned int span_off;
+	u32 span_pos;
 };
 
 int mpa_rx_init(struct mpa_rx *rx, const struct mpa_fo_cfg *cfg,
@@ -274,6 +279,8 @@ int mpa_rx_tcp_actor(read_descriptor_t *desc, struct sk_buff *skb,
 		     unsigned int off, size_t len);
 int mpa_rx_copy(struct mpa_rx *rx, const struct sk_buff *skb,
 		unsigned int off, void *dst, unsigned int len);
+int mpa_rx_copy_ulpdu(struct mpa_rx *rx, const struct sk_buff *skb,
+		      unsigned int *off, void *dst, unsigned int len);
 enum mpa_error mpa_rx_error(const struct mpa_rx *rx);
 bool mpa_rx_stopped(const struct mpa_rx *rx);
 

@@ -265,10 +265,9 @@ static int swi_place_piece(void *ctx, struct page *page, unsigned int off,
 {
 	struct swi_skb_cursor *c = ctx;
 	void *dst = kmap_local_page(page);
-	int err = mpa_rx_copy(c->mrx, c->skb, c->off, dst + off, len);
+	int err = mpa_rx_copy_ulpdu(c->mrx, c->skb, &c->off, dst + off, len);
 
 	kunmap_local(dst);
-	c->off += len;
 	return err;
 }
 
@@ -503,13 +502,13 @@ static int swi_rx_begin(void *ctx, unsigned int ulpdu_len)
 
 /* Collect header octets; run the checks when the header is complete */
 static int swi_rx_hdr_bytes(struct swi_stream *s, struct sk_buff *skb,
-			    unsigned int off, unsigned int n)
+			    unsigned int *off, unsigned int n)
 {
 	struct swi_rx *rx = &s->rx;
 	bool had_ctrl = rx->hdr_got >= DDP_CTRL_SIZE;
 	int err;
 
-	err = mpa_rx_copy(&s->mrx, skb, off, rx->hdr + rx->hdr_got, n);
+	err = mpa_rx_copy_ulpdu(&s->mrx, skb, off, rx->hdr + rx->hdr_got, n);
 	if (err)
 		return err;
 	rx->hdr_got += n;
@@ -535,10 +534,9 @@ static int swi_rx_data(void *ctx, struct sk_buff *skb, unsigned int off,
 		return -ESHUTDOWN;
 	if (rx->hdr_got < rx->hdr_len) {
 		n = min_t(unsigned int, len, rx->hdr_len - rx->hdr_got);
-		err = swi_rx_hdr_bytes(s, skb, off, n);
+		err = swi_rx_hdr_bytes(s, skb, &off, n);
 		if (err || n == len)
 			return err;
-		off += n;
 		len -= n;
 		ulpdu_off += n;
 		if (rx->hdr_got < rx->hdr_len)	/* the two control octets */
