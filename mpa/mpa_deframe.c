@@ -148,51 +148,41 @@ static void mpa_rx_crc_add(struct mpa_rx *rx, struct sk_buff *skb,
 }
 
 /*
- * Copy from the page frags of @skb, from the one the cursor is at on; a
- * frag may span several pages (a compound page), copied at once unless
- * they must be mapped one at a time (highmem).
- * Return the octets copied: fewer than @len when the range goes on into
- * the frag_list.
+ * The octets of @skb from @off on that lie back to back in memory: in its
+ * linear part, or in the page frag the cursor finds, from the one read
+ * last on (a frag's pages lie back to back in the direct map). Return the
+ * first and set *@avail; NULL past the page frags (a frag_list), and for
+ * every frag with highmem: skb_copy_bits() maps those.
  */
-static unsigned int mpa_rx_copy_frags(struct mpa_rx *rx,
-				      const struct sk_buff *skb,
-				      unsigned int off, u8 *dst,
-				      unsigned int len)
+static const u8 *mpa_rx_peek(struct mpa_rx *rx, const struct sk_buff *skb,
+			     unsigned int off, unsigned int *avail)
 {
 	const struct skb_shared_info *sh = skb_shinfo(skb);
-	unsigned int done = 0;
+	unsigned int head = skb_headlen(skb);
 
+	if (off < head) {
+		*avail = head - off;
+		return skb->data + off;
+	}
+	if (IS_ENABLED(CONFIG_HIGHMEM))
+		return NULL;
 	if (rx->cur_skb != skb || off < rx->cur_start) {
 		rx->cur_skb = skb;
 		rx->cur_frag = 0;
-		rx->cur_start = skb_headlen(skb);
+		rx->cur_start = head;
 	}
-	while (done < len && rx->cur_frag < sh->nr_frags) {
+	while (rx->cur_frag < sh->nr_frags) {
 		const skb_frag_t *f = &sh->frags[rx->cur_frag];
-		unsigned int size = skb_frag_size(f);
-		unsigned int at = off + done - rx->cur_start, po, n;
+		unsigned int at = off - rx->cur_start;
 
-		if (at >= size) {
-			rx->cur_start += size;
-			rx->cur_frag++;
-			continue;
+		if (at < skb_frag_size(f)) {
+			*avail = skb_frag_size(f) - at;
+			return (const u8 *)skb_frag_address(f) + at;
 		}
-		n = min(len - done, size - at);
-		if (IS_ENABLED(CONFIG_HIGHMEM)) {
-			po = skb_frag_off(f) + at;
-			n = min_t(unsigned int, n,
-				  PAGE_SIZE - offset_in_page(po));
-			memcpy_from_page(dst + done,
-					 nth_page(skb_frag_page(f),
-						  po / PAGE_SIZE),
-					 offset_in_page(po), n);
-		} else {
-			/* A frag's pages lie back to back in the direct map */
-			memcpy(dst + done, skb_frag_address(f) + at, n);
-		}
-		done += n;
+		rx->cur_start += skb_frag_size(f);
+		rx->cur_frag++;
 	}
-	return done;
+	return NULL;
 }
 
 /**
@@ -205,9 +195,9 @@ static unsigned int mpa_rx_copy_frags(struct mpa_rx *rx,
  *
  * skb_copy_bits() without its walk over the frags from the start of the
  * buffer for every call: the parser (a Marker every 512 octets) and the
- * layer above (each run of ULPDU between them) read one buffer front to
- * back, so a cursor kept in @rx goes on from the frag read last. The
- * cursor is reset by each mpa_rx_feed() call.
+ * layer above read one buffer front to back, so a cursor kept in @rx goes
+ * on from the frag read last. The cursor is reset by each mpa_rx_feed()
+ * call.
  *
  * Context: the socket's reader, inside mpa_rx_feed() for @skb (its
  * callbacks). Does not sleep.
@@ -216,19 +206,20 @@ static unsigned int mpa_rx_copy_frags(struct mpa_rx *rx,
 int mpa_rx_copy(struct mpa_rx *rx, const struct sk_buff *skb,
 		unsigned int off, void *dst, unsigned int len)
 {
-	unsigned int head = skb_headlen(skb), n = 0;
+	unsigned int done = 0, n, avail;
+	const u8 *p;
 
 	if (off > skb->len || len > skb->len - off)
 		return -EFAULT;
-	if (off < head) {
-		n = min(len, head - off);
-		memcpy(dst, skb->data + off, n);
-		if (n == len)
-			return 0;
+	while (done < len) {
+		p = mpa_rx_peek(rx, skb, off + done, &avail);
+		if (!p)
+			return skb_copy_bits(skb, off + done, (u8 *)dst + done,
+					     len - done);
+		n = min(avail, len - done);
+		memcpy((u8 *)dst + done, p, n);
+		done += n;
 	}
-	n += mpa_rx_copy_frags(rx, skb, off + n, (u8 *)dst + n, len - n);
-	if (n < len)
-		return skb_copy_bits(skb, off + n, (u8 *)dst + n, len - n);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(mpa_rx_copy);
@@ -244,7 +235,8 @@ EXPORT_SYMBOL_IF_KUNIT(mpa_rx_copy);
  *
  * The layer above reads a span with this, in order, and must not read
  * beyond the octets the callback was given: only their stream positions
- * are known.
+ * are known. The runs between Markers that one frag holds are copied
+ * straight from it.
  *
  * Context: the socket's reader, inside the @data callback of
  * &struct mpa_rx_ops. Does not sleep.
@@ -253,24 +245,35 @@ EXPORT_SYMBOL_IF_KUNIT(mpa_rx_copy);
 int mpa_rx_copy_ulpdu(struct mpa_rx *rx, const struct sk_buff *skb,
 		      unsigned int *off, void *dst, unsigned int len)
 {
-	unsigned int o = *off, done = 0, n;
+	unsigned int o = *off, done = 0, n, avail = 0, base = o;
+	const u8 *p = NULL;
 	u32 k;
 	int err;
 
+	if (!rx->markers) {
+		err = mpa_rx_copy(rx, skb, o, dst, len);
+		if (!err)
+			*off = o + len;
+		return err;
+	}
 	while (done < len) {
-		n = len - done;
-		if (rx->markers) {
-			k = (rx->span_pos + (o - rx->span_off)) %
-			    MPA_MARKER_INTERVAL;
-			if (k < MPA_MARKER_SIZE) {
-				o += MPA_MARKER_SIZE - k;
-				continue;
-			}
-			n = min(n, MPA_MARKER_INTERVAL - k);
+		k = (rx->span_pos + (o - rx->span_off)) % MPA_MARKER_INTERVAL;
+		if (k < MPA_MARKER_SIZE) {
+			o += MPA_MARKER_SIZE - k;
+			continue;
 		}
-		err = mpa_rx_copy(rx, skb, o, (u8 *)dst + done, n);
-		if (err)
-			return err;
+		n = min(len - done, MPA_MARKER_INTERVAL - k);
+		if (!p || o - base + n > avail) {
+			p = mpa_rx_peek(rx, skb, o, &avail);
+			base = o;
+		}
+		if (p && n <= avail - (o - base)) {
+			memcpy((u8 *)dst + done, p + (o - base), n);
+		} else {
+			err = mpa_rx_copy(rx, skb, o, (u8 *)dst + done, n);
+			if (err)
+				return err;
+		}
 		o += n;
 		done += n;
 	}
@@ -279,12 +282,23 @@ int mpa_rx_copy_ulpdu(struct mpa_rx *rx, const struct sk_buff *skb,
 }
 EXPORT_SYMBOL_IF_KUNIT(mpa_rx_copy_ulpdu);
 
-/* Copy @len framing octets out of @skb, adding them to the CRC if @crc. */
+/*
+ * Copy @len framing octets out of @skb, adding them to the CRC if @crc. A
+ * whole Marker, CRC or header is one load when it lies in one place (a
+ * Marker every 512 octets: no call for it).
+ */
 static void mpa_rx_take(struct mpa_rx *rx, struct sk_buff *skb,
 			unsigned int off, void *dst, unsigned int len, bool crc)
 {
+	unsigned int avail;
+	const u8 *p = mpa_rx_peek(rx, skb, off, &avail);
+
+	if (p && avail >= len && len == MPA_MARKER_SIZE)
+		memcpy(dst, p, MPA_MARKER_SIZE);
+	else if (p && avail >= len && len == MPA_HDR_SIZE)
+		memcpy(dst, p, MPA_HDR_SIZE);
 	/* Cannot fail: mpa_rx_feed() checked the range. */
-	if (WARN_ON_ONCE(mpa_rx_copy(rx, skb, off, dst, len)))
+	else if (WARN_ON_ONCE(mpa_rx_copy(rx, skb, off, dst, len)))
 		memset(dst, 0, len);
 	if (crc)
 		mpa_rx_crc_add(rx, skb, off, len);
