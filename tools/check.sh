@@ -74,6 +74,10 @@ skip=$(grep -c '^skip ' "$SWP_TALLY")
 if [ "$fail" -gt 0 ]; then
 	echo "failed:"
 	grep '^fail ' "$SWP_TALLY" | sed 's/^fail /  /'
+	# what the failed end-to-end tests said (tools/e2e.sh)
+	for f in "$top"/build/e2e/failures.txt "$top"/build/e2e-debug/failures.txt; do
+		[ -s "$f" ] && head -n 80 "$f"
+	done
 fi
 echo "make check took $(( $(date +%s) - start ))s"
 if [ "$skip" -gt 0 ]; then

@@ -69,6 +69,19 @@ while read -r word test; do
 	tally "$word" "$name:${test#e2e:}"
 	if [ "$word" = pass ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 done < "$res/e2e.tally"
+# What a failed one-guest test said, kept in $res/failures.txt and
+# printed: a CI run keeps only the output, not $res. Its last lines, then
+# the "fail" and error lines of the logs of its tools. make check prints
+# the file again at the end.
+while read -r word test; do
+	t=${test#e2e:}
+	[ "$word" = fail ] && [ -f "$res/$t.log" ] || continue
+	echo "--- $name:$t: the last lines of $t.log"
+	tail -n 25 "$res/$t.log"
+	grep -H -m 10 '^fail \|^FAIL\|^Error\|error:' "$res/$t"-*.log 2>/dev/null |
+		sed "s|^$res/||" | head -n 40
+done < "$res/e2e.tally" > "$res/failures.txt"
+cat "$res/failures.txt"
 echo "$name: $pass passed, $fail failed (logs: $res)"
 if [ $((pass + fail)) -eq 0 ]; then
 	tally fail $name:no-test-ran
