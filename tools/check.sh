@@ -22,6 +22,8 @@ export SWP_TALLY
 bg_build=
 trap 'rm -f "$SWP_TALLY"; [ -z "$bg_build" ] || kill -- "-$bg_build" 2>/dev/null' EXIT
 start=$(date +%s)
+# only this run's failures are printed at the end (tools/e2e.sh writes them)
+rm -f "$top"/build/e2e/failures.txt "$top"/build/e2e-debug/failures.txt
 
 # debug_build_bg: start the debug kernel build in the background unless
 # it is cached
