@@ -230,7 +230,9 @@ void rdmap_mem_dereg(struct rdmap_mem_table *t, struct rdmap_mem *mem)
 
 	might_sleep();
 	spin_lock_irqsave(&mem->lock, flags);
+	write_seqcount_begin(&mem->seq);
 	mem->valid = false;
+	write_seqcount_end(&mem->seq);
 	spin_unlock_irqrestore(&mem->lock, flags);
 	xa_erase(&t->xa, mem->index);
 	kref_put(&mem->ref, rmem_release);
@@ -290,12 +292,41 @@ void rdmap_mem_put(struct rdmap_mem *mem)
 }
 EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_put);
 
-/* Whether @stag names @mem in its current state, for a user in @pd */
-static enum ddp_stag_state rmem_state(struct rdmap_mem *mem, u32 stag,
+/* What the checks of a work request or a peer's STag read, consistently */
+struct rmem_rights {
+	bool valid;
+	u8 key;
+	int access;
+	u64 iova;
+	u64 len;
+};
+
+/*
+ * Read the object's rights and region without @mem->lock: every Send,
+ * Write and Read checks an STag, on both ends, and an interrupt-saving
+ * lock per check was one of the small message's costs. Writers change
+ * these fields under @mem->lock inside a @mem->seq write section.
+ */
+static void rmem_read_rights(struct rdmap_mem *mem, struct rmem_rights *r)
+{
+	unsigned int seq;
+
+	do {
+		seq = read_seqcount_begin(&mem->seq);
+		r->valid = mem->valid;
+		r->key = mem->key;
+		r->access = mem->access;
+		r->iova = mem->iova;
+		r->len = mem->len;
+	} while (read_seqcount_retry(&mem->seq, seq));
+}
+
+/* Whether @stag names @mem with rights @r, for a user in @pd */
+static enum ddp_stag_state rmem_state(const struct rdmap_mem *mem,
+				      const struct rmem_rights *r, u32 stag,
 				      const void *pd)
 {
-	lockdep_assert_held(&mem->lock);
-	if (!mem->valid || mem->key != rdmap_stag_key(stag) ||
+	if (!r->valid || r->key != rdmap_stag_key(stag) ||
 	    mem->index != rdmap_stag_index(stag))
 		return DDP_STAG_INVALID;
 	if (mem->pd != pd)
@@ -328,20 +359,19 @@ static u8 rmem_ddp_access(int access)
 void rdmap_mem_remote_check(struct rdmap_mem *mem, u32 stag, const void *pd,
 			    struct ddp_stag_check *chk)
 {
-	unsigned long flags;
+	struct rmem_rights r;
 
 	memset(chk, 0, sizeof(*chk));
 	chk->state = DDP_STAG_INVALID;
 	if (IS_ERR_OR_NULL(mem))
 		return;
-	spin_lock_irqsave(&mem->lock, flags);
-	chk->state = rmem_state(mem, stag, pd);
+	rmem_read_rights(mem, &r);
+	chk->state = rmem_state(mem, &r, stag, pd);
 	if (chk->state != DDP_STAG_INVALID) {
-		chk->access = rmem_ddp_access(mem->access);
-		chk->base = mem->iova;
-		chk->len = mem->len;
+		chk->access = rmem_ddp_access(r.access);
+		chk->base = r.iova;
+		chk->len = r.len;
 	}
-	spin_unlock_irqrestore(&mem->lock, flags);
 }
 EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_remote_check);
 
@@ -365,16 +395,15 @@ enum ib_wc_status rdmap_mem_local_check(struct rdmap_mem *mem, u32 lkey,
 					const void *pd, int access, u64 addr,
 					u64 len)
 {
-	unsigned long flags;
+	struct rmem_rights r;
 	bool ok;
 
 	if (IS_ERR_OR_NULL(mem))
 		return IB_WC_LOC_PROT_ERR;
-	spin_lock_irqsave(&mem->lock, flags);
-	ok = rmem_state(mem, lkey, pd) == DDP_STAG_VALID &&
-	     (mem->access & access) == access &&
-	     rmem_in_bounds(mem->iova, mem->len, addr, len);
-	spin_unlock_irqrestore(&mem->lock, flags);
+	rmem_read_rights(mem, &r);
+	ok = rmem_state(mem, &r, lkey, pd) == DDP_STAG_VALID &&
+	     (r.access & access) == access &&
+	     rmem_in_bounds(r.iova, r.len, addr, len);
 	return ok ? IB_WC_SUCCESS : IB_WC_LOC_PROT_ERR;
 }
 EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_local_check);
@@ -422,13 +451,13 @@ static int rmem_fast_reg_locked(struct rdmap_mem *mem, u32 stag, int access,
 		return -EBUSY;
 	if (!rmem_pages_ok(&mem->pages, len))
 		return -EINVAL;
+	write_seqcount_begin(&mem->seq);
 	WRITE_ONCE(mem->key, rdmap_stag_key(stag));
 	mem->access = access;
-	write_seqcount_begin(&mem->seq);
 	mem->iova = iova;
 	mem->len = len;
-	write_seqcount_end(&mem->seq);
 	mem->valid = true;
+	write_seqcount_end(&mem->seq);
 	return 0;
 }
 
@@ -481,7 +510,9 @@ static int rmem_invalidate_locked(struct rdmap_mem *mem, u32 stag,
 		return -EACCES;
 	if (remote ? !mem->remote_inval : mem->type == RDMAP_MEM_DMA)
 		return -EPERM;
+	write_seqcount_begin(&mem->seq);
 	mem->valid = false;
+	write_seqcount_end(&mem->seq);
 	return 0;
 }
 

@@ -119,8 +119,9 @@ struct rdmap_mem_pages {
  * @released: completed when @ref drops to zero; rdmap_mem_dereg() waits
  * @rcu: delays the free past lockless lookups that may still see the object
  * @lock: protects @valid, @key, @access, @iova, @len and @pages
- * @seq: bumped under @lock around every change of @iova, @len and @pages,
- *	so that the data path reads the three consistently without @lock
+ * @seq: bumped under @lock around every change of @valid, @key, @access,
+ *	@iova, @len and @pages, so that the data path's checks and walks
+ *	read them consistently without @lock
  * @type: enum rdmap_mem_type, fixed
  * @remote_inval: the peer may invalidate it (Send with Invalidate), fixed
  * @valid: the STag may be used

@@ -303,7 +303,9 @@ static bool swi_user_sqe_ok(const struct siw_sqe *sqe)
  * caller goes on with, so user space rewriting a posted work request
  * cannot slip an RDMA Read past the ORD or a fence past the Reads.
  *
- * Context: any context; takes @qp->sq_lock.
+ * Context: any context; takes @qp->sq_lock unless the SQ looks empty (a
+ * poster kicks the transmitter after its post, so a post missed by that
+ * look is taken by the next run).
  * Return: 0, -ENOENT when the SQ is empty, -EAGAIN when @hold keeps the
  * next one back, -EINVAL for a malformed user work request (consumed all
  * the same).
@@ -314,6 +316,16 @@ int swi_qp_take_sqe(struct swi_qp *qp, struct siw_sqe *sqe, unsigned int hold)
 	unsigned long flags;
 	int err = 0;
 
+	/*
+	 * An empty SQ, each transmitter run's last look: no lock. The full
+	 * barrier (which the lock's atomic gave before) orders the freeing
+	 * of the slot before this one ahead of the look: libsiw writes its
+	 * new work request, then rings the doorbell only when that slot is
+	 * free, so one of the two sides sees the other.
+	 */
+	smp_mb();
+	if (!swi_slot_busy(swi_sq_slot(qp, READ_ONCE(qp->sq.get))))
+		return -ENOENT;
 	spin_lock_irqsave(&qp->sq_lock, flags);
 	slot = swi_sq_slot(qp, qp->sq.get);
 	if (!swi_slot_busy(slot)) {
@@ -330,7 +342,7 @@ int swi_qp_take_sqe(struct swi_qp *qp, struct siw_sqe *sqe, unsigned int hold)
 		goto out;
 	}
 	swi_slot_free(slot);
-	qp->sq.get++;
+	WRITE_ONCE(qp->sq.get, qp->sq.get + 1);
 out:
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 	return err;

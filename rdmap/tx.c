@@ -601,6 +601,17 @@ static bool swi_tx_pick(struct swi_stream *s)
 	unsigned long flags;
 	bool got = true;
 
+	j->done = 0;
+	j->last = false;
+	/*
+	 * Only the SQ has work: no lock. A Terminate, a Read Request or an
+	 * RTR queued after this look is followed by a kick, which runs the
+	 * transmitter again once this run lets go of @s->tx_mutex.
+	 */
+	if (state == RDMAP_QPS_RTS && !hold && !READ_ONCE(s->term_len) &&
+	    !test_bit(SWI_TX_RTR, &s->flags) &&
+	    READ_ONCE(s->irq_put) == s->irq_get)
+		return swi_tx_pick_sqe(s);
 	spin_lock_irqsave(&s->qlock, flags);
 	if (s->term_len && !s->term_sent) {
 		s->term_sent = true;
@@ -627,8 +638,6 @@ static bool swi_tx_pick(struct swi_stream *s)
 		got = false;
 	}
 	spin_unlock_irqrestore(&s->qlock, flags);
-	j->done = 0;
-	j->last = false;
 	if (got || state != RDMAP_QPS_RTS || hold)
 		return got;
 	return swi_tx_pick_sqe(s);
@@ -866,7 +875,7 @@ void swi_tx_queue_term(struct swi_stream *s,
 
 	spin_lock_irqsave(&s->qlock, flags);
 	if (!s->term_len && !s->term_sent)
-		s->term_len = rdmap_term_build(&s->term, cause, seg);
+		WRITE_ONCE(s->term_len, rdmap_term_build(&s->term, cause, seg));
 	spin_unlock_irqrestore(&s->qlock, flags);
 	if (kick)
 		swi_tx_kick(s, false);
