@@ -148,7 +148,9 @@ static int swi_rx_take_rqe(struct swi_stream *s)
 					  IB_ACCESS_LOCAL_WRITE, sge->laddr,
 					  sge->length))
 			err = -EACCES;
-		if (!IS_ERR(mem))
+		if (!i && !IS_ERR(mem))
+			swi_rx_keep(rx, mem, sge->lkey);  /* placement starts here */
+		else if (!IS_ERR(mem))
 			rdmap_mem_put(mem);
 		len += sge->length;
 	}

@@ -483,6 +483,16 @@ static void swi_tx_sqe_failed(struct swi_stream *s, enum siw_wc_status st)
 	swi_qp_raise(s->qp, RDMAP_QPE_LOCAL_ERROR, RDMAP_QP_ERR_ACCESS);
 }
 
+/*
+ * The batch is in the socket, or settled, or never built: its source
+ * MR may go
+ */
+static void swi_tx_drop_src(struct swi_stream *s)
+{
+	rdmap_mem_put(s->tx_src);
+	s->tx_src = NULL;
+}
+
 /* Check the local buffers of a new work request */
 static enum siw_wc_status swi_tx_check_sqe(struct swi_stream *s)
 {
@@ -504,9 +514,18 @@ static enum siw_wc_status swi_tx_check_sqe(struct swi_stream *s)
 		if (rdmap_mem_local_check(mem, sge->lkey, qp->base.pd, access,
 					  sge->laddr, sge->length))
 			st = SIW_WC_LOC_PROT_ERR;
-		if (!IS_ERR(mem))
+		if (IS_ERR(mem))
+			continue;
+		/* the gather of the first FPDU starts here: keep it */
+		if (!s->tx_src && !access) {
+			s->tx_src = mem;
+			s->tx_src_stag = sge->lkey;
+		} else {
 			rdmap_mem_put(mem);
+		}
 	}
+	if (st != SIW_WC_SUCCESS)
+		swi_tx_drop_src(s);
 	return st;
 }
 
@@ -713,13 +732,6 @@ static void swi_tx_abort(struct swi_stream *s)
 {
 	if (!test_and_set_bit(SWI_TX_STOPPED, &s->flags))
 		swi_qp_raise(s->qp, RDMAP_QPE_LLP_RESET, RDMAP_QP_ERR_FATAL);
-}
-
-/* The batch is in the socket, or settled: its source MR may go */
-static void swi_tx_drop_src(struct swi_stream *s)
-{
-	rdmap_mem_put(s->tx_src);
-	s->tx_src = NULL;
 }
 
 /*
