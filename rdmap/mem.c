@@ -39,12 +39,39 @@
 #include "rdmap/mem.h"
 #include "rdmap/terminate.h"
 
-/* What a walk needs, copied under the object's lock */
+/* What the checks and walks read of an object, consistently */
 struct rdmap_mem_view {
+	bool valid;
+	u8 key;
+	int access;
 	u64 iova;
 	u64 len;
 	struct rdmap_mem_pages pages;
 };
+
+/*
+ * The object as it is now, without @mem->lock: every message checks an
+ * STag on both ends and the placement of every run of payload walks a
+ * region (with Markers one per 512 octets); an interrupt-saving lock for
+ * each was a tenth of a Read requester's CPU and one of the small
+ * message's costs. Writers change these fields under @mem->lock, with
+ * interrupts off, inside a @mem->seq write section, so no reader on
+ * their CPU can spin on them.
+ */
+static void rmem_snapshot(struct rdmap_mem *mem, struct rdmap_mem_view *v)
+{
+	unsigned int seq;
+
+	do {
+		seq = read_seqcount_begin(&mem->seq);
+		v->valid = mem->valid;
+		v->key = mem->key;
+		v->access = mem->access;
+		v->iova = mem->iova;
+		v->len = mem->len;
+		v->pages = mem->pages;
+	} while (read_seqcount_retry(&mem->seq, seq));
+}
 
 /* [base, base + len) does not extend past 2^64 */
 static bool rmem_range_fits(u64 base, u64 len)
@@ -292,38 +319,9 @@ void rdmap_mem_put(struct rdmap_mem *mem)
 }
 EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_put);
 
-/* What the checks of a work request or a peer's STag read, consistently */
-struct rmem_rights {
-	bool valid;
-	u8 key;
-	int access;
-	u64 iova;
-	u64 len;
-};
-
-/*
- * Read the object's rights and region without @mem->lock: every Send,
- * Write and Read checks an STag, on both ends, and an interrupt-saving
- * lock per check was one of the small message's costs. Writers change
- * these fields under @mem->lock inside a @mem->seq write section.
- */
-static void rmem_read_rights(struct rdmap_mem *mem, struct rmem_rights *r)
-{
-	unsigned int seq;
-
-	do {
-		seq = read_seqcount_begin(&mem->seq);
-		r->valid = mem->valid;
-		r->key = mem->key;
-		r->access = mem->access;
-		r->iova = mem->iova;
-		r->len = mem->len;
-	} while (read_seqcount_retry(&mem->seq, seq));
-}
-
-/* Whether @stag names @mem with rights @r, for a user in @pd */
+/* Whether @stag names @mem, seen as @r, for a user in @pd */
 static enum ddp_stag_state rmem_state(const struct rdmap_mem *mem,
-				      const struct rmem_rights *r, u32 stag,
+				      const struct rdmap_mem_view *r, u32 stag,
 				      const void *pd)
 {
 	if (!r->valid || r->key != rdmap_stag_key(stag) ||
@@ -359,13 +357,13 @@ static u8 rmem_ddp_access(int access)
 void rdmap_mem_remote_check(struct rdmap_mem *mem, u32 stag, const void *pd,
 			    struct ddp_stag_check *chk)
 {
-	struct rmem_rights r;
+	struct rdmap_mem_view r;
 
 	memset(chk, 0, sizeof(*chk));
 	chk->state = DDP_STAG_INVALID;
 	if (IS_ERR_OR_NULL(mem))
 		return;
-	rmem_read_rights(mem, &r);
+	rmem_snapshot(mem, &r);
 	chk->state = rmem_state(mem, &r, stag, pd);
 	if (chk->state != DDP_STAG_INVALID) {
 		chk->access = rmem_ddp_access(r.access);
@@ -395,12 +393,12 @@ enum ib_wc_status rdmap_mem_local_check(struct rdmap_mem *mem, u32 lkey,
 					const void *pd, int access, u64 addr,
 					u64 len)
 {
-	struct rmem_rights r;
+	struct rdmap_mem_view r;
 	bool ok;
 
 	if (IS_ERR_OR_NULL(mem))
 		return IB_WC_LOC_PROT_ERR;
-	rmem_read_rights(mem, &r);
+	rmem_snapshot(mem, &r);
 	ok = rmem_state(mem, &r, lkey, pd) == DDP_STAG_VALID &&
 	     (r.access & access) == access &&
 	     rmem_in_bounds(r.iova, r.len, addr, len);
@@ -581,25 +579,6 @@ int rdmap_mem_invalidate_remote(struct rdmap_mem_table *t, u32 stag,
 	return -EPROTO;
 }
 EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_invalidate_remote);
-
-/*
- * Where the region lies now, without @mem->lock: the placement of every
- * run of payload comes here (with Markers one per 512 octets), and an
- * interrupt-saving lock per run was a tenth of a Read requester's CPU.
- * Writers hold @mem->lock with interrupts off, so no reader on their CPU
- * can spin on them.
- */
-static void rmem_snapshot(struct rdmap_mem *mem, struct rdmap_mem_view *v)
-{
-	unsigned int seq;
-
-	do {
-		seq = read_seqcount_begin(&mem->seq);
-		v->iova = mem->iova;
-		v->len = mem->len;
-		v->pages = mem->pages;
-	} while (read_seqcount_retry(&mem->seq, seq));
-}
 
 /**
  * rdmap_mem_get_info() - what a memory object is now
