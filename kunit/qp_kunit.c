@@ -491,6 +491,36 @@ static void qpt_crc_error_terminates(struct kunit *test)
 }
 
 /*
+ * A Send whose first SGE is good and whose second names no object fails
+ * its check: the first SGE's MR, which the transmitter keeps for the
+ * gather once checked, must be let go at once, so that the consumer can
+ * deregister it while the QP lives on (rdmap_mem_dereg() waits for the
+ * last reference).
+ */
+static void qpt_failed_check_releases_mr(struct kunit *test)
+{
+	const struct swi_stream_cfg cfg = {};
+	struct qpt *t = qpt_up(test, &cfg);
+	struct ib_mr *mr = qpt_reg(test, t, 0, IB_ACCESS_LOCAL_WRITE);
+	struct ib_sge sge[2] = {
+		{ .addr = mr->iova, .length = 64, .lkey = mr->lkey },
+		{ .addr = (uintptr_t)t->buf[0], .length = 64,
+		  .lkey = 0x00bad0a5 },
+	};
+	struct ib_send_wr wr = { .opcode = IB_WR_SEND, .wr_id = 27,
+				 .send_flags = IB_SEND_SIGNALED,
+				 .sg_list = sge, .num_sge = 2 };
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_EQ(test, ib_post_send(t->qp[0], &wr, NULL), 0);
+	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[0], &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 27);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_LOC_PROT_ERR);
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 0, IB_QPS_ERR));
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+}
+
+/*
  * A local error on the send side (a Send whose lkey does not exist): the
  * work request completes with a local protection error, and the peer is
  * told with a Terminate (RFC 5040 section 7) that takes it to ERROR well
@@ -1296,6 +1326,7 @@ static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_bad_stag_terminates),
 	KUNIT_CASE_SLOW(qpt_crc_error_terminates),
 	KUNIT_CASE_SLOW(qpt_local_error_terminates),
+	KUNIT_CASE_SLOW(qpt_failed_check_releases_mr),
 	KUNIT_CASE_SLOW(qpt_cq_overflow_fails_qp),
 	KUNIT_CASE_SLOW(qpt_close_answers_read),
 	KUNIT_CASE_SLOW(qpt_close_with_queued_send_aborts),
