@@ -19,7 +19,8 @@
  * calls __crc32c_le() itself and keeps the CRC register in struct mpa_crc:
  * the same computation without two indirect calls per update. With Markers
  * an FPDU's CRC is fed a 4-octet Marker and a run of payload every 512
- * octets, and those calls were a tenth of the Marker's cost.
+ * octets, and those calls were a tenth of the Marker's cost; the update is
+ * inline (mpa/mpa.h), so each of them is one call into the library.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -32,7 +33,9 @@
 #include "mpa/mpa.h"
 
 static struct crypto_shash *mpa_crc_tfm;
-static bool mpa_crc_direct;	/* crc32c-generic: __crc32c_le() called */
+/* crc32c-generic: __crc32c_le() called (mpa_crc_update(), inline) */
+bool mpa_crc_direct __read_mostly;
+EXPORT_SYMBOL_IF_KUNIT(mpa_crc_direct);
 
 /* Keep @tfm; call the table-driven code directly when it is behind it */
 static void mpa_crc_use(struct crypto_shash *tfm)
@@ -247,22 +250,23 @@ void mpa_crc_begin(struct mpa_crc *crc)
 EXPORT_SYMBOL_IF_KUNIT(mpa_crc_begin);
 
 /**
- * mpa_crc_update() - add linear bytes to a CRC32c computation
+ * mpa_crc_update_shash() - add linear bytes through the crypto API
  * @crc: running computation
  * @data: the bytes
  * @len: how many
  *
+ * mpa_crc_update()'s path when another implementation than
+ * crc32c-generic computes.
+ *
  * Context: any context.
  * Return: nothing.
  */
-void mpa_crc_update(struct mpa_crc *crc, const void *data, unsigned int len)
+void mpa_crc_update_shash(struct mpa_crc *crc, const void *data,
+			  unsigned int len)
 {
-	if (mpa_crc_direct)
-		crc->state = __crc32c_le(crc->state, data, len);
-	else
-		crypto_shash_update(mpa_crc_desc(crc), data, len);
+	crypto_shash_update(mpa_crc_desc(crc), data, len);
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_crc_update);
+EXPORT_SYMBOL_IF_KUNIT(mpa_crc_update_shash);
 
 /**
  * mpa_crc_update_page() - add bytes of a (possibly highmem) page range

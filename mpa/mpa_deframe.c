@@ -374,6 +374,39 @@ static unsigned int mpa_rx_hdr(struct mpa_rx *rx, struct sk_buff *skb,
 	return n;
 }
 
+/* Where the octets a span's Markers are read from lie, found once a frag */
+struct mpa_rx_view {
+	const u8 *p;
+	unsigned int off;
+	unsigned int avail;
+};
+
+/*
+ * A whole Marker at @off between two runs of one ULPDU: covered by the
+ * CRC, pointing back to this FPDU's header. Read through @v, looked up
+ * again only when the Marker lies beyond the frag it shows: no call per
+ * Marker while a frag lasts.
+ */
+static void mpa_rx_inner_marker(struct mpa_rx *rx, struct sk_buff *skb,
+				unsigned int off, struct mpa_rx_view *v)
+{
+	if (!v->p || off < v->off ||
+	    off - v->off + MPA_MARKER_SIZE > v->avail) {
+		v->p = mpa_rx_peek(rx, skb, off, &v->avail);
+		v->off = off;
+		if (!v->p || v->avail < MPA_MARKER_SIZE) {
+			v->p = NULL;
+			mpa_rx_marker(rx, skb, off, MPA_MARKER_SIZE);
+			return;
+		}
+	}
+	memcpy(&rx->marker, v->p + (off - v->off), MPA_MARKER_SIZE);
+	mpa_rx_crc_add(rx, skb, off, MPA_MARKER_SIZE);
+	rx->marker_lead = false;
+	rx->pos += MPA_MARKER_SIZE;
+	mpa_rx_marker_done(rx);
+}
+
 /*
  * ULPDU octets from @off on, and the whole Markers between them: one span
  * for the layer above, which copies the ULPDU out of it with
@@ -385,6 +418,7 @@ static unsigned int mpa_rx_data(struct mpa_rx *rx, struct sk_buff *skb,
 {
 	unsigned int want = rx->ulpdu_len - rx->got, at = rx->got;
 	unsigned int used = 0, n = 0, run;
+	struct mpa_rx_view v = {};
 	u32 start = rx->pos;
 
 	for (;;) {
@@ -396,10 +430,14 @@ static unsigned int mpa_rx_data(struct mpa_rx *rx, struct sk_buff *skb,
 		rx->pos += run;
 		used += run;
 		n += run;
-		/* Unless it stopped for them, a Marker is next */
+		/*
+		 * Unless it stopped for them, a Marker is next (the run
+		 * stopped at a multiple of 512), whole in @len
+		 */
 		if (!rx->markers || n == want || len - used < MPA_MARKER_SIZE)
 			break;
-		used += mpa_rx_marker(rx, skb, off + used, MPA_MARKER_SIZE);
+		mpa_rx_inner_marker(rx, skb, off + used, &v);
+		used += MPA_MARKER_SIZE;
 	}
 	rx->got += n;
 	if (rx->got == rx->ulpdu_len) {

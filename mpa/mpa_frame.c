@@ -155,17 +155,64 @@ static void mpa_lay_bytes(struct mpa_lay *l, const u8 *src, unsigned int len)
 	}
 }
 
+/* A Marker inside the payload: FPDUPTR back to the header */
+static void mpa_lay_inner_marker(struct mpa_fpdu *f, struct mpa_piece *p,
+				 u32 pos)
+{
+	struct mpa_marker m = {
+		.fpduptr = cpu_to_be16((pos - f->hdr_pos) & MPA_FPDUPTR_MASK),
+	};
+
+	memcpy(f->bytes + f->nr_bytes, &m, sizeof(m));
+	p->type = MPA_PIECE_FRAMING;
+	p->off = f->nr_bytes;
+	p->len = MPA_MARKER_SIZE;
+	f->nr_bytes += MPA_MARKER_SIZE;
+	f->nr_markers++;
+}
+
+/*
+ * Payload octets [0, @len) with the Markers between them. Markers every
+ * 512 octets are the common case of a long stream: once there is room for
+ * the most pieces and Marker octets @len can need, the loop writes each
+ * run and Marker without checking it or trying to merge it (a payload run
+ * and the Marker after it never merge, nor two runs).
+ */
 static void mpa_lay_payload(struct mpa_lay *l, unsigned int len)
 {
-	unsigned int off = 0;
+	unsigned int most = len / (MPA_MARKER_INTERVAL - MPA_MARKER_SIZE) + 1;
+	struct mpa_fpdu *f = l->f;
+	unsigned int off = 0, n;
+	struct mpa_piece *p;
+	u32 pos = l->pos;
 
-	while (off < len) {
-		unsigned int n = min(len - off, mpa_lay_room(l));
-
-		mpa_lay_piece(l, MPA_PIECE_PAYLOAD, off, n);
-		l->pos += n;
-		off += n;
+	/* The first run may follow a Marker that ends the header's piece */
+	if (!len || !l->markers || pos % MPA_MARKER_INTERVAL == 0 ||
+	    f->nr_pieces + 2 * most > MPA_FPDU_MAX_PIECES ||
+	    f->nr_bytes + most * MPA_MARKER_SIZE > MPA_FPDU_MAX_FRAMING) {
+		while (off < len) {
+			n = min(len - off, mpa_lay_room(l));
+			mpa_lay_piece(l, MPA_PIECE_PAYLOAD, off, n);
+			l->pos += n;
+			off += n;
+		}
+		return;
 	}
+	p = &f->piece[f->nr_pieces];
+	for (;;) {
+		n = min(len - off, MPA_MARKER_INTERVAL - pos % MPA_MARKER_INTERVAL);
+		p->type = MPA_PIECE_PAYLOAD;
+		p->off = off;
+		p++->len = n;
+		pos += n;
+		off += n;
+		if (off == len || pos % MPA_MARKER_INTERVAL)
+			break;
+		mpa_lay_inner_marker(f, p++, pos);
+		pos += MPA_MARKER_SIZE;
+	}
+	f->nr_pieces = p - f->piece;
+	l->pos = pos;
 }
 
 /**
