@@ -536,6 +536,44 @@ static void mpa_deframe_checks_fpduptr(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mpa_rx_stopped(rx), c->err != MPA_ERR_NONE);
 }
 
+/*
+ * A wrong FPDUPTR in a Marker between two payload runs, which the data
+ * step reads inside a span: in the skb's linear part (stream position 512)
+ * and in a page frag (1024). Unchanged, the FPDU passes.
+ */
+static void mpa_deframe_checks_inner_fpduptr(struct kunit *test)
+{
+	static const u32 at[] = { 0, 512, 1024 };
+	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	u8 *ulpdu = kunit_kzalloc(test, 1024, GFP_KERNEL);
+	u8 *wire = kunit_kzalloc(test, 2048, GFP_KERNEL);
+	struct mpa_test_sink *s;
+	struct mpa_marker m;
+	struct mpa_rx *rx;
+	struct mpa_tx tx;
+	unsigned int i, n;
+
+	KUNIT_ASSERT_NOT_NULL(test, ulpdu);
+	KUNIT_ASSERT_NOT_NULL(test, wire);
+	for (i = 0; i < ARRAY_SIZE(at); i++) {
+		mpa_test_tx_init(test, &tx, 0, true, false);
+		n = mpa_test_frame(test, &tx, f, ulpdu, 1024, wire);
+		KUNIT_ASSERT_EQ(test, n, 1044);
+		/* the header is at 4, behind the leading Marker */
+		memcpy(&m, wire + at[i], sizeof(m));
+		KUNIT_ASSERT_EQ(test, be16_to_cpu(m.fpduptr),
+				at[i] ? at[i] - 4 : 0);
+		m.fpduptr = cpu_to_be16(at[i]);
+		memcpy(wire + at[i], &m, sizeof(m));
+		s = mpa_test_sink(test, 2048, 4);
+		rx = mpa_test_rx(test, s, 0, true, false, MPA_MULPDU_MAX);
+		KUNIT_EXPECT_EQ(test, test_feed(test, rx, wire, n), n);
+		KUNIT_EXPECT_EQ(test, mpa_rx_error(rx),
+				at[i] ? MPA_ERR_MARKER : MPA_ERR_NONE);
+		KUNIT_EXPECT_EQ(test, s->nr, at[i] ? 0 : 1);
+	}
+}
+
 /* ULPDU_Length above the limit: refused before any payload goes up. */
 static void mpa_deframe_refuses_length_above_limit(struct kunit *test)
 {
@@ -783,6 +821,7 @@ static struct kunit_case mpa_deframe_cases[] = {
 	KUNIT_CASE_PARAM(mpa_deframe_every_bit_flip_is_crc_error,
 			 flip_gen_params),
 	KUNIT_CASE_PARAM(mpa_deframe_checks_fpduptr, marker_gen_params),
+	KUNIT_CASE(mpa_deframe_checks_inner_fpduptr),
 	KUNIT_CASE(mpa_deframe_refuses_length_above_limit),
 	KUNIT_CASE(mpa_deframe_refuses_length_65535),
 	KUNIT_CASE(mpa_deframe_passes_zero_length_ulpdu),
