@@ -4,7 +4,8 @@
  *
  * The transmit framing of mpa/mpa_frame.c against the hand-written bytes
  * of RFC 5044 Figures 4, 5 and 6, a table of Marker placements (exact
- * pieces and framing octets), the MULPDU formulas of section 4.5, the CRC
+ * pieces and framing octets), the MULPDU formulas of section 4.5 and the
+ * longer ULPDU an FPDU with fewer Markers holds in a segment, the CRC
  * whatever the payload's shape, and the argument checks. The figures and
  * the placement table are in kunit/mpa_vectors.c: softiwarp_mpa_deframe
  * reads them back.
@@ -144,6 +145,87 @@ static void mpa_frame_mulpdu_follows_section_4_5(struct kunit *test)
 	const struct mulpdu_case *c = test->param_value;
 
 	KUNIT_EXPECT_EQ(test, mpa_mulpdu(c->emss, c->markers), c->mulpdu);
+}
+
+struct room_case {
+	const char *desc;
+	u32 pos;
+	unsigned int emss;
+	bool markers;
+	unsigned int room;
+};
+
+static const struct room_case room_cases[] = {
+	{ "EMSS 1448 at a Marker: 3 Markers, the worst case", 0, 1448, true,
+	  1430 },
+	{ "EMSS 1448 from 424: 3 Markers", 424, 1448, true, 1430 },
+	{ "EMSS 1448 from 88: 2 Markers, 4 octets more", 88, 1448, true,
+	  1434 },
+	{ "EMSS 1448 from 84: 2 Markers", 84, 1448, true, 1434 },
+	{ "EMSS 1448 from 92: a Marker in the last 4 octets", 92, 1448, true,
+	  1430 },
+	{ "EMSS 1448 without Markers", 88, 1448, false, 1442 },
+	{ "EMSS 1460 from 76: 2 Markers", 76, 1460, true, 1446 },
+	{ "EMSS 1460 from 80: 3 Markers", 80, 1460, true, 1442 },
+	{ "EMSS 1461 (mod 4 = 1) from 76: 2 Markers", 76, 1461, true, 1446 },
+	{ "EMSS 1448 across the wrap, 3 Markers", 0xffffff58, 1448, true,
+	  1430 },
+	{ "EMSS 1448 across the wrap, 2 Markers", 0xfffffe58, 1448, true,
+	  1434 },
+	{ "EMSS 512 from 4: one Marker", 4, 512, true, 502 },
+	{ "EMSS 100: raised to 128", 88, 100, true, 128 },
+	{ "EMSS 65000 from 88: 127 Markers, the worst case", 88, 65000, true,
+	  64486 },
+	{ "EMSS 65300 from 88: 127 Markers, capped at 64768", 88, 65300, true,
+	  64768 },
+	{ "EMSS 1448 from 4: Markers at 508 and 1020", 4, 1448, true, 1434 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(room, room_cases, desc);
+
+static void mpa_frame_ulpdu_room_counts_the_markers_in_reach(struct kunit *test)
+{
+	const struct room_case c = *(const struct room_case *)test->param_value;
+	struct mpa_tx tx;
+
+	mpa_test_tx_init(test, &tx, c.pos, c.markers, true);
+	KUNIT_EXPECT_EQ(test, mpa_tx_ulpdu_room(&tx, c.emss), c.room);
+}
+
+/*
+ * From random positions, with random segment sizes: the room's FPDU fits
+ * the segment, one octet more does not, and it never goes below MULPDU.
+ * It fills the segment, but for the 4 octets of a Marker that sits at
+ * its end (and leads the next FPDU).
+ */
+static void mpa_frame_ulpdu_room_fills_the_segment(struct kunit *test)
+{
+	struct rnd_state rnd = { 11, 12, 13, 14 };
+	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	unsigned int i, emss, span, room, filled = 0, short4 = 0;
+	struct mpa_tx tx;
+	u32 pos;
+
+	for (i = 0; i < 2000; i++) {
+		emss = 200 + prandom_u32_state(&rnd) % 9000;
+		span = emss - emss % 4;
+		do {
+			pos = prandom_u32_state(&rnd) & ~3U;
+		} while (mpa_pos_in_marker(pos));
+		mpa_test_tx_init(test, &tx, pos, true, true);
+		room = mpa_tx_ulpdu_room(&tx, emss);
+		KUNIT_ASSERT_GE(test, room, mpa_mulpdu(emss, true));
+		KUNIT_ASSERT_EQ(test, mpa_fpdu_layout(&tx, f, room), 0);
+		KUNIT_ASSERT_LE_MSG(test, f->len, emss, "pos %u", pos);
+		filled += f->len == span;
+		short4 += f->len == span - 4 &&
+			  !((pos + span - 4) % MPA_MARKER_INTERVAL);
+		KUNIT_ASSERT_EQ(test, mpa_fpdu_layout(&tx, f, room + 1), 0);
+		KUNIT_ASSERT_GT_MSG(test, f->len, emss, "pos %u", pos);
+	}
+	/* every one: the count is the exact one */
+	KUNIT_EXPECT_EQ(test, filled + short4, 2000);
+	KUNIT_EXPECT_GT(test, filled, 1900);
 }
 
 static void mpa_frame_layout_rejects_bad_lengths(struct kunit *test)
@@ -291,6 +373,9 @@ static struct kunit_case mpa_frame_cases[] = {
 	KUNIT_CASE(mpa_frame_marker_after_crc_leads_next_fpdu),
 	KUNIT_CASE_PARAM(mpa_frame_mulpdu_follows_section_4_5,
 			 mulpdu_gen_params),
+	KUNIT_CASE_PARAM(mpa_frame_ulpdu_room_counts_the_markers_in_reach,
+			 room_gen_params),
+	KUNIT_CASE(mpa_frame_ulpdu_room_fills_the_segment),
 	KUNIT_CASE(mpa_frame_layout_rejects_bad_lengths),
 	KUNIT_CASE(mpa_frame_init_rejects_position_inside_marker),
 	KUNIT_CASE(mpa_frame_crc_same_for_kvec_bvec_and_wire),

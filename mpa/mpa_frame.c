@@ -54,6 +54,40 @@ unsigned int mpa_mulpdu(unsigned int emss, bool markers)
 EXPORT_SYMBOL_IF_KUNIT(mpa_mulpdu);
 
 /**
+ * mpa_tx_ulpdu_room() - largest ULPDU of the next FPDU that fits a segment
+ * @tx: transmit state; the next FPDU starts at its stream position
+ * @emss: TCP's effective maximum segment size
+ *
+ * mpa_mulpdu() counts the worst case of Markers in a segment. The next
+ * FPDU's Markers lie at known stream positions: when fewer of them fall in
+ * its @emss octets, its ULPDU may be longer by what they leave (RFC 5044
+ * section 4.5 lets MPA adjust MULPDU for wire efficiency). Such an FPDU
+ * fills a whole segment, as one without Markers does, so TCP segments go
+ * on starting with FPDUs (section 5.1); with the worst case, most FPDUs
+ * would leave 4 octets of each segment to the next FPDU. The FPDU never
+ * exceeds @emss octets; it is 4 short of filling them only when a Marker
+ * takes the segment's last 4 octets, as that Marker leads the next FPDU.
+ * Without Markers this is mpa_mulpdu().
+ *
+ * Context: any context; @tx is read only.
+ * Return: ULPDU octets, at least mpa_mulpdu(@emss, Markers).
+ */
+unsigned int mpa_tx_ulpdu_room(const struct mpa_tx *tx, unsigned int emss)
+{
+	unsigned int least = mpa_mulpdu(emss, tx->markers);
+	u32 span = emss - emss % 4, next, nr;
+
+	if (!tx->markers || span < MPA_MULPDU_MIN)
+		return least;
+	/* the Markers at stream positions in [pos, pos + span) */
+	next = -tx->pos % MPA_MARKER_INTERVAL;
+	nr = next < span ? (span - 1 - next) / MPA_MARKER_INTERVAL + 1 : 0;
+	return clamp_t(u32, span - MPA_HDR_SIZE - MPA_CRC_SIZE -
+		       nr * MPA_MARKER_SIZE, least, MPA_MULPDU_MAX);
+}
+EXPORT_SYMBOL_IF_KUNIT(mpa_tx_ulpdu_room);
+
+/**
  * mpa_tx_init() - set up the transmit side for Full Operation
  * @tx: state to set up
  * @cfg: stream position and settings of this direction

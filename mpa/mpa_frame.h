@@ -156,6 +156,7 @@ struct mpa_fpdu {
 };
 
 unsigned int mpa_mulpdu(unsigned int emss, bool markers);
+unsigned int mpa_tx_ulpdu_room(const struct mpa_tx *tx, unsigned int emss);
 int mpa_tx_init(struct mpa_tx *tx, const struct mpa_fo_cfg *cfg);
 int mpa_fpdu_layout(const struct mpa_tx *tx, struct mpa_fpdu *f,
 		    unsigned int ulpdu_len);
