@@ -188,44 +188,82 @@ static void mpa_frame_ulpdu_room_counts_the_markers_in_reach(struct kunit *test)
 	const struct room_case c = *(const struct room_case *)test->param_value;
 	struct mpa_tx tx;
 
+	u32 seg_end = c.pos;	/* no previous segment */
+
 	mpa_test_tx_init(test, &tx, c.pos, c.markers, true);
-	KUNIT_EXPECT_EQ(test, mpa_tx_ulpdu_room(&tx, c.emss), c.room);
+	KUNIT_EXPECT_EQ(test, mpa_tx_ulpdu_room(&tx, c.emss, &seg_end), c.room);
+	KUNIT_EXPECT_EQ(test, seg_end, c.pos + c.emss - c.emss % 4);
 }
 
 /*
- * From random positions, with random segment sizes: the room's FPDU fits
- * the segment, one octet more does not, and it never goes below MULPDU.
- * It fills the segment, but for the 4 octets of a Marker that sits at
- * its end (and leads the next FPDU).
+ * An FPDU that starts with a Marker the previous segment still holds is
+ * sized for the segment that starts at its header; any other previous
+ * segment end leaves the Marker in the FPDU's own segment.
  */
-static void mpa_frame_ulpdu_room_fills_the_segment(struct kunit *test)
+static void mpa_frame_ulpdu_room_leading_marker_rides(struct kunit *test)
+{
+	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	struct mpa_tx tx;
+	u32 seg_end;
+
+	mpa_test_tx_init(test, &tx, 1024, true, true);
+	seg_end = 1028;		/* the previous FPDU ended at the Marker */
+	/* Markers at 1024 (before the segment) and 1536, 2048 in it */
+	KUNIT_EXPECT_EQ(test, mpa_tx_ulpdu_room(&tx, 1448, &seg_end), 1434);
+	KUNIT_EXPECT_EQ(test, seg_end, 1028 + 1448);
+	KUNIT_ASSERT_EQ(test, mpa_fpdu_layout(&tx, f, 1434), 0);
+	KUNIT_EXPECT_EQ(test, f->hdr_pos, 1028);
+	KUNIT_EXPECT_EQ(test, f->start + f->len, 1028 + 1448);
+
+	seg_end = 1024;		/* no previous segment */
+	KUNIT_EXPECT_EQ(test, mpa_tx_ulpdu_room(&tx, 1448, &seg_end), 1430);
+	KUNIT_EXPECT_EQ(test, seg_end, 1024 + 1448);
+	seg_end = 1028;		/* without Markers there is nothing to ride */
+	tx.markers = false;
+	KUNIT_EXPECT_EQ(test, mpa_tx_ulpdu_room(&tx, 1448, &seg_end), 1442);
+	KUNIT_EXPECT_EQ(test, seg_end, 1024 + 1448);
+}
+
+/*
+ * Runs of full FPDUs from random positions, with random segment sizes,
+ * cut by TCP into segments of EMSS - EMSS % 4 octets one after the other:
+ * each segment starts with an FPDU or its header (Header Alignment), the
+ * room's FPDU ends in its segment, and one octet more would not; no FPDU
+ * ends more than a Marker short of its segment.
+ */
+static void mpa_frame_ulpdu_room_keeps_segments_aligned(struct kunit *test)
 {
 	struct rnd_state rnd = { 11, 12, 13, 14 };
 	struct mpa_fpdu *f = mpa_test_fpdu(test);
-	unsigned int i, emss, span, room, filled = 0, short4 = 0;
+	unsigned int i, k, emss, span, room, rides = 0;
+	u32 seg, seg_end;
 	struct mpa_tx tx;
-	u32 pos;
 
-	for (i = 0; i < 2000; i++) {
+	for (i = 0; i < 200; i++) {
 		emss = 200 + prandom_u32_state(&rnd) % 9000;
 		span = emss - emss % 4;
 		do {
-			pos = prandom_u32_state(&rnd) & ~3U;
-		} while (mpa_pos_in_marker(pos));
-		mpa_test_tx_init(test, &tx, pos, true, true);
-		room = mpa_tx_ulpdu_room(&tx, emss);
-		KUNIT_ASSERT_GE(test, room, mpa_mulpdu(emss, true));
-		KUNIT_ASSERT_EQ(test, mpa_fpdu_layout(&tx, f, room), 0);
-		KUNIT_ASSERT_LE_MSG(test, f->len, emss, "pos %u", pos);
-		filled += f->len == span;
-		short4 += f->len == span - 4 &&
-			  !((pos + span - 4) % MPA_MARKER_INTERVAL);
-		KUNIT_ASSERT_EQ(test, mpa_fpdu_layout(&tx, f, room + 1), 0);
-		KUNIT_ASSERT_GT_MSG(test, f->len, emss, "pos %u", pos);
+			seg = prandom_u32_state(&rnd) & ~3U;
+		} while (mpa_pos_in_marker(seg));
+		mpa_test_tx_init(test, &tx, seg, true, true);
+		seg_end = seg;
+		for (k = 0; k < 40; k++, seg += span) {
+			room = mpa_tx_ulpdu_room(&tx, emss, &seg_end);
+			KUNIT_ASSERT_GE(test, room, mpa_mulpdu(emss, true));
+			KUNIT_ASSERT_EQ(test, seg_end, seg + span);
+			KUNIT_ASSERT_EQ(test, mpa_fpdu_layout(&tx, f, room + 1), 0);
+			KUNIT_ASSERT_GT(test, f->start + f->len - seg, span);
+			KUNIT_ASSERT_EQ(test, mpa_fpdu_layout(&tx, f, room), 0);
+			KUNIT_ASSERT_TRUE_MSG(test, f->start == seg ||
+					      f->hdr_pos == seg, "i %u k %u", i, k);
+			KUNIT_ASSERT_LE(test, f->start + f->len - seg, span);
+			KUNIT_ASSERT_GE(test, f->start + f->len - seg, span - 4);
+			rides += f->hdr_pos == seg && f->start != seg;
+			KUNIT_ASSERT_EQ(test, mpa_tx_commit(&tx, f), 0);
+		}
 	}
-	/* every one: the count is the exact one */
-	KUNIT_EXPECT_EQ(test, filled + short4, 2000);
-	KUNIT_EXPECT_GT(test, filled, 1900);
+	/* the case does come up: a Marker in the last 4 octets */
+	KUNIT_EXPECT_GT(test, rides, 0);
 }
 
 static void mpa_frame_layout_rejects_bad_lengths(struct kunit *test)
@@ -375,7 +413,8 @@ static struct kunit_case mpa_frame_cases[] = {
 			 mulpdu_gen_params),
 	KUNIT_CASE_PARAM(mpa_frame_ulpdu_room_counts_the_markers_in_reach,
 			 room_gen_params),
-	KUNIT_CASE(mpa_frame_ulpdu_room_fills_the_segment),
+	KUNIT_CASE(mpa_frame_ulpdu_room_leading_marker_rides),
+	KUNIT_CASE(mpa_frame_ulpdu_room_keeps_segments_aligned),
 	KUNIT_CASE(mpa_frame_layout_rejects_bad_lengths),
 	KUNIT_CASE(mpa_frame_init_rejects_position_inside_marker),
 	KUNIT_CASE(mpa_frame_crc_same_for_kvec_bvec_and_wire),

@@ -57,30 +57,40 @@ EXPORT_SYMBOL_IF_KUNIT(mpa_mulpdu);
  * mpa_tx_ulpdu_room() - largest ULPDU of the next FPDU that fits a segment
  * @tx: transmit state; the next FPDU starts at its stream position
  * @emss: TCP's effective maximum segment size
+ * @seg_end: in, where the segment of the previous FPDU handed to TCP in
+ *	the same call ends (any other value when there is none); out, where
+ *	the segment this FPDU is sized for ends
  *
  * mpa_mulpdu() counts the worst case of Markers in a segment. The next
  * FPDU's Markers lie at known stream positions: when fewer of them fall in
- * its @emss octets, its ULPDU may be longer by what they leave (RFC 5044
+ * its segment, its ULPDU may be longer by what they leave (RFC 5044
  * section 4.5 lets MPA adjust MULPDU for wire efficiency). Such an FPDU
  * fills a whole segment, as one without Markers does, so TCP segments go
- * on starting with FPDUs (section 5.1); with the worst case, most FPDUs
- * would leave 4 octets of each segment to the next FPDU. The FPDU never
- * exceeds @emss octets; it is 4 short of filling them only when a Marker
- * takes the segment's last 4 octets, as that Marker leads the next FPDU.
- * Without Markers this is mpa_mulpdu().
+ * on starting with FPDU headers (section 5.1, Header Alignment); with the
+ * worst case, most FPDUs would leave 4 octets of each segment to the next
+ * FPDU. The segment starts at the FPDU, or, when the FPDU starts with a
+ * Marker that the previous FPDU's segment still holds (a full FPDU that
+ * ended 4 octets short, at a Marker), at the FPDU's header. So an FPDU
+ * never exceeds @emss octets in its segment. Without Markers this is
+ * mpa_mulpdu().
  *
  * Context: any context; @tx is read only.
  * Return: ULPDU octets, at least mpa_mulpdu(@emss, Markers).
  */
-unsigned int mpa_tx_ulpdu_room(const struct mpa_tx *tx, unsigned int emss)
+unsigned int mpa_tx_ulpdu_room(const struct mpa_tx *tx, unsigned int emss,
+			       u32 *seg_end)
 {
 	unsigned int least = mpa_mulpdu(emss, tx->markers);
-	u32 span = emss - emss % 4, next, nr;
+	u32 span = emss - emss % 4, from = tx->pos, next, nr;
 
+	if (tx->markers && !(from % MPA_MARKER_INTERVAL) &&
+	    *seg_end == from + MPA_MARKER_SIZE)
+		from += MPA_MARKER_SIZE;
+	*seg_end = from + span;
 	if (!tx->markers || span < MPA_MULPDU_MIN)
 		return least;
-	/* the Markers at stream positions in [pos, pos + span) */
-	next = -tx->pos % MPA_MARKER_INTERVAL;
+	/* the Markers at stream positions in [from, from + span) */
+	next = -from % MPA_MARKER_INTERVAL;
 	nr = next < span ? (span - 1 - next) / MPA_MARKER_INTERVAL + 1 : 0;
 	return clamp_t(u32, span - MPA_HDR_SIZE - MPA_CRC_SIZE -
 		       nr * MPA_MARKER_SIZE, least, MPA_MULPDU_MAX);

@@ -156,7 +156,8 @@ struct mpa_fpdu {
 };
 
 unsigned int mpa_mulpdu(unsigned int emss, bool markers);
-unsigned int mpa_tx_ulpdu_room(const struct mpa_tx *tx, unsigned int emss);
+unsigned int mpa_tx_ulpdu_room(const struct mpa_tx *tx, unsigned int emss,
+			       u32 *seg_end);
 int mpa_tx_init(struct mpa_tx *tx, const struct mpa_fo_cfg *cfg);
 int mpa_fpdu_layout(const struct mpa_tx *tx, struct mpa_fpdu *f,
 		    unsigned int ulpdu_len);

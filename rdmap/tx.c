@@ -765,6 +765,7 @@ static void swi_tx_settle(struct swi_stream *s)
 static bool swi_tx_next(struct swi_stream *s)
 {
 	u32 emss = READ_ONCE(tcp_sk(s->sock->sk)->mss_cache);
+	u32 seg_end = s->mtx.pos, room;	/* no segment before the first */
 	int err;
 
 	if (s->job.kind == SWI_TX_NONE && !swi_tx_pick(s))
@@ -778,9 +779,10 @@ static bool swi_tx_next(struct swi_stream *s)
 	s->wire_sent = 0;
 	s->wire_markers = 0;
 	do {
-		err = swi_tx_add_fpdu(s, mpa_tx_ulpdu_room(&s->mtx, emss));
+		room = mpa_tx_ulpdu_room(&s->mtx, emss, &seg_end);
+		err = swi_tx_add_fpdu(s, room);
 	} while (!err && !s->job.last &&
-		 swi_tx_batch_room(s, mpa_tx_ulpdu_room(&s->mtx, emss)));
+		 swi_tx_batch_room(s, room + MPA_MARKER_SIZE));
 	if (err && !s->nr_fpdu) {
 		swi_tx_drop_src(s);
 		if (s->job.kind == SWI_TX_SQE)
