@@ -10,7 +10,8 @@
 # spinning) as TCP's latencies; the 64 KiB
 # bandwidths and the latencies again with each end, its process and its
 # veth's receive processing on a CPU of its own (/2h, as two hosts;
-# tools/guest/bench.sh says why).
+# tools/guest/bench.sh says why), there also in duration mode with the
+# kernel's CPU time per GB (/kcpu/2h), beside iperf3's.
 # Prints the medians with the ratios softiwarp/siw (CRC on, and off as
 # siw runs), softiwarp/TCP and Markers/CRC, and plots the first three
 # (build/bench/bench.png). Figures,

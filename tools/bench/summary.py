@@ -18,7 +18,9 @@ Markers against CRC alone, and CRC by the crypto API's preferred
 crc32c (sw-pref, crc32c_driver=crc32c: 64 KiB and latency only) against
 siw and iperf3 (sw-crc uses the implementation timed fastest at load). For a latency, the ratio
 is ours/theirs (lower is better); for a bandwidth it is ours/theirs
-(higher is better).
+(higher is better). Tests named .../kcpu/2h (unit ms/GB) are the kernel's
+CPU time per GB of a two-host duration run, compared with iperf3's; their
+ratios are ours/theirs too, lower is better, and they are not plotted.
 """
 import collections
 import csv
@@ -47,6 +49,8 @@ def medians(path):
 
 def tcp_kind(test):
     """TCP's figure a test compares with: iperf3, tcp_spin or tcp_lat."""
+    if "/kcpu" in test:
+        return "iperf3/kcpu"
     if not test.startswith("ib_send_lat"):
         return "iperf3"
     return "tcp_lat" if "/e" in test else "tcp_spin"
@@ -69,13 +73,13 @@ def ratio(med, tcp, name, a, b, test, size):
 
 def table(med, units, tcp, tests):
     """Print the table; return the rows of ratios for the plot."""
-    head = "%-15s %7s %-5s" % ("test", "size", "unit")
+    head = "%-21s %7s %-5s" % ("test", "size", "unit")
     head += "".join("%11s" % c for c in CONFIGS)
     head += "".join("%10s" % r[0] for r in RATIOS)
     print(head)
     plot = []
     for t, s in tests:
-        line = "%-15s %7s %-5s" % (t, s, units[(t, s)])
+        line = "%-21s %7s %-5s" % (t, s, units[(t, s)])
         for c in CONFIGS:
             v = med.get((c, t, s))
             line += "%11s" % ("%.2f" % v if v is not None else
@@ -83,7 +87,7 @@ def table(med, units, tcp, tests):
         rs = [ratio(med, tcp, *r, t, s) for r in RATIOS]
         line += "".join("%10s" % r for r in rs)
         print(line)
-        if not t.startswith("ib_send_lat"):
+        if not t.startswith("ib_send_lat") and "/kcpu" not in t:
             name = t.replace("ib_", "").replace("_bw", "").replace("/2h", "")
             plot.append(("%s %s%s" % (name, size_name(s),
                                       " 2h" if two_hosts(t) else ""),
@@ -120,7 +124,7 @@ def main():
     # TCP's figures, by (kind, two hosts)
     tcp = {(name, two): med.get(("tcp", name + ("/2h" if two else ""), size))
            for name, size in (("iperf3", "0"), ("tcp_lat", "64"),
-                              ("tcp_spin", "64"))
+                              ("tcp_spin", "64"), ("iperf3/kcpu", "0"))
            for two in (False, True)}
     tests = sorted({(t, s) for (c, t, s) in med if c != "tcp"},
                    key=lambda k: (k[0].split("/")[0], int(k[1]), k[0]))
@@ -140,12 +144,16 @@ def main():
                 ("tcp_spin", "tcp-pingpong (TCP, spinning, 64 B one way; "
                  "against busy polling)", "usec"),
                 ("tcp_lat", "qperf tcp_lat (TCP, blocking, 64 B one way; "
-                 "against -e)", "usec")):
+                 "against -e)", "usec"),
+                ("iperf3/kcpu", "iperf3's kernel CPU per GB", "ms/GB")):
+            if name == "iperf3/kcpu" and not two:
+                continue
             v = tcp[name, two]
             print("%s%s: %s %s" % (what, tag, "%.2f" % v if v else "NA",
                                    unit))
     print("medians of up to %d repetitions (perftest runs whose clock failed "
-          "are left out); latency ratios: lower is better, bandwidth ratios: "
+          "are left out); latency and CPU (ms/GB) ratios: lower is better, "
+          "bandwidth ratios: "
           "higher is better" % reps)
     write_plot(sys.argv[2], plot)
     return 0

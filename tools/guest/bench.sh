@@ -26,6 +26,14 @@
 # on CPU 1, the client and its veth's on CPU 0; iperf3 and qperf are
 # placed the same way.
 #
+# Two-host duration runs (and iperf3 there) also give the kernel's CPU
+# time per GB: system, irq and softirq time of both CPUs from /proc/stat
+# over the client's run, per GB both ends put on their veth (tx_bytes of
+# each end: data, headers, Markers, acknowledgements). User time is left
+# out: perftest busy-polls its CQ in user space whatever the driver does,
+# so it would only measure the run's length. Such a figure is recorded as
+# TEST/kcpu/2h (iperf3/kcpu/2h), unit ms/GB, lower is better.
+#
 # Writes $RESULTS/bench.csv: rep,config,test,size,value,unit
 set -u
 REPS=${BENCH_REPS:-3}
@@ -67,6 +75,27 @@ placement() {
 	[ "$1" = 2h ] && srv_cpu=(taskset -c 1) cli_cpu=(taskset -c 0)
 }
 
+# ksample NSL DEVL NSR DEVR: kernel ticks (USER_HZ) of CPUs 0 and 1 and
+# the octets both veth ends sent, as "TICKS OCTETS"
+ksample() {
+	local t b1 b2
+	t=$(awk '$1 == "cpu0" || $1 == "cpu1" { n += $4 + $7 + $8 }
+		END { print n }' /proc/stat)
+	b1=$(ip netns exec "$1" cat "/sys/class/net/$2/statistics/tx_bytes")
+	b2=$(ip netns exec "$3" cat "/sys/class/net/$4/statistics/tx_bytes")
+	echo "$t $((b1 + b2))"
+}
+
+# kcpu_of BEFORE AFTER: ms of kernel CPU per GB between two ksamples
+kcpu_of() {
+	awk -v a="$1" -v b="$2" -v hz="$(getconf CLK_TCK)" 'BEGIN {
+		split(a, x, " "); split(b, y, " ")
+		gb = (y[2] - x[2]) / 1e9
+		if (gb > 0.01)
+			printf "%.1f\n", (y[1] - x[1]) * 1000 / hz / gb
+	}'
+}
+
 # perftest TEST SIZE CONFIG REP [MODE] [PLACEMENT]: one figure. MODE is
 # "it" (iterations, the default), "D" (duration: -D 3) or "e" (sleep on
 # completion events: -e); the test is recorded as TEST, TEST/D or TEST/e,
@@ -87,15 +116,23 @@ perftest() {
 		echo "bench: $name $2 $3: no figure (perftest clock), attempt $try" >&2
 	done
 	echo "$4,$3,$name,$2,$val,$unit" >> "$out"
+	[ -n "$kcpu" ] &&
+		echo "$4,$3,${name%/2h}/kcpu/2h,$2,$kcpu,ms/GB" >> "$out"
+	return 0
 }
 
-# perftest_once TEST SIZE CONFIG MODE: one server/client run; sets $val
+# perftest_once TEST SIZE CONFIG MODE: one server/client run; sets $val,
+# and $kcpu (else empty) for a duration run with two hosts
 perftest_once() {
-	local t=$1 size=$2 cfg=$3 mode=$4 nsl nsr dl dr ip n args
+	local t=$1 size=$2 cfg=$3 mode=$4 nsl nsr dl dr ip n args vl vr k0
 	case $cfg in
-	siw)	nsl=siL nsr=siR dl=siwl dr=siwr ip=10.97.0.1 ;;
-	*)	nsl=swL nsr=swR dl=swl dr=swr ip=10.98.0.1 ;;
+	siw)	nsl=siL nsr=siR dl=siwl dr=siwr ip=10.97.0.1 vl=vil vr=vir ;;
+	*)	nsl=swL nsr=swR dl=swl dr=swr ip=10.98.0.1 vl=vsl vr=vsr ;;
 	esac
+	kcpu=
+	k0=
+	[ "$mode" = D ] && [ "$placed" = 2h ] &&
+		k0=$(ksample $nsl $vl $nsr $vr)
 	case $cfg in
 	siw)		use siw ;;
 	sw-pref)	use sw-pref ;;
@@ -122,28 +159,33 @@ perftest_once() {
 		# bandwidth: BW average [MB/s]; latency: t_typical [usec]
 		$1 == s && NF >= 5 { print (t ~ /_lat$/) ? $5 : $4 }' |
 		tail -n 1)
+	[ -n "$k0" ] && kcpu=$(kcpu_of "$k0" "$(ksample $nsl $vl $nsr $vr)")
 	# perftest prints 0.00 or inf when its cycle clock fails (TCG)
 	case $val in
-	''|0.00|inf|-nan|nan) val=NA ;;
+	''|0.00|inf|-nan|nan) val=NA kcpu= ;;
 	esac
 	wait
 	val=${val:-NA}
 }
 
 tcp() {	# REP [2h]: iperf3 over the softiwarp veth, the ceiling
-	local val name=iperf3
+	local val name=iperf3 k0= kcpu=
 	placement "${2:-one}"
 	[ "${2:-one}" = 2h ] && name=iperf3/2h
 	ip netns exec swL "${srv_cpu[@]}" iperf3 -s -1 >> "$log" 2>&1 &
 	sleep 1
+	[ "$placed" = 2h ] && k0=$(ksample swL vsl swR vsr)
 	val=$(ip netns exec swR timeout 60 "${cli_cpu[@]}" iperf3 -c 10.98.0.1 \
 		-t 3 -J \
 		2>> "$log" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 print("%.2f" % (d["end"]["sum_received"]["bits_per_second"] / 8e6))')
+	[ -n "$k0" ] && kcpu=$(kcpu_of "$k0" "$(ksample swL vsl swR vsr)")
 	wait
 	echo "$1,tcp,$name,0,${val:-NA},MB/s" >> "$out"
+	[ -n "$kcpu" ] && echo "$1,tcp,iperf3/kcpu/2h,0,$kcpu,ms/GB" >> "$out"
+	return 0
 }
 
 tcplat() {	# REP [2h]: qperf's tcp_lat (64 B, one way) over the softiwarp veth
@@ -209,6 +251,7 @@ for rep in $(seq "$REPS"); do
 	for cfg in $cfgs2h; do
 		for t in ib_write_bw ib_send_bw ib_read_bw; do
 			perftest $t 65536 $cfg "$rep" it 2h
+			perftest $t 65536 $cfg "$rep" D 2h
 		done
 		perftest ib_send_lat 64 $cfg "$rep" it 2h
 		perftest ib_send_lat 64 $cfg "$rep" e 2h
