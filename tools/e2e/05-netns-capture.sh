@@ -57,33 +57,9 @@ TEXT=$RESULTS/$T-tshark.txt
 TSHARK_OPTS=(-n -o tcp.try_heuristic_first:TRUE --enable-heuristic iwarp_mpa_tcp)
 . "$(dirname "$0")/netns-lib.sh"
 
-# offloads_off NS DEV: no TSO/GSO when sending, no GRO when receiving, so
-# that the capture shows the segments as TCP built them. ethtool is not
-# among the packages of tools/install-deps.sh; without it, cap GSO at one
-# segment per packet (gso_max_segs, read when a connection is set up);
-# veth has GRO off unless asked for (drivers/net/veth.c).
-offloads_off() {
-	if command -v ethtool >/dev/null; then
-		in_ns "$1" ethtool -K "$2" tso off gso off gro off
-		in_ns "$1" ethtool -k "$2" > "$RESULTS/$T-$2-offloads.txt"
-	else
-		in_ns "$1" ip link set dev "$2" gso_max_segs 1
-		in_ns "$1" ip -d link show dev "$2" > "$RESULTS/$T-$2-offloads.txt"
-	fi
-}
-
-for tool in tcpdump tshark; do
-	command -v "$tool" >/dev/null || fail "$tool is not installed on the host"
-done
-
 # --- setup, one FPDU per segment ----------------------------------------
 # One FPDU per TCP segment, as tshark's dissector needs.
-netns_tune() {
-	offloads_off "$NS0" veth0
-	offloads_off "$NS1" veth1
-	in_ns "$NS0" sysctl -w net.ipv4.tcp_autocorking=0
-	in_ns "$NS1" sysctl -w net.ipv4.tcp_autocorking=0
-}
+netns_tune() { capture_tune; }
 netns_setup
 knob "$DEV0" mpa_markers 1
 knob "$DEV1" mpa_markers 1
@@ -91,22 +67,7 @@ knob "$DEV0" mpa_crc 1
 knob "$DEV1" mpa_crc 1
 
 # --- capture one rping connection -----------------------------------------
-# -Z root: tcpdump would otherwise drop to user "tcpdump" before opening
-# the output file, which it may not create in the results share. The
-# command itself, not lib.sh's scaling function: the kill below must reach
-# it, not a subshell around it.
-rm -f "$PCAP"
-command timeout "$(e2e_scale_time 150)" ip netns exec "$NS1" \
-	tcpdump -Z root -U -n -s 0 -i veth1 -w "$PCAP" tcp \
-	> "$RESULTS/$T-tcpdump.log" 2>&1 &
-tpid=$!
-bg_pids=("$tpid")
-for _ in $(seq 100); do
-	grep -q 'listening on' "$RESULTS/$T-tcpdump.log" && break
-	kill -0 "$tpid" 2>/dev/null || fail "tcpdump died (see $T-tcpdump.log)"
-	sleep 0.2
-done
-grep -q 'listening on' "$RESULTS/$T-tcpdump.log" || fail "tcpdump did not start"
+capture_start "$PCAP" 150
 
 timeout 90 ip netns exec "$NS0" \
 	rping -s -a "$IP0" -V -C 10 -S 1000 > "$RESULTS/$T-server.log" 2>&1 &
@@ -118,19 +79,13 @@ timeout 60 ip netns exec "$NS1" \
 	rping -c -a "$IP0" -V -v -C 10 -S 1000 > "$RESULTS/$T-client.log" 2>&1 || crc=$?
 wait "$spid" || src=$?
 bg_pids=("$tpid")
-sleep 1                     # let the FIN exchange reach the capture
-kill "$tpid" 2>/dev/null || true  # tcpdump flushes, exits 0 on TERM
-trc=0
-wait "$tpid" || trc=$?
-bg_pids=()
+capture_stop "$PCAP"
 [ "$crc" -eq 0 ] || fail "rping client exited $crc (see $T-client.log)"
 [ "$src" -eq 0 ] || fail "rping server exited $src (see $T-server.log)"
 rping_logs_clean "$RESULTS/$T-client.log" "$RESULTS/$T-server.log" ||
 	fail "rping printed an error"
 n=$(grep -c '^ping data: rdma-ping-' "$RESULTS/$T-client.log" || true)
 [ "$n" -eq 10 ] || fail "rping client completed $n of 10 iterations"
-[ "$trc" -eq 0 ] || fail "tcpdump exited $trc (see $T-tcpdump.log)"
-[ -s "$PCAP" ] || fail "empty capture"
 
 # --- decode ------------------------------------------------------------------
 # One line per frame, every occurrence of a field, comma-separated:

@@ -34,42 +34,14 @@ PCAP=$RESULTS/$T.pcap
 FIELDS=$RESULTS/$T-fields.tsv
 . "$(dirname "$0")/netns-lib.sh"
 
-offloads_off() {	# NS DEV, as in 05-netns-capture.sh
-	if command -v ethtool >/dev/null; then
-		in_ns "$1" ethtool -K "$2" tso off gso off gro off
-	else
-		in_ns "$1" ip link set dev "$2" gso_max_segs 1
-	fi
-}
-
-for tool in tcpdump tshark; do
-	command -v "$tool" >/dev/null || fail "$tool is not installed on the host"
-done
-
-netns_tune() {
-	offloads_off "$NS0" veth0
-	offloads_off "$NS1" veth1
-	in_ns "$NS0" sysctl -w net.ipv4.tcp_autocorking=0
-	in_ns "$NS1" sysctl -w net.ipv4.tcp_autocorking=0
-}
+netns_tune() { capture_tune; }
 netns_setup
 knob "$DEV0" mpa_markers 1
 knob "$DEV1" mpa_markers 1
 knob "$DEV0" mpa_crc 1
 knob "$DEV1" mpa_crc 1
 
-rm -f "$PCAP"
-command timeout "$(e2e_scale_time 200)" ip netns exec "$NS1" \
-	tcpdump -Z root -U -n -s 0 -i veth1 -w "$PCAP" tcp \
-	> "$RESULTS/$T-tcpdump.log" 2>&1 &
-tpid=$!
-bg_pids=("$tpid")
-for _ in $(seq 100); do
-	grep -q 'listening on' "$RESULTS/$T-tcpdump.log" && break
-	kill -0 "$tpid" 2>/dev/null || fail "tcpdump died (see $T-tcpdump.log)"
-	sleep 0.2
-done
-grep -q 'listening on' "$RESULTS/$T-tcpdump.log" || fail "tcpdump did not start"
+capture_start "$PCAP" 200
 
 # bulk SIZE: one verified rping connection of 4 iterations of SIZE octets
 bulk() {
@@ -94,12 +66,7 @@ bulk() {
 }
 bulk 60000
 bulk 41234
-sleep 1                     # let the FIN exchanges reach the capture
-kill "$tpid" 2>/dev/null || true
-trc=0
-wait "$tpid" || trc=$?
-bg_pids=()
-[ "$trc" -eq 0 ] || fail "tcpdump exited $trc (see $T-tcpdump.log)"
+capture_stop "$PCAP"
 
 timeout 120 tshark -r "$PCAP" -n -T fields -e tcp.stream -e tcp.srcport \
 	-e tcp.seq -e tcp.len -e tcp.payload tcp \

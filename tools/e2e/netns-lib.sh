@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# Helpers of the two-namespace tests (03-07): sourced after the test set
+# Helpers of the two-namespace tests (03-07, 18): sourced after the test set
 # NS0, NS1 (server and client namespaces), DEV0, DEV1 (their softiwarp
 # devices) and IP0, IP1. Installs an EXIT trap that cleans up after a
 # failed run.
@@ -179,4 +179,69 @@ one_rping() {
 	rping_logs_clean "$RESULTS/$T-$1-client.log" \
 		"$RESULTS/$T-$1-server.log" || fail "$1: rping printed an error"
 	echo "$1: rping passes"
+}
+
+# --- captures (05-netns-capture, 18-markers-alignment) -----------------------
+
+# offloads_off NS DEV: no TSO/GSO when sending, no GRO when receiving, so
+# that the capture shows the segments as TCP built them. ethtool is not
+# among the packages of tools/install-deps.sh; without it, cap GSO at one
+# segment per packet (gso_max_segs, read when a connection is set up);
+# veth has GRO off unless asked for (drivers/net/veth.c).
+offloads_off() {
+	if command -v ethtool >/dev/null; then
+		in_ns "$1" ethtool -K "$2" tso off gso off gro off
+		in_ns "$1" ethtool -k "$2" > "$RESULTS/$T-$2-offloads.txt"
+	else
+		in_ns "$1" ip link set dev "$2" gso_max_segs 1
+		in_ns "$1" ip -d link show dev "$2" > "$RESULTS/$T-$2-offloads.txt"
+	fi
+}
+
+# capture_tune: netns_tune of a capture test: both veth ends without
+# offloads and both namespaces without TCP autocorking, so that each
+# sendmsg() of FPDUs leaves in segments of its own
+capture_tune() {
+	offloads_off "$NS0" veth0
+	offloads_off "$NS1" veth1
+	in_ns "$NS0" sysctl -w net.ipv4.tcp_autocorking=0
+	in_ns "$NS1" sysctl -w net.ipv4.tcp_autocorking=0
+}
+
+# capture_start PCAP SECS: tcpdump of NS1's veth1 (TCP) into PCAP for at
+# most SECS (scaled), listening when this returns; its pid in $tpid and
+# bg_pids. -Z root: tcpdump would otherwise drop to user "tcpdump" before
+# opening the output file, which it may not create in the results share.
+# The command itself, not lib.sh's scaling function: capture_stop's kill
+# must reach it, not a subshell around it.
+capture_start() {
+	local t
+	for t in tcpdump tshark; do
+		command -v "$t" >/dev/null || fail "$t is not installed on the host"
+	done
+	rm -f "$1"
+	command timeout "$(e2e_scale_time "$2")" ip netns exec "$NS1" \
+		tcpdump -Z root -U -n -s 0 -i veth1 -w "$1" tcp \
+		> "$RESULTS/$T-tcpdump.log" 2>&1 &
+	tpid=$!
+	bg_pids=("$tpid")
+	for _ in $(seq 100); do
+		grep -q 'listening on' "$RESULTS/$T-tcpdump.log" && return 0
+		kill -0 "$tpid" 2>/dev/null ||
+			fail "tcpdump died (see $T-tcpdump.log)"
+		sleep 0.2
+	done
+	fail "tcpdump did not start"
+}
+
+# capture_stop PCAP: the FIN exchanges in, tcpdump stopped (it flushes and
+# exits 0 on TERM) and its capture not empty
+capture_stop() {
+	local trc=0
+	sleep 1
+	kill "$tpid" 2>/dev/null || true
+	wait "$tpid" || trc=$?
+	bg_pids=()
+	[ "$trc" -eq 0 ] || fail "tcpdump exited $trc (see $T-tcpdump.log)"
+	[ -s "$1" ] || fail "empty capture"
 }
