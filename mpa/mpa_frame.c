@@ -67,8 +67,8 @@ EXPORT_SYMBOL_IF_KUNIT(mpa_mulpdu);
  * section 4.5 lets MPA adjust MULPDU for wire efficiency). Such an FPDU
  * fills a whole segment, as one without Markers does, so TCP segments go
  * on starting with FPDU headers (section 5.1, Header Alignment); with the
- * worst case, most FPDUs would leave 4 octets of each segment to the next
- * FPDU. The segment starts at the FPDU, or, when the FPDU starts with a
+ * worst case, an FPDU with fewer Markers ends 4 octets short of its
+ * segment, and the segments after it start inside FPDUs. The segment starts at the FPDU, or, when the FPDU starts with a
  * Marker that the previous FPDU's segment still holds (a full FPDU that
  * ended 4 octets short, at a Marker), at the FPDU's header. So an FPDU
  * never exceeds @emss octets in its segment. Without Markers this is
