@@ -68,11 +68,11 @@ EXPORT_SYMBOL_IF_KUNIT(mpa_mulpdu);
  * fills a whole segment, as one without Markers does, so TCP segments go
  * on starting with FPDU headers (section 5.1, Header Alignment); with the
  * worst case, an FPDU with fewer Markers ends 4 octets short of its
- * segment, and the segments after it start inside FPDUs. The segment starts at the FPDU, or, when the FPDU starts with a
- * Marker that the previous FPDU's segment still holds (a full FPDU that
- * ended 4 octets short, at a Marker), at the FPDU's header. So an FPDU
- * never exceeds @emss octets in its segment. Without Markers this is
- * mpa_mulpdu().
+ * segment, and the segments after it start inside FPDUs. The segment
+ * starts at the FPDU, or, when the FPDU starts with a Marker that the
+ * previous FPDU's segment still holds (a full FPDU that ended 4 octets
+ * short, at a Marker), at the FPDU's header. So an FPDU never exceeds
+ * @emss octets in its segment. Without Markers this is mpa_mulpdu().
  *
  * Context: any context; @tx is read only.
  * Return: ULPDU octets, at least mpa_mulpdu(@emss, Markers).
