@@ -633,14 +633,20 @@ static void swi_cm_connect_work(struct work_struct *work)
 int swi_cm_connect(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 {
 	struct swi_device *dev = to_swi_dev(id->device);
-	struct ib_qp *ibqp = swi_get_qp(id->device, p->qpn);
+	struct swi_qp *qp;
 	struct swi_cep *cep;
 
-	if (!ibqp || p->private_data_len > MPA_MAX_PRIVDATA)
+	if (p->private_data_len > MPA_MAX_PRIVDATA)
+		return -EINVAL;
+	qp = swi_qp_find(dev, p->qpn);	/* referenced: the cep's from here */
+	if (!qp)
 		return -EINVAL;
 	cep = swi_cep_alloc(dev, true);
-	if (!cep)
+	if (!cep) {
+		swi_qp_put(&qp->base);
 		return -ENOMEM;
+	}
+	cep->qp = qp;
 	if (p->private_data_len) {
 		if (!swi_fault_setup_alloc())
 			cep->pdata = kmemdup(p->private_data,
@@ -654,8 +660,6 @@ int swi_cm_connect(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 	}
 	cep->pol.ird = clamp_t(u32, p->ird, 1, SWI_MAX_IRD);
 	cep->pol.ord = clamp_t(u32, p->ord, 1, SWI_MAX_ORD);
-	cep->qp = to_swi_qp(ibqp);
-	swi_qp_get(ibqp);
 	id->add_ref(id);
 	cep->cm_id = id;
 	cep->laddr = id->m_local_addr;
@@ -760,20 +764,22 @@ static struct swi_cep *swi_cm_passive_get(struct iw_cm_id *id)
 int swi_cm_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 {
 	struct swi_cep *cep = swi_cm_passive_get(id);
-	struct ib_qp *ibqp = swi_get_qp(id->device, p->qpn);
+	struct swi_qp *qp;
 	bool refuse;
 	int err;
 
 	if (!cep)
 		return -EINVAL;
-	if (!ibqp || p->private_data_len > MPA_MAX_PRIVDATA) {
+	/* referenced: the cep's from here */
+	qp = p->private_data_len > MPA_MAX_PRIVDATA ? NULL :
+	     swi_qp_find(cep->dev, p->qpn);
+	if (!qp) {
 		mutex_unlock(&cep->lock);
 		return -EINVAL;
 	}
 	id->add_ref(id);
 	cep->cm_id = id;
-	cep->qp = to_swi_qp(ibqp);
-	swi_qp_get(ibqp);
+	cep->qp = qp;
 	cep->pol.ird = clamp_t(u32, p->ird, 1, SWI_MAX_IRD);
 	cep->pol.ord = clamp_t(u32, p->ord, 1, SWI_MAX_ORD);
 	swi_cm_rpc_find(&cep->rpc_ours, p->private_data, p->private_data_len);

@@ -77,6 +77,7 @@ void swi_stream_free(struct swi_stream *s);
 void swi_stream_abandon(struct swi_stream *s);
 bool swi_stream_busy(struct swi_stream *s);
 void swi_stream_get_info(struct swi_stream *s, struct swi_stream_info *info);
+void swi_stream_rd_limits(const struct swi_stream *s, u32 *ird, u32 *ord);
 
 /* rdmap/tx.c */
 void swi_tx_kick(struct swi_stream *s, bool inline_ok);

@@ -39,6 +39,44 @@
 #include "rdmap/mem.h"
 #include "rdmap/terminate.h"
 
+/*
+ * The largest STag index handed out: RDMAP_STAG_INDEX_MAX, unless a test
+ * makes indexes come back sooner (debugfs softiwarp/stag_index_max)
+ */
+static u32 rmem_index_max = RDMAP_STAG_INDEX_MAX;
+
+/**
+ * rdmap_mem_set_index_max() - limit the STag indexes handed out
+ * @max: largest index for registrations from now on; 0 or anything above
+ *	RDMAP_STAG_INDEX_MAX restores the full range
+ *
+ * For tests only: with a small range an index comes back after a few
+ * registrations, as it would after 2^24 in production.
+ *
+ * Context: any context.
+ * Return: nothing.
+ */
+void rdmap_mem_set_index_max(u32 max)
+{
+	if (!max || max > RDMAP_STAG_INDEX_MAX)
+		max = RDMAP_STAG_INDEX_MAX;
+	WRITE_ONCE(rmem_index_max, max);
+}
+EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_set_index_max);
+
+/**
+ * rdmap_mem_index_max() - the largest STag index handed out
+ *
+ * Context: any context.
+ * Return: the limit rdmap_mem_set_index_max() set, RDMAP_STAG_INDEX_MAX
+ * by default.
+ */
+u32 rdmap_mem_index_max(void)
+{
+	return READ_ONCE(rmem_index_max);
+}
+EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_index_max);
+
 /* What the checks and walks read of an object, consistently */
 struct rdmap_mem_view {
 	bool valid;
@@ -126,6 +164,7 @@ static void rmem_init(struct rdmap_mem *mem, const struct rdmap_mem_attr *a)
 {
 	kref_init(&mem->ref);
 	init_completion(&mem->released);
+	refcount_set(&mem->holds, 1);
 	spin_lock_init(&mem->lock);
 	seqcount_spinlock_init(&mem->seq, &mem->lock);
 	mem->type = a->type;
@@ -160,7 +199,8 @@ static int rmem_publish(struct rdmap_mem_table *t, struct rdmap_mem *mem,
 	int err;
 
 	err = xa_alloc_cyclic(&t->xa, &mem->index, NULL,
-			      XA_LIMIT(1, RDMAP_STAG_INDEX_MAX), &t->next, gfp);
+			      XA_LIMIT(1, rdmap_mem_index_max()), &t->next,
+			      gfp);
 	if (err < 0)
 		return err == -EBUSY ? -ENOSPC : err;
 	old = xa_store(&t->xa, mem->index, mem, gfp);
@@ -264,7 +304,7 @@ void rdmap_mem_dereg(struct rdmap_mem_table *t, struct rdmap_mem *mem)
 	xa_erase(&t->xa, mem->index);
 	kref_put(&mem->ref, rmem_release);
 	wait_for_completion(&mem->released);
-	kfree_rcu(mem, rcu);
+	rdmap_mem_unhold(mem);
 }
 EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_dereg);
 
@@ -318,6 +358,38 @@ void rdmap_mem_put(struct rdmap_mem *mem)
 		kref_put(&mem->ref, rmem_release);
 }
 EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_put);
+
+/**
+ * rdmap_mem_hold() - keep a memory object for an operation in flight
+ * @mem: the object, referenced by the caller (a lookup or a hold)
+ *
+ * The hold keeps the object, not its pages: rdmap_mem_dereg() does not
+ * wait for it. Whoever holds the object checks it again with
+ * rdmap_mem_use() before each use, which fails once it is deregistered
+ * or invalidated, even when another object took its index meanwhile.
+ *
+ * Context: any context.
+ * Return: nothing.
+ */
+void rdmap_mem_hold(struct rdmap_mem *mem)
+{
+	refcount_inc(&mem->holds);
+}
+EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_hold);
+
+/**
+ * rdmap_mem_unhold() - drop a hold of rdmap_mem_hold()
+ * @mem: the object; NULL and error pointers are ignored
+ *
+ * Context: any context.
+ * Return: nothing.
+ */
+void rdmap_mem_unhold(struct rdmap_mem *mem)
+{
+	if (!IS_ERR_OR_NULL(mem) && refcount_dec_and_test(&mem->holds))
+		kfree_rcu(mem, rcu);
+}
+EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_unhold);
 
 /* Whether @stag names @mem, seen as @r, for a user in @pd */
 static enum ddp_stag_state rmem_state(const struct rdmap_mem *mem,
@@ -405,6 +477,37 @@ enum ib_wc_status rdmap_mem_local_check(struct rdmap_mem *mem, u32 lkey,
 	return ok ? IB_WC_SUCCESS : IB_WC_LOC_PROT_ERR;
 }
 EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_local_check);
+
+/**
+ * rdmap_mem_use() - check a held object again, and reference its pages
+ * @mem: the object, held by the caller (rdmap_mem_hold())
+ * @stag: the STag the operation was checked with
+ * @pd: the protection domain of the operation's QP
+ * @access: IB_ACCESS_* rights the use needs
+ * @addr: first address used
+ * @len: octets used
+ *
+ * The checks of rdmap_mem_local_check(), on the object the operation was
+ * bound to when it was posted, never on what its STag's index names now.
+ *
+ * Context: any context.
+ * Return: @mem with a use reference (put with rdmap_mem_put()), or
+ * ERR_PTR(-ENOENT) when it is deregistered (or being deregistered), or
+ * ERR_PTR(-EACCES) when it is invalid, has another key or PD, lacks
+ * @access or does not hold [@addr, @addr + @len).
+ */
+struct rdmap_mem *rdmap_mem_use(struct rdmap_mem *mem, u32 stag,
+				const void *pd, int access, u64 addr, u64 len)
+{
+	if (!kref_get_unless_zero(&mem->ref))
+		return ERR_PTR(-ENOENT);
+	if (rdmap_mem_local_check(mem, stag, pd, access, addr, len) ==
+	    IB_WC_SUCCESS)
+		return mem;
+	rdmap_mem_put(mem);
+	return ERR_PTR(-EACCES);
+}
+EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_use);
 
 /**
  * rdmap_mem_set_pages() - give a fast-register MR its pages
@@ -550,6 +653,33 @@ int rdmap_mem_invalidate_local(struct rdmap_mem_table *t, u32 stag,
 EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_invalidate_local);
 
 /**
+ * rdmap_mem_invalidate_held() - invalidate the object an operation holds
+ * @mem: the object, held by the caller (rdmap_mem_hold())
+ * @stag: the STag, key included, the operation names
+ * @pd: the protection domain of the operation's QP
+ *
+ * As rdmap_mem_invalidate_local(), on this object rather than on what the
+ * STag's index names now (a Read with Invalidate's Data Sink).
+ *
+ * Context: any context.
+ * Return: 0, -ENOENT when @stag's key is not @mem's, -EACCES for another
+ * PD, -EPERM for the DMA MR.
+ */
+int rdmap_mem_invalidate_held(struct rdmap_mem *mem, u32 stag, const void *pd)
+{
+	unsigned long flags;
+	int err;
+
+	if (rdmap_stag_index(stag) != mem->index)
+		return -ENOENT;
+	spin_lock_irqsave(&mem->lock, flags);
+	err = rmem_invalidate_locked(mem, stag, pd, false);
+	spin_unlock_irqrestore(&mem->lock, flags);
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_invalidate_held);
+
+/**
  * rdmap_mem_invalidate_remote() - invalidate for a Send with Invalidate
  * @t: the table
  * @stag: the Invalidate STag the peer sent
@@ -579,6 +709,22 @@ int rdmap_mem_invalidate_remote(struct rdmap_mem_table *t, u32 stag,
 	return -EPROTO;
 }
 EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_invalidate_remote);
+
+/**
+ * rdmap_mem_is_valid() - whether a memory object's STag may be used now
+ * @mem: the object, referenced or held by the caller
+ *
+ * Context: any context; a snapshot.
+ * Return: its valid flag.
+ */
+bool rdmap_mem_is_valid(struct rdmap_mem *mem)
+{
+	struct rdmap_mem_view v;
+
+	rmem_snapshot(mem, &v);
+	return v.valid;
+}
+EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_is_valid);
 
 /**
  * rdmap_mem_get_info() - what a memory object is now

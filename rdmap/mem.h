@@ -22,6 +22,7 @@
 #include <linux/completion.h>
 #include <linux/kref.h>
 #include <linux/rcupdate.h>
+#include <linux/refcount.h>
 #include <linux/seqlock.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -115,8 +116,14 @@ struct rdmap_mem_pages {
 
 /**
  * struct rdmap_mem - one memory object (MR, fast-register MR, DMA MR)
- * @ref: references: one for the table while registered, one per lookup
+ * @ref: use references: one for the table while registered, one per
+ *	lookup or rdmap_mem_use(); they keep the backing pages
  * @released: completed when @ref drops to zero; rdmap_mem_dereg() waits
+ * @holds: references to the object itself, not to its pages: one for the
+ *	table until rdmap_mem_dereg() is done with it, one per
+ *	rdmap_mem_hold(). An operation in flight holds the object it was
+ *	checked against, so that it never lands in another object that
+ *	took the same index; the object is freed with the last hold
  * @rcu: delays the free past lockless lookups that may still see the object
  * @lock: protects @valid, @key, @access, @iova, @len and @pages
  * @seq: bumped under @lock around every change of @valid, @key, @access,
@@ -139,6 +146,7 @@ struct rdmap_mem_pages {
 struct rdmap_mem {
 	struct kref ref;
 	struct completion released;
+	refcount_t holds;
 	struct rcu_head rcu;
 	spinlock_t lock;	/* see the kernel-doc above */
 	seqcount_spinlock_t seq;
@@ -231,9 +239,16 @@ struct rdmap_mem *rdmap_mem_register(struct rdmap_mem_table *t,
 void rdmap_mem_dereg(struct rdmap_mem_table *t, struct rdmap_mem *mem);
 u32 rdmap_mem_stag(struct rdmap_mem *mem);
 void rdmap_mem_get_info(struct rdmap_mem *mem, struct rdmap_mem_info *info);
+bool rdmap_mem_is_valid(struct rdmap_mem *mem);
 
 struct rdmap_mem *rdmap_mem_lookup(struct rdmap_mem_table *t, u32 stag);
 void rdmap_mem_put(struct rdmap_mem *mem);
+void rdmap_mem_hold(struct rdmap_mem *mem);
+void rdmap_mem_unhold(struct rdmap_mem *mem);
+struct rdmap_mem *rdmap_mem_use(struct rdmap_mem *mem, u32 stag,
+				const void *pd, int access, u64 addr, u64 len);
+void rdmap_mem_set_index_max(u32 max);
+u32 rdmap_mem_index_max(void);
 
 void rdmap_mem_remote_check(struct rdmap_mem *mem, u32 stag, const void *pd,
 			    struct ddp_stag_check *chk);
@@ -247,6 +262,7 @@ int rdmap_mem_fast_reg(struct rdmap_mem *mem, const void *pd, u32 stag,
 		       int access, u64 iova, u64 len);
 int rdmap_mem_invalidate_local(struct rdmap_mem_table *t, u32 stag,
 			       const void *pd);
+int rdmap_mem_invalidate_held(struct rdmap_mem *mem, u32 stag, const void *pd);
 int rdmap_mem_invalidate_remote(struct rdmap_mem_table *t, u32 stag,
 				const void *pd,
 				struct rdmap_term_cause *cause);

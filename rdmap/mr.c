@@ -230,7 +230,7 @@ static int swi_set_page(struct ib_mr *ibmr, u64 addr)
  *
  * Context: process or softirq context of the ULP; does not sleep.
  * Return: the number of entries mapped, or a negative errno (-EINVAL for
- * another page size).
+ * another page size, -EBUSY while the MR is valid).
  */
 int swi_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int nents,
 		  unsigned int *sg_offset)
@@ -245,6 +245,12 @@ int swi_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int nents,
 				       ibmr->page_size);
 		return -EINVAL;
 	}
+	/*
+	 * Before the page array changes: a walk in flight on a valid MR
+	 * must never follow pages that were not its when it was checked
+	 */
+	if (rdmap_mem_is_valid(mr->mem))
+		return -EBUSY;
 	mr->npages = 0;
 	n = ib_sg_to_pages(ibmr, sg, nents, sg_offset, swi_set_page);
 	if (n <= 0)

@@ -110,6 +110,7 @@ static void swi_qp_init_fields(struct swi_qp *qp, struct ib_qp_init_attr *a,
 	qp->recv_sge = a->srq ? 0 : max(a->cap.max_recv_sge, 1U);
 	qp->sig_all = a->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->user = user;
+	qp->owner = user ? get_pid(task_tgid(current)) : NULL;
 }
 
 /**
@@ -169,6 +170,8 @@ out_rings:
 	swi_ring_free(&qp->rq);
 	swi_ring_free(&qp->sq);
 out_count:
+	put_pid(qp->owner);
+	qp->owner = NULL;
 	atomic_dec(&dev->num_qp);
 	return err;
 }
@@ -333,6 +336,9 @@ int swi_qp_take_sqe(struct swi_qp *qp, struct siw_sqe *sqe, unsigned int hold)
 		goto out;
 	}
 	memcpy(sqe, slot, sizeof(*sqe));
+	/* of the flags, user space has the ABI's only, never ours */
+	if (qp->user)
+		sqe->flags &= SWI_USER_SQE_FLAGS;
 	if (qp->user && !swi_user_sqe_ok(sqe)) {
 		err = -EINVAL;
 	} else if (((hold & SWI_SQ_HOLD_READ) && swi_op_is_read(sqe->opcode)) ||
@@ -382,23 +388,30 @@ out:
 	return err;
 }
 
-/* Complete everything still posted on the SQ with a flush error */
+/*
+ * Complete what is posted on the SQ with a flush error: one turn of the
+ * ring at most. A user thread that keeps refilling its ring must not keep
+ * the kernel here; what it posts after is flushed by its next doorbell
+ * or the sweep.
+ */
 static void swi_qp_flush_sq_ring(struct swi_qp *qp)
 {
 	struct siw_sqe sqe;
-	int err;
+	u32 budget = qp->sq.num;
 
-	while ((err = swi_qp_take_sqe(qp, &sqe, 0)) != -ENOENT)
+	while (budget-- && swi_qp_take_sqe(qp, &sqe, 0) != -ENOENT)
 		swi_qp_complete_sqe(qp, &sqe, 0, SIW_WC_WR_FLUSH_ERR);
 }
 
+/* As swi_qp_flush_sq_ring(), for the RQ */
 static void swi_qp_flush_rq_ring(struct swi_qp *qp)
 {
 	struct siw_rqe rqe;
+	u32 budget = qp->rq.num;
 
 	if (qp->srq)
 		return;
-	while (swi_qp_take_rqe(qp, &rqe) != -ENOENT)
+	while (budget-- && swi_qp_take_rqe(qp, &rqe) != -ENOENT)
 		swi_qp_complete_rqe(qp, &rqe, 0, SIW_WC_WR_FLUSH_ERR, 0);
 }
 
@@ -784,6 +797,8 @@ int swi_qp_attach_stream(struct swi_qp *qp, struct swi_stream *s, void *conn)
 	if (qp->state == RDMAP_QPS_IDLE && !qp->stream) {
 		qp->stream = s;
 		qp->conn = conn;
+		/* what the stream's read queues hold, fixed from now on */
+		swi_stream_rd_limits(s, &qp->ird, &qp->ord);
 		err = swi_qp_event_locked(qp, RDMAP_QPE_LLP_UP,
 					  RDMAP_QP_ERR_FATAL);
 		if (err) {
@@ -918,6 +933,7 @@ int swi_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 		swi_stream_free(s);
 	swi_ring_free(&qp->rq);
 	swi_ring_free(&qp->sq);
+	put_pid(qp->owner);
 	atomic_dec(&dev->num_qp);
 	return 0;
 }
@@ -1194,19 +1210,54 @@ void swi_qp_put(struct ib_qp *ibqp)
 	kref_put(&to_swi_qp(ibqp)->ref, swi_qp_release);
 }
 
+/* A user QP is named by the process that created it only */
+static bool swi_qp_caller_owns(const struct swi_qp *qp)
+{
+	return !qp->user || qp->owner == task_tgid(current);
+}
+
 /**
  * swi_get_qp() - find a QP by number (iw_cm's iw_get_qp)
  * @ibdev: the device
- * @qpn: the QP number
+ * @qpn: the QP number, from the consumer's connect or accept
  *
- * Context: any context.
+ * The IB core takes its reference with iw_add_ref right after. A user QP
+ * is found for the process that created it only: another process must
+ * not connect or accept with it.
+ *
+ * Context: process context of the consumer's connect or accept.
  * Return: the QP, or NULL.
  */
 struct ib_qp *swi_get_qp(struct ib_device *ibdev, int qpn)
 {
-	struct swi_qp *qp = xa_load(&to_swi_dev(ibdev)->qp_xa, qpn);
+	struct swi_qp *qp = swi_qp_find(to_swi_dev(ibdev), qpn);
+	struct ib_qp *ibqp = qp ? &qp->base : NULL;
 
-	return qp ? &qp->base : NULL;
+	if (qp)
+		swi_qp_put(ibqp);	/* the core takes its own */
+	return ibqp;
+}
+
+/**
+ * swi_qp_find() - find a QP by number, referenced, for its owner
+ * @dev: the device
+ * @qpn: the QP number the consumer gave
+ *
+ * Context: process context of the consumer's connect or accept (a user
+ * QP's owner is compared with the calling process).
+ * Return: the QP with a reference (swi_qp_put()), or NULL when no QP has
+ * the number, it is being destroyed, or it is another process's user QP.
+ */
+struct swi_qp *swi_qp_find(struct swi_device *dev, u32 qpn)
+{
+	struct swi_qp *qp;
+
+	xa_lock(&dev->qp_xa);
+	qp = xa_load(&dev->qp_xa, qpn);
+	if (qp && (!swi_qp_caller_owns(qp) || !kref_get_unless_zero(&qp->ref)))
+		qp = NULL;
+	xa_unlock(&dev->qp_xa);
+	return qp;
 }
 
 /**

@@ -94,7 +94,11 @@ static int swi_rx_hdr_len(struct swi_stream *s)
 	return 0;
 }
 
-/* The object behind @stag: the one kept from the last segment, or found */
+/*
+ * The object behind @stag, held: the one kept from the last segment, or
+ * found. A hold, not a use reference: a segment the peer leaves
+ * unfinished never makes a deregistration wait.
+ */
 static struct rdmap_mem *swi_rx_mem(struct swi_rx *rx, struct swi_qp *qp,
 				    u32 stag)
 {
@@ -104,22 +108,76 @@ static struct rdmap_mem *swi_rx_mem(struct swi_rx *rx, struct swi_qp *qp,
 		rx->kept = NULL;
 		return mem;
 	}
-	return rdmap_mem_lookup(&qp->dev->mem, stag);
+	mem = rdmap_mem_lookup(&qp->dev->mem, stag);
+	if (!IS_ERR(mem)) {
+		rdmap_mem_hold(mem);
+		rdmap_mem_put(mem);
+	}
+	return mem;
 }
 
-/* Keep @mem, referenced, found by @stag, for the next segment */
+/* Keep @mem, held, found by @stag, for the next segment */
 static void swi_rx_keep(struct swi_rx *rx, struct rdmap_mem *mem, u32 stag)
 {
-	rdmap_mem_put(rx->kept);	/* a reference of its own, even to @mem */
+	rdmap_mem_unhold(rx->kept);
 	rx->kept = mem;
 	rx->kept_stag = stag;
 }
 
-/* Put the kept object: the read burst is over */
+/* Let go of the kept object: the read burst is over */
 static void swi_rx_drop_kept(struct swi_rx *rx)
 {
-	rdmap_mem_put(rx->kept);
+	rdmap_mem_unhold(rx->kept);
 	rx->kept = NULL;
+}
+
+/* Let go of the current segment's target */
+static void swi_rx_drop_mem(struct swi_rx *rx)
+{
+	rdmap_mem_unhold(rx->mem);
+	rx->mem = NULL;
+}
+
+/* The receive buffer is done with: let go of its objects */
+static void swi_rx_rqe_unhold(struct swi_rx *rx)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(rx->rqe_mem); i++) {
+		rdmap_mem_unhold(rx->rqe_mem[i]);
+		rx->rqe_mem[i] = NULL;
+	}
+}
+
+/*
+ * Check the SGEs of a receive buffer just taken, and hold the object each
+ * was checked against: its placements go there and nowhere else
+ */
+static int swi_rx_bind_rqe(struct swi_rx *rx, struct swi_qp *qp, u64 *len)
+{
+	unsigned int i;
+	int err = 0;
+
+	*len = 0;
+	for (i = 0; !err && i < rx->rqe.num_sge; i++) {
+		const struct siw_sge *sge = &rx->rqe.sge[i];
+		struct rdmap_mem *mem;
+
+		*len += sge->length;
+		if (!sge->length)
+			continue;
+		mem = rdmap_mem_lookup(&qp->dev->mem, sge->lkey);
+		if (rdmap_mem_local_check(mem, sge->lkey, qp->base.pd,
+					  IB_ACCESS_LOCAL_WRITE, sge->laddr,
+					  sge->length))
+			err = -EACCES;
+		else
+			rdmap_mem_hold(mem);
+		if (!err)
+			rx->rqe_mem[i] = mem;
+		rdmap_mem_put(mem);
+	}
+	return err;
 }
 
 /* Take a receive buffer for a new Send; fill in queue 0's state */
@@ -129,7 +187,6 @@ static int swi_rx_take_rqe(struct swi_stream *s)
 	struct swi_rx *rx = &s->rx;
 	struct swi_qp *qp = s->qp;
 	u64 len = 0;
-	unsigned int i;
 	int err;
 
 	if (rx->rqe_valid)
@@ -138,23 +195,10 @@ static int swi_rx_take_rqe(struct swi_stream *s)
 	err = swi_qp_take_rqe(qp, &rx->rqe);
 	if (err == -ENOENT)
 		return 0;
-	for (i = 0; !err && i < rx->rqe.num_sge; i++) {
-		const struct siw_sge *sge = &rx->rqe.sge[i];
-		struct rdmap_mem *mem = rdmap_mem_lookup(&qp->dev->mem,
-							 sge->lkey);
-
-		if (sge->length &&
-		    rdmap_mem_local_check(mem, sge->lkey, qp->base.pd,
-					  IB_ACCESS_LOCAL_WRITE, sge->laddr,
-					  sge->length))
-			err = -EACCES;
-		if (!i && !IS_ERR(mem))
-			swi_rx_keep(rx, mem, sge->lkey);  /* placement starts here */
-		else if (!IS_ERR(mem))
-			rdmap_mem_put(mem);
-		len += sge->length;
-	}
+	if (!err)
+		err = swi_rx_bind_rqe(rx, qp, &len);
 	if (err) {
+		swi_rx_rqe_unhold(rx);
 		swi_qp_complete_rqe(qp, &rx->rqe, 0, SIW_WC_LOC_PROT_ERR, 0);
 		return swi_rx_fail(s, TERM_LAYER_RDMAP,
 				   TERM_ETYPE_RDMAP_CATASTROPHIC,
@@ -166,32 +210,46 @@ static int swi_rx_take_rqe(struct swi_stream *s)
 	return 0;
 }
 
-/* The sink of a Read Response: the head of the ORQ */
+/*
+ * The sink of a Read Response: the head of the ORQ, exactly. Its STag
+ * must be the one the Request named, whatever the length (a zero-length
+ * Response too), and the object the Read was checked against when it was
+ * posted must still be valid for it: never what the STag's index names
+ * now.
+ */
 static void swi_rx_rresp_stag(struct swi_stream *s, struct ddp_stag_check *c)
 {
 	struct swi_rx *rx = &s->rx;
 	struct siw_sge sink = {};
+	struct swi_orqe *e;
 	unsigned long flags;
-	bool have;
 
-	spin_lock_irqsave(&s->qlock, flags);
-	have = s->orq_get != s->orq_put;
-	if (have && s->orq[s->orq_get % s->qp->ord].num_sge)
-		sink = s->orq[s->orq_get % s->qp->ord].sge[0];
-	spin_unlock_irqrestore(&s->qlock, flags);
 	memset(c, 0, sizeof(*c));
 	c->state = DDP_STAG_INVALID;
-	if (!have || rx->h.stag != sink.lkey)
-		return;
+	spin_lock_irqsave(&s->qlock, flags);
+	if (s->orq_get == s->orq_put)
+		goto out;
+	e = &s->orq[s->orq_get % s->ord];
+	if (e->sqe.num_sge)
+		sink = e->sqe.sge[0];
+	if (rx->h.stag != sink.lkey)
+		goto out;
+	if (sink.length) {
+		if (!e->sink ||
+		    rdmap_mem_local_check(e->sink, sink.lkey, s->qp->base.pd,
+					  IB_ACCESS_LOCAL_WRITE, sink.laddr,
+					  sink.length))
+			goto out;
+		rdmap_mem_hold(e->sink);
+		rx->mem = e->sink;
+		rx->mem_access = IB_ACCESS_LOCAL_WRITE;
+	}
 	c->state = DDP_STAG_VALID;
 	c->access = DDP_ACCESS_REMOTE_WRITE;
 	c->base = sink.laddr;
 	c->len = sink.length;
-	rx->mem = swi_rx_mem(rx, s->qp, sink.lkey);
-	if (IS_ERR(rx->mem)) {
-		rx->mem = NULL;
-		c->state = DDP_STAG_INVALID;
-	}
+out:
+	spin_unlock_irqrestore(&s->qlock, flags);
 }
 
 /*
@@ -225,33 +283,37 @@ static int swi_rx_seg_begin(struct swi_stream *s)
 		swi_rx_rresp_stag(s, &chk);
 	} else if (h->tagged) {
 		rx->mem = swi_rx_mem(rx, qp, h->stag);
+		rx->mem_access = IB_ACCESS_REMOTE_WRITE;
 		rdmap_mem_remote_check(rx->mem, h->stag, qp->base.pd, &chk);
-		if (IS_ERR(rx->mem))
-			rx->mem = NULL;
+		if (IS_ERR(rx->mem) || rx->ulpdu_len == hl)
+			swi_rx_drop_mem(rx);	/* nothing to place */
 	} else if (h->qn == RDMAP_QN_SEND && swi_rx_take_rqe(s)) {
 		return -EPROTO;
 	} else if (h->qn < RDMAP_QN_COUNT && h->qn != RDMAP_QN_SEND) {
 		q = &rx->ddp.queue[h->qn];
 		q->buffers = h->qn == RDMAP_QN_TERMINATE ? 1 :
-			     qp->ird - (READ_ONCE(s->irq_put) -
+			     s->ird - (READ_ONCE(s->irq_put) -
 					READ_ONCE(s->irq_get));
 		q->buf_len = h->qn == RDMAP_QN_TERMINATE ?
 			     RDMAP_TERM_MAX_SIZE : RDMAP_READ_REQ_SIZE;
 	}
 	if (!rdmap_rx_check(h, rx->ulpdu_len - hl, &rx->ddp,
 			    h->tagged ? &chk : NULL, &cause)) {
-		if (!h->tagged || h->opcode != RDMAP_READ_RESP ||
+		if (!h->tagged || h->opcode != RDMAP_READ_RESP)
+			return 0;
+		/* DDP lets zero-length tagged segments pass: RDMAP does not */
+		if (chk.state == DDP_STAG_VALID &&
 		    swi_rx_rresp_in_order(rx, &chk, rx->ulpdu_len - hl))
 			return 0;
 		cause = (struct rdmap_term_cause){
 			.layer = TERM_LAYER_DDP,
 			.etype = TERM_ETYPE_DDP_TAGGED,
-			.code = TERM_DDP_T_BASE_BOUNDS,
+			.code = chk.state == DDP_STAG_VALID ?
+				TERM_DDP_T_BASE_BOUNDS :
+				TERM_DDP_T_INVALID_STAG,
 		};
 	}
-	if (rx->mem)
-		rdmap_mem_put(rx->mem);
-	rx->mem = NULL;
+	swi_rx_drop_mem(rx);
 	return swi_rx_fail_cause(s, &cause);
 }
 
@@ -273,16 +335,19 @@ static int swi_place_piece(void *ctx, struct page *page, unsigned int off,
 	return err;
 }
 
-/* Scatter message octets at @mo into the receive buffer's SGEs */
+/*
+ * Scatter message octets at @mo into the receive buffer's SGEs, each into
+ * the object it was checked against when the buffer was taken
+ */
 static int swi_rx_place_rqe(struct swi_stream *s, struct swi_skb_cursor *c,
 			    u32 mo, u32 len)
 {
-	struct swi_qp *qp = s->qp;
+	struct swi_rx *rx = &s->rx;
 	unsigned int i;
 	int err = 0;
 
-	for (i = 0; i < s->rx.rqe.num_sge && len && !err; i++) {
-		const struct siw_sge *sge = &s->rx.rqe.sge[i];
+	for (i = 0; i < rx->rqe.num_sge && len && !err; i++) {
+		const struct siw_sge *sge = &rx->rqe.sge[i];
 		struct rdmap_mem *mem;
 		u32 n;
 
@@ -291,16 +356,41 @@ static int swi_rx_place_rqe(struct swi_stream *s, struct swi_skb_cursor *c,
 			continue;
 		}
 		n = min(len, sge->length - mo);
-		mem = swi_rx_mem(&s->rx, qp, sge->lkey);
+		if (!rx->rqe_mem[i])
+			return -EINVAL;
+		mem = rdmap_mem_use(rx->rqe_mem[i], sge->lkey, s->qp->base.pd,
+				    IB_ACCESS_LOCAL_WRITE, sge->laddr + mo, n);
 		if (IS_ERR(mem))
 			return PTR_ERR(mem);
 		err = rdmap_mem_walk(mem, sge->laddr + mo, n, swi_place_piece,
 				     c);
-		swi_rx_keep(&s->rx, mem, sge->lkey);
+		rdmap_mem_put(mem);
 		len -= n;
 		mo = 0;
 	}
 	return err ? err : (len ? -EINVAL : 0);
+}
+
+/*
+ * Place at @to of the current tagged segment's target, the object its
+ * STag was checked against at the segment's start, checked again now
+ */
+static int swi_rx_place_tagged(struct swi_stream *s, struct swi_skb_cursor *c,
+			       u64 to, u32 len)
+{
+	struct swi_rx *rx = &s->rx;
+	struct rdmap_mem *mem;
+	int err;
+
+	if (!rx->mem)
+		return -EINVAL;
+	mem = rdmap_mem_use(rx->mem, rx->h.stag, s->qp->base.pd,
+			    rx->mem_access, to, len);
+	if (IS_ERR(mem))
+		return PTR_ERR(mem);
+	err = rdmap_mem_walk(mem, to, len, swi_place_piece, c);
+	rdmap_mem_put(mem);
+	return err;
 }
 
 /* Payload octets @poff.. of the current segment are @skb's at @off */
@@ -312,8 +402,7 @@ static int swi_rx_place(struct swi_stream *s, struct sk_buff *skb,
 	int err;
 
 	if (h->tagged)
-		err = s->rx.mem ? rdmap_mem_walk(s->rx.mem, h->to + poff, len,
-						 swi_place_piece, &c) : -EINVAL;
+		err = swi_rx_place_tagged(s, &c, h->to + poff, len);
 	else if (h->qn == RDMAP_QN_SEND)
 		err = swi_rx_place_rqe(s, &c, h->mo + poff, len);
 	else
@@ -336,7 +425,8 @@ static int swi_rx_place(struct swi_stream *s, struct sk_buff *skb,
  */
 int swi_rx_orq_complete(struct swi_stream *s, enum siw_wc_status status)
 {
-	struct siw_sqe sqe;
+	const struct siw_sqe *sqe;
+	struct swi_orqe e;
 	unsigned long flags;
 
 	spin_lock_irqsave(&s->qlock, flags);
@@ -344,18 +434,20 @@ int swi_rx_orq_complete(struct swi_stream *s, enum siw_wc_status status)
 		spin_unlock_irqrestore(&s->qlock, flags);
 		return -ENOENT;
 	}
-	sqe = s->orq[s->orq_get % s->qp->ord];
+	e = s->orq[s->orq_get % s->ord];
 	WRITE_ONCE(s->orq_get, s->orq_get + 1);
 	spin_unlock_irqrestore(&s->qlock, flags);
+	sqe = &e.sqe;
 	/* Read with Invalidate: the sink STag goes before the completion */
-	if (status == SIW_WC_SUCCESS && sqe.opcode == SIW_OP_READ_LOCAL_INV &&
-	    rdmap_mem_invalidate_local(&s->qp->dev->mem, sqe.sge[0].lkey,
-				       s->qp->base.pd)) {
+	if (status == SIW_WC_SUCCESS && sqe->opcode == SIW_OP_READ_LOCAL_INV &&
+	    (!e.sink || rdmap_mem_invalidate_held(e.sink, sqe->sge[0].lkey,
+						  s->qp->base.pd))) {
 		status = SIW_WC_LOC_PROT_ERR;
 		swi_qp_raise(s->qp, RDMAP_QPE_LOCAL_ERROR, RDMAP_QP_ERR_ACCESS);
 	}
-	swi_qp_complete_sqe(s->qp, &sqe,
-			    status || !sqe.num_sge ? 0 : sqe.sge[0].length,
+	rdmap_mem_unhold(e.sink);
+	swi_qp_complete_sqe(s->qp, sqe,
+			    status || !sqe->num_sge ? 0 : sqe->sge[0].length,
 			    status);
 	if (status == SIW_WC_SUCCESS)
 		swi_tx_kick(s, false);	/* a fence or the ORD may let go */
@@ -381,14 +473,19 @@ static int swi_rx_read_req(struct swi_stream *s)
 			mem = NULL;
 	}
 	if (rdmap_read_req_check(r, &chk, &cause)) {
-		if (mem)
-			rdmap_mem_put(mem);
+		rdmap_mem_put(mem);
 		return swi_rx_fail_cause(s, &cause);
 	}
+	if (mem) {
+		/* held, not referenced: a stalled Response pins no pages */
+		rdmap_mem_hold(mem);
+		rdmap_mem_put(mem);
+	}
 	spin_lock_irqsave(&s->qlock, flags);
-	s->irq[s->irq_put % qp->ird] = (struct swi_rreq) {
+	s->irq[s->irq_put % s->ird] = (struct swi_rreq) {
 		.sink_stag = r->sink_stag, .sink_to = r->sink_to,
-		.size = r->size, .src_to = r->src_to, .src = mem,
+		.size = r->size, .src_to = r->src_to,
+		.src_stag = r->src_stag, .src = mem,
 	};
 	WRITE_ONCE(s->irq_put, s->irq_put + 1);
 	spin_unlock_irqrestore(&s->qlock, flags);
@@ -439,6 +536,7 @@ static int swi_rx_send_done(struct swi_stream *s, u32 bytes)
 	rx->rqe.flags = op == RDMAP_SEND_SE || op == RDMAP_SEND_SE_INVAL ?
 			SIW_WQE_SOLICITED : 0;
 	rx->rqe_valid = false;
+	swi_rx_rqe_unhold(rx);
 	swi_qp_complete_rqe(qp, &rx->rqe, bytes, SIW_WC_SUCCESS, inval);
 	return 0;
 }
@@ -609,10 +707,9 @@ int swi_rx_init(struct swi_stream *s)
  */
 void swi_rx_release(struct swi_stream *s)
 {
-	if (s->rx.mem)
-		rdmap_mem_put(s->rx.mem);
-	s->rx.mem = NULL;
+	swi_rx_drop_mem(&s->rx);
 	swi_rx_drop_kept(&s->rx);
+	swi_rx_rqe_unhold(&s->rx);
 }
 
 /**
@@ -635,8 +732,7 @@ void swi_rx_peer_closed(struct swi_stream *s, struct sock *sk)
 {
 	if (s->rx.mem && (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN) &&
 	    skb_queue_empty_lockless(&sk->sk_receive_queue)) {
-		rdmap_mem_put(s->rx.mem);
-		s->rx.mem = NULL;
+		swi_rx_drop_mem(&s->rx);
 	}
 }
 
@@ -681,5 +777,6 @@ void swi_stream_flush_rx(struct swi_stream *s)
 		swi_qp_complete_rqe(s->qp, &s->rx.rqe, 0, SIW_WC_WR_FLUSH_ERR,
 				    0);
 	s->rx.rqe_valid = false;
+	swi_rx_rqe_unhold(&s->rx);
 	release_sock(sk);
 }

@@ -169,9 +169,10 @@ struct swi_counters {
  * @list: entry in the module's device list (swi_dev_mutex)
  * @mem: the STag table (its own locking, see rdmap/mem.h)
  * @qp_xa: QP number -> struct swi_qp, for iw_get_qp(); the xarray's lock
- *	serialises changes. swi_get_qp() takes no reference (iw_cm takes
- *	its own with iw_add_ref, and the QP number comes from a consumer
- *	that holds the QP); the debugfs walk takes one under the lock
+ *	serialises changes. swi_qp_find() takes a reference under it, and
+ *	finds a user QP for its owner only; swi_get_qp() (the core's
+ *	iw_get_qp, which takes its reference itself) checks the owner too;
+ *	the debugfs walk takes one under the lock
  * @qp_next: cyclic QP number allocation hint, under the @qp_xa lock
  * @num_ctx: user contexts, against SWI_MAX_CONTEXT
  * @num_pd: PDs, against SWI_MAX_PD
@@ -293,6 +294,12 @@ struct swi_mr {
 /* SQE flag of a work request the driver made itself: never completes */
 #define SWI_WQE_INTERNAL	BIT(15)
 
+/* The SQE flags of the siw user ABI: all a user SQE may carry */
+#define SWI_USER_SQE_FLAGS	(SIW_WQE_VALID | SIW_WQE_INLINE | \
+				 SIW_WQE_SIGNALLED | SIW_WQE_SOLICITED | \
+				 SIW_WQE_READ_FENCE | SIW_WQE_REM_INVAL | \
+				 SIW_WQE_COMPLETED)
+
 /**
  * swi_op_is_read() - is an SQE opcode an RDMA Read?
  * @op: SIW_OP_* of an SQE
@@ -330,6 +337,8 @@ static inline bool swi_op_is_read(u8 op)
  * @recv_sge: SGEs per receive WR, as granted (0 with an SRQ)
  * @sig_all: every send WR completes (IB_SIGNAL_ALL_WR)
  * @user: the rings are mapped by user space (libsiw)
+ * @owner: the thread group that created a user QP (NULL for a kernel
+ *	QP): connect and accept find a user QP by number for it only
  * @conn: the connection endpoint (cm/), NULL while IDLE
  * @stream: the TCP stream, set by swi_qp_attach() under @state_lock and
  *	freed by destroy_qp
@@ -365,6 +374,7 @@ struct swi_qp {
 	u32 recv_sge;
 	bool sig_all;
 	bool user;
+	struct pid *owner;
 	void *conn;
 	struct swi_stream *stream;
 	struct work_struct err_work;
@@ -510,6 +520,7 @@ int swi_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 void swi_qp_get(struct ib_qp *ibqp);
 void swi_qp_put(struct ib_qp *ibqp);
 struct ib_qp *swi_get_qp(struct ib_device *ibdev, int qpn);
+struct swi_qp *swi_qp_find(struct swi_device *dev, u32 qpn);
 /* What swi_qp_walk_conns() calls per connected QP */
 typedef void (*swi_qp_conn_fn)(struct swi_qp *qp, void *conn, void *arg);
 void swi_qp_walk_conns(struct swi_device *dev, swi_qp_conn_fn fn, void *arg);

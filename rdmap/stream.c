@@ -62,15 +62,13 @@ static void swi_sk_state_change(struct sock *sk)
 static void swi_stream_release(struct swi_stream *s)
 {
 	WARN_ON_ONCE(s->tx_src);	/* the transmitter drops it before it returns */
-	if (s->job.kind == SWI_TX_RRESP && s->job.rr_released &&
-	    s->job.rr.src)
-		rdmap_mem_put(s->job.rr.src);
-	while (s->irq && s->irq_get != s->irq_put) {
-		struct swi_rreq *rr = &s->irq[s->irq_get++ % s->qp->ird];
-
-		if (rr->src)
-			rdmap_mem_put(rr->src);
-	}
+	if (s->job.kind == SWI_TX_RRESP && s->job.rr_released)
+		rdmap_mem_unhold(s->job.rr.src);
+	while (s->irq && s->irq_get != s->irq_put)
+		rdmap_mem_unhold(s->irq[s->irq_get++ % s->ird].src);
+	while (s->orq && s->orq_get != s->orq_put)
+		rdmap_mem_unhold(s->orq[s->orq_get++ % s->ord].sink);
+	rdmap_mem_unhold(s->job.sink);
 	swi_rx_release(s);
 	kvfree(s->stage);
 	kvfree(s->fpdu);
@@ -108,8 +106,8 @@ static int swi_stream_setup(struct swi_stream *s,
 	s->wire = kcalloc(SWI_TX_WIRE_MAX, sizeof(*s->wire), GFP_KERNEL);
 	s->wire_stage = kcalloc(SWI_TX_WIRE_MAX, sizeof(*s->wire_stage),
 				GFP_KERNEL);
-	s->irq = kcalloc(s->qp->ird, sizeof(*s->irq), GFP_KERNEL);
-	s->orq = kcalloc(s->qp->ord, sizeof(*s->orq), GFP_KERNEL);
+	s->irq = kcalloc(s->ird, sizeof(*s->irq), GFP_KERNEL);
+	s->orq = kcalloc(s->ord, sizeof(*s->orq), GFP_KERNEL);
 	if (!s->stage || !s->fpdu || !s->wire || !s->wire_stage || !s->irq ||
 	    !s->orq)
 		return -ENOMEM;
@@ -142,6 +140,12 @@ struct swi_stream *swi_stream_create(struct swi_qp *qp, struct socket *sock,
 		return ERR_PTR(-ENOMEM);
 	s->qp = qp;
 	s->cfg = *cfg;
+	/*
+	 * Read once: the read queues are sized and indexed by these alone,
+	 * whatever the QP's attributes become until it is attached
+	 */
+	s->ird = clamp_t(u32, READ_ONCE(qp->ird), 1, SWI_MAX_IRD);
+	s->ord = clamp_t(u32, READ_ONCE(qp->ord), 1, SWI_MAX_ORD);
 	err = swi_stream_setup(s, cfg);
 	if (err) {
 		swi_stream_release(s);
@@ -275,6 +279,8 @@ void swi_stream_stop(struct swi_stream *s, bool abort)
 	cancel_work_sync(&s->tx_work);
 	mutex_lock(&s->tx_mutex);	/* an inline run finishes */
 	mutex_unlock(&s->tx_mutex);
+	/* a run past its budget queued the work before it saw STOPPED */
+	cancel_work_sync(&s->tx_work);
 	if (abort)
 		swi_stream_reset(s->sock);
 	else
@@ -362,6 +368,21 @@ void swi_stream_get_info(struct swi_stream *s, struct swi_stream_info *info)
 	info->orq_used = s->orq_put - s->orq_get;
 	info->irq_used = s->irq_put - s->irq_get;
 	spin_unlock_irqrestore(&s->qlock, flags);
+}
+
+/**
+ * swi_stream_rd_limits() - the IRD and ORD the stream's queues were sized by
+ * @s: the stream
+ * @ird: set to its IRD
+ * @ord: set to its ORD
+ *
+ * Context: any context.
+ * Return: nothing.
+ */
+void swi_stream_rd_limits(const struct swi_stream *s, u32 *ird, u32 *ord)
+{
+	*ird = s->ird;
+	*ord = s->ord;
 }
 
 /**

@@ -27,15 +27,31 @@
  * @sink_to: and at which tagged offset
  * @size: octets to read
  * @src_to: where they come from in @src
- * @src: our memory object, referenced while the entry lives (NULL for
- *	a zero-size read)
+ * @src_stag: the Data Source STag the Request named
+ * @src: our memory object @src_stag was checked against, held
+ *	(rdmap_mem_hold()) while the entry lives (NULL for a zero-size
+ *	read); each FPDU of the Response checks it again
  */
 struct swi_rreq {
 	u32 sink_stag;
 	u64 sink_to;
 	u32 size;
 	u64 src_to;
+	u32 src_stag;
 	struct rdmap_mem *src;
+};
+
+/**
+ * struct swi_orqe - an RDMA Read of ours awaiting its Response
+ * @sqe: the work request
+ * @sink: the memory object its Data Sink was checked against when the
+ *	Request left, held (rdmap_mem_hold()) while the entry lives; NULL
+ *	for a zero-length Read. The Response lands in this object only,
+ *	checked again for each segment (rdmap_mem_use())
+ */
+struct swi_orqe {
+	struct siw_sqe sqe;
+	struct rdmap_mem *sink;
 };
 
 /* What the transmitter is working on (struct swi_tx_job kind) */
@@ -56,10 +72,13 @@ enum swi_tx_kind {
  * @last: the FPDU on the wire is the message's last
  * @rr_released: the Read Response's IRD entry is released (its last FPDU
  *	is staged); @rr then owns the reference to the source region
+ * @sink: an RDMA Read's Data Sink object, held from the check of the
+ *	work request until it moves to the ORQ entry
  */
 struct swi_tx_job {
 	u8 kind;
 	struct siw_sqe sqe;
+	struct rdmap_mem *sink;
 	struct swi_rreq rr;
 	u32 len;
 	u32 done;
@@ -79,13 +98,19 @@ struct swi_tx_job {
  * @h: the parsed DDP header of the current segment
  * @rr: the parsed Read Request (RDMAP_READ_REQ)
  * @ddp: the untagged queues' state, for rdmap_rx_check()
- * @mem: target of the current tagged segment, referenced
- * @kept: the object the last segment used, still referenced, for the next
+ * @mem: target of the current tagged segment, held (rdmap_mem_hold()):
+ *	the object its STag was checked against at the segment's start;
+ *	each placement checks it again (rdmap_mem_use())
+ * @mem_access: the IB_ACCESS_* right @mem's placements need
+ * @kept: the object the last segment used, still held, for the next
  *	segment of the same read burst: a message in one MR costs one
  *	lookup per burst, not one per FPDU; put when swi_rx_data_ready()
  *	returns, so that no idle stream holds an MR
  * @kept_stag: the STag that found @kept
  * @rqe: the receive buffer of the Send in progress
+ * @rqe_mem: the memory object of each of its SGEs, as checked when it was
+ *	taken, held (rdmap_mem_hold()) until it completes; each placement
+ *	checks it again (rdmap_mem_use()). NULL for a zero-length SGE
  * @rresp_got: octets of the Read Response to the oldest outstanding Read
  *	placed so far, in order
  * @rqe_valid: @rqe is taken
@@ -100,9 +125,11 @@ struct swi_rx {
 	struct rdmap_read_req_info rr;
 	struct ddp_rx_state ddp;
 	struct rdmap_mem *mem;
+	int mem_access;
 	struct rdmap_mem *kept;
 	u32 kept_stag;
 	struct siw_rqe rqe;
+	struct rdmap_mem *rqe_mem[SIW_MAX_SGE];
 	u32 rresp_got;
 	bool rqe_valid;
 	bool failed;
@@ -176,6 +203,8 @@ struct swi_ulpdu {
  *	returns, whichever is first (swi_tx_settle()) (transmitter only)
  * @tx_src_stag: the STag that found @tx_src
  * @msn: next MSN per untagged queue we send on (transmitter only)
+ * @ird: entries of @irq, the IRD the stream was created with, fixed
+ * @ord: entries of @orq, the ORD the stream was created with, fixed
  * @qlock: protects @irq_*, @orq_*, @term_* (any context, irqsave)
  * @irq: Read Requests received and not yet answered, @ird entries
  * @irq_put: producer index (receiver)
@@ -214,11 +243,13 @@ struct swi_stream {
 	struct rdmap_mem *tx_src;
 	u32 tx_src_stag;
 	u32 msn[RDMAP_QN_COUNT];
+	u32 ird;
+	u32 ord;
 	spinlock_t qlock;		/* IRQ, ORQ, Terminate */
 	struct swi_rreq *irq;
 	u32 irq_put;
 	u32 irq_get;
-	struct siw_sqe *orq;
+	struct swi_orqe *orq;
 	u32 orq_put;
 	u32 orq_get;
 	struct rdmap_term_hdr term;

@@ -173,6 +173,37 @@ static int swi_gather_mem(struct swi_stream *s, u32 stag, u64 addr, u32 len,
 	return err;
 }
 
+/*
+ * Add @len octets at @addr of a Read Response's Data Source to the ULPDU:
+ * of the object the Request was checked against, checked again for every
+ * FPDU (it may be invalidated or deregistered mid-Response), referenced
+ * for the batch as @s->tx_src
+ */
+static int swi_rresp_mem(struct swi_stream *s, u64 addr, u32 len,
+			 struct swi_ulpdu *u)
+{
+	const struct swi_rreq *rr = &s->job.rr;
+	struct rdmap_mem *mem;
+
+	lockdep_assert_held(&s->tx_mutex);
+	if (!rr->src)
+		return -EACCES;
+	if (s->tx_src != rr->src || s->tx_src_stag != rr->src_stag) {
+		mem = rdmap_mem_use(rr->src, rr->src_stag, s->qp->base.pd,
+				    IB_ACCESS_REMOTE_READ, addr, len);
+		if (IS_ERR(mem))
+			return PTR_ERR(mem);
+		rdmap_mem_put(s->tx_src);
+		s->tx_src = mem;
+		s->tx_src_stag = rr->src_stag;
+	} else if (rdmap_mem_local_check(rr->src, rr->src_stag,
+					 s->qp->base.pd, IB_ACCESS_REMOTE_READ,
+					 addr, len)) {
+		return -EACCES;
+	}
+	return swi_ulpdu_mem(u, s->tx_src, addr, len, true);
+}
+
 /* Add message octets [@off, @off + @len) of @sqe's gather list */
 static int swi_gather_sqe(struct swi_stream *s, const struct siw_sqe *sqe,
 			  u32 off, u32 len, struct swi_ulpdu *u)
@@ -335,10 +366,9 @@ static int swi_tx_stage(struct swi_stream *s, struct swi_ulpdu *u, u32 mulpdu)
 	u->nr = 0;
 	u->len = 0;
 	swi_ulpdu_add(u, buf, hl, false);
-	/* a Read Response's source is the job's until swi_tx_finish() */
+	/* a Read Response's source is held by the job until swi_tx_finish() */
 	if (j->kind == SWI_TX_RRESP && n)
-		err = swi_ulpdu_mem(u, j->rr.src, j->rr.src_to + j->done, n,
-				    true);
+		err = swi_rresp_mem(s, j->rr.src_to + j->done, n, u);
 	else if (n)
 		err = swi_gather_sqe(s, &j->sqe, j->done, n, u);
 	if (err)
@@ -459,7 +489,7 @@ static unsigned int swi_tx_sq_hold(struct swi_stream *s)
 {
 	u32 used = swi_orq_used(s);
 
-	return (used >= s->qp->ord ? SWI_SQ_HOLD_READ : 0) |
+	return (used >= s->ord ? SWI_SQ_HOLD_READ : 0) |
 	       (used ? SWI_SQ_HOLD_FENCE : 0);
 }
 
@@ -493,6 +523,13 @@ static void swi_tx_drop_src(struct swi_stream *s)
 	s->tx_src = NULL;
 }
 
+/* The work request is not a Read in the ORQ: its sink is not held */
+static void swi_tx_drop_sink(struct swi_stream *s)
+{
+	rdmap_mem_unhold(s->job.sink);
+	s->job.sink = NULL;
+}
+
 /* Check the local buffers of a new work request */
 static enum siw_wc_status swi_tx_check_sqe(struct swi_stream *s)
 {
@@ -520,12 +557,19 @@ static enum siw_wc_status swi_tx_check_sqe(struct swi_stream *s)
 		if (!s->tx_src && !access) {
 			s->tx_src = mem;
 			s->tx_src_stag = sge->lkey;
-		} else {
-			rdmap_mem_put(mem);
+			continue;
 		}
+		/* a Read's one sink: the Response lands in this object only */
+		if (access && st == SIW_WC_SUCCESS && !s->job.sink) {
+			rdmap_mem_hold(mem);
+			s->job.sink = mem;
+		}
+		rdmap_mem_put(mem);
 	}
-	if (st != SIW_WC_SUCCESS)
+	if (st != SIW_WC_SUCCESS) {
 		swi_tx_drop_src(s);
+		swi_tx_drop_sink(s);
+	}
 	return st;
 }
 
@@ -588,9 +632,12 @@ static bool swi_tx_pick_sqe(struct swi_stream *s)
 	if (swi_op_is_read(j->sqe.opcode)) {
 		/* In the ORQ before the Request leaves: the Response may race */
 		spin_lock_irqsave(&s->qlock, flags);
-		s->orq[s->orq_put % s->qp->ord] = j->sqe;
+		s->orq[s->orq_put % s->ord] = (struct swi_orqe) {
+			.sqe = j->sqe, .sink = j->sink,
+		};
 		WRITE_ONCE(s->orq_put, s->orq_put + 1);
 		spin_unlock_irqrestore(&s->qlock, flags);
+		j->sink = NULL;	/* the ORQ entry holds it */
 	}
 	return true;
 }
@@ -651,7 +698,7 @@ static bool swi_tx_pick(struct swi_stream *s)
 		j->len = 0;
 	} else if (s->irq_get != s->irq_put) {
 		j->kind = SWI_TX_RRESP;
-		j->rr = s->irq[s->irq_get % s->qp->ird];
+		j->rr = s->irq[s->irq_get % s->ird];
 		j->len = j->rr.size;
 	} else {
 		got = false;
@@ -679,8 +726,7 @@ static void swi_tx_finish(struct swi_stream *s)
 		break;
 	case SWI_TX_RRESP:
 		/* its IRD entry was released when the last FPDU was staged */
-		if (j->rr.src)
-			rdmap_mem_put(j->rr.src);
+		rdmap_mem_unhold(j->rr.src);
 		j->rr_released = false;
 		break;
 	case SWI_TX_TERM:
@@ -793,8 +839,18 @@ static bool swi_tx_next(struct swi_stream *s)
 	return true;
 }
 
+/*
+ * Batches one run of the transmitter builds at most. A user thread that
+ * keeps refilling its SQ (or a peer its Read Requests) must not keep a
+ * doorbell system call or a worker from returning: past the budget the
+ * rest goes to a fresh run of the work item, which lets others run first
+ * (as nvme-tcp's io_work does).
+ */
+#define SWI_TX_BUDGET	64
+
 static void swi_tx_run_locked(struct swi_stream *s)
 {
+	unsigned int budget = SWI_TX_BUDGET;
 	int err;
 
 	lockdep_assert_held(&s->tx_mutex);
@@ -815,7 +871,14 @@ static void swi_tx_run_locked(struct swi_stream *s)
 				swi_tx_finish(s);
 			continue;
 		}
-		if (test_bit(SWI_TX_STOPPED, &s->flags) || !swi_tx_next(s))
+		if (test_bit(SWI_TX_STOPPED, &s->flags))
+			break;
+		if (!budget--) {
+			/* swi_stream_stop() cancels it after STOPPED is set */
+			queue_work(swi_tx_wq, &s->tx_work);
+			return;
+		}
+		if (!swi_tx_next(s))
 			break;
 	}
 	if (test_bit(SWI_TX_CLOSE, &s->flags) &&
@@ -920,8 +983,8 @@ void swi_stream_flush_tx(struct swi_stream *s)
 	 * A Read Response job shares the IRQ head's reference until its IRD
 	 * entry is released, and owns it from then on
 	 */
-	if (j->kind == SWI_TX_RRESP && j->rr_released && j->rr.src)
-		rdmap_mem_put(j->rr.src);
+	if (j->kind == SWI_TX_RRESP && j->rr_released)
+		rdmap_mem_unhold(j->rr.src);
 	j->rr_released = false;
 	if (j->kind != SWI_TX_TERM) {
 		j->kind = SWI_TX_NONE;
@@ -929,9 +992,8 @@ void swi_stream_flush_tx(struct swi_stream *s)
 	}
 	spin_lock_irqsave(&s->qlock, flags);
 	while (s->irq_get != s->irq_put) {
-		rr = s->irq[s->irq_get++ % s->qp->ird];
-		if (rr.src)
-			rdmap_mem_put(rr.src);
+		rr = s->irq[s->irq_get++ % s->ird];
+		rdmap_mem_unhold(rr.src);
 	}
 	spin_unlock_irqrestore(&s->qlock, flags);
 	mutex_unlock(&s->tx_mutex);
