@@ -16,15 +16,30 @@
  * ULPDU octets out with mpa_rx_copy_ulpdu(), which skips the Markers. The
  * CRC is computed over the span straight from the skb.
  *
- * The CRC is only known once the FPDU is complete, so the layer above may
- * have placed ULPDU octets of an FPDU that turns out bad; the end callback
- * tells it, and from then on the parser delivers nothing (section 8).
+ * The CRC is only known once the FPDU is complete. Fed directly
+ * (mpa_rx_feed() alone), the parser hands the layer above the ULPDU as
+ * it arrives and the end callback gives the verdict. Section 6 asks more:
+ * "An MPA receiver MUST first verify the FPDU before passing the ULPDU to
+ * DDP". In verify-first mode (mpa_rx_init_verified(), driven by
+ * mpa_rx_tcp_read()) a second parser, the checker, runs ahead over the
+ * socket's receive queue: it reads the octets where TCP keeps them,
+ * without consuming them, checks the CRC and the Markers of each FPDU
+ * and delivers nothing. Only the FPDUs it found good are then read out
+ * of the socket by the delivering parser, which hands them up. An FPDU
+ * stays in the socket until all of it has arrived (the caller makes the
+ * receive buffer hold the largest FPDU); its octets are read twice, once
+ * to check and once to copy, the second time from the cache. A bad FPDU
+ * reaches the layer above only as the end callback's error, once every
+ * good FPDU before it was delivered; from then on the parser delivers
+ * nothing (section 8).
  * A wrong FPDUPTR is reported at the end of its FPDU too, and only when the
  * CRC is good (section 8, code 3): a corrupted Marker is a CRC error.
  */
 #include <linux/highmem.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
+#include <net/sock.h>
+#include <net/tcp.h>
 
 #include "mpa/mpa_frame.h"
 
@@ -59,6 +74,69 @@ int mpa_rx_init(struct mpa_rx *rx, const struct mpa_fo_cfg *cfg,
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(mpa_rx_init);
+
+/* The checker hands nothing up: it only learns where good FPDUs end */
+static int mpa_scan_begin(void *ctx, unsigned int ulpdu_len)
+{
+	return 0;
+}
+
+static int mpa_scan_data(void *ctx, struct sk_buff *skb, unsigned int off,
+			 unsigned int len, unsigned int ulpdu_off)
+{
+	return 0;
+}
+
+static int mpa_scan_end(void *ctx, unsigned int ulpdu_len, enum mpa_error err)
+{
+	struct mpa_rx *rx = ctx;
+
+	if (err == MPA_ERR_NONE)
+		rx->verified = rx->scan->pos;
+	return 0;
+}
+
+static const struct mpa_rx_ops mpa_scan_ops = {
+	.begin = mpa_scan_begin,
+	.data = mpa_scan_data,
+	.end = mpa_scan_end,
+};
+
+/**
+ * mpa_rx_init_verified() - set up the receive side to verify, then deliver
+ * @rx: state to set up: delivers what @scan verified
+ * @scan: the checker's state, owned by @rx from now on
+ * @cfg: stream position and settings of this direction
+ * @max_ulpdu: largest ULPDU_Length accepted (at most 65535 is meaningful)
+ * @ops: the layer above; @ops->data and @ops->end are required
+ * @ctx: argument for @ops
+ *
+ * With neither CRC nor Markers there is nothing to verify: @rx then
+ * delivers as it reads (@scan unused). Otherwise nothing of an FPDU
+ * reaches @ops before its CRC and Markers were checked; @rx must be read
+ * with mpa_rx_tcp_read() (or mpa_rx_scan(), mpa_rx_feed() and
+ * mpa_rx_verdict() in that order).
+ *
+ * Context: any context; @rx and @scan are not yet in use.
+ * Return: 0, or -EINVAL as mpa_rx_init().
+ */
+int mpa_rx_init_verified(struct mpa_rx *rx, struct mpa_rx *scan,
+			 const struct mpa_fo_cfg *cfg, unsigned int max_ulpdu,
+			 const struct mpa_rx_ops *ops, void *ctx)
+{
+	int err = mpa_rx_init(rx, cfg, max_ulpdu, ops, ctx);
+
+	if (err || (!cfg->crc && !cfg->markers))
+		return err;
+	err = mpa_rx_init(scan, cfg, max_ulpdu, &mpa_scan_ops, rx);
+	if (err)
+		return err;
+	rx->scan = scan;
+	rx->verified = rx->pos;
+	rx->crc_on = false;	/* the checker's job */
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(mpa_rx_init_verified);
 
 /* What a callback returned: anything but 0 stops the parser for good. */
 static void mpa_rx_ulp(struct mpa_rx *rx, int ret)
@@ -539,6 +617,8 @@ int mpa_rx_feed(struct mpa_rx *rx, struct sk_buff *skb, unsigned int off,
 	if (off > skb->len || len > skb->len - off)
 		return -EINVAL;
 	len = min_t(unsigned int, len, INT_MAX);
+	if (rx->scan)	/* verified FPDUs only */
+		len = min(len, rx->verified - rx->pos);
 	rx->cur_skb = NULL;	/* the cursor is about this call's @skb only */
 	while (done < len && rx->state != MPA_RX_STOPPED)
 		done += mpa_rx_step(rx, skb, off + done, len - done);
@@ -548,6 +628,108 @@ int mpa_rx_feed(struct mpa_rx *rx, struct sk_buff *skb, unsigned int off,
 	return done;
 }
 EXPORT_SYMBOL_IF_KUNIT(mpa_rx_feed);
+
+/**
+ * mpa_rx_scan() - check the next octets of the stream ahead of delivery
+ * @rx: receive state in verify-first mode (mpa_rx_init_verified())
+ * @skb: buffer holding them; only read, and not consumed
+ * @off: offset of the first one in @skb
+ * @len: how many; the checker's next octets
+ *
+ * Moves the verified position of @rx past every FPDU these octets
+ * complete with a good CRC and good Markers. The first bad one stops the
+ * checker (its error is reported by mpa_rx_verdict()).
+ *
+ * Context: the socket's reader; see &struct mpa_rx. Does not sleep.
+ * Return: octets checked (all of @len unless the checker stopped), or
+ * -EINVAL as mpa_rx_feed().
+ */
+int mpa_rx_scan(struct mpa_rx *rx, struct sk_buff *skb, unsigned int off,
+		unsigned int len)
+{
+	if (!rx->scan)
+		return len;
+	return mpa_rx_feed(rx->scan, skb, off, len);
+}
+EXPORT_SYMBOL_IF_KUNIT(mpa_rx_scan);
+
+/**
+ * mpa_rx_verdict() - report the bad FPDU the delivery has reached
+ * @rx: receive state in verify-first mode
+ *
+ * Once every good FPDU before it was delivered, the checker's error
+ * stops @rx with the end callback's error: the only thing the layer
+ * above learns of a bad FPDU.
+ *
+ * Context: the socket's reader; see &struct mpa_rx.
+ * Return: nothing.
+ */
+void mpa_rx_verdict(struct mpa_rx *rx)
+{
+	struct mpa_rx *scan = rx->scan;
+
+	if (!scan || scan->err == MPA_ERR_NONE || rx->pos != rx->verified ||
+	    rx->state == MPA_RX_STOPPED)
+		return;
+	rx->err = scan->err;
+	rx->state = MPA_RX_STOPPED;
+	rx->ops->end(rx->ctx, scan->ulpdu_len, rx->err);
+}
+EXPORT_SYMBOL_IF_KUNIT(mpa_rx_verdict);
+
+/*
+ * Run the checker over what the socket holds beyond what it checked: the
+ * receive queue from the sequence number of its position on. The
+ * delivering parser's position is the socket's copied_seq.
+ */
+static void mpa_rx_scan_queue(struct mpa_rx *rx, struct sock *sk)
+{
+	u32 seq = READ_ONCE(tcp_sk(sk)->copied_seq) + (rx->scan->pos - rx->pos);
+	struct sk_buff *skb;
+	u32 off;
+	int n;
+
+	skb_queue_walk(&sk->sk_receive_queue, skb) {
+		if (rx->scan->state == MPA_RX_STOPPED)
+			break;
+		off = seq - TCP_SKB_CB(skb)->seq;
+		if (TCP_SKB_CB(skb)->tcp_flags & TCPHDR_SYN)
+			off--;	/* as tcp_recv_skb(): the SYN takes one */
+		if (off >= skb->len)
+			continue;
+		n = mpa_rx_feed(rx->scan, skb, off, skb->len - off);
+		if (n <= 0)
+			break;
+		seq += n;
+	}
+}
+
+/**
+ * mpa_rx_tcp_read() - read what a connected socket holds
+ * @rx: receive state
+ * @sk: its TCP socket
+ *
+ * In verify-first mode: checks what arrived, reads out and delivers the
+ * FPDUs found good (a partial FPDU waits in the socket), then reports a
+ * bad one; otherwise delivers what arrived as it is read.
+ *
+ * Context: under the socket lock (tcp_read_sock()'s rule).
+ * Return: octets read out of the socket, or a negative errno.
+ */
+int mpa_rx_tcp_read(struct mpa_rx *rx, struct sock *sk)
+{
+	read_descriptor_t desc = { .count = 1, .arg.data = rx };
+	int n = 0;
+
+	if (rx->scan && rx->state != MPA_RX_STOPPED)
+		mpa_rx_scan_queue(rx, sk);
+	if (rx->state != MPA_RX_STOPPED &&
+	    (!rx->scan || rx->verified != rx->pos))
+		n = tcp_read_sock(sk, &desc, mpa_rx_tcp_actor);
+	mpa_rx_verdict(rx);
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(mpa_rx_tcp_read);
 
 /**
  * mpa_rx_tcp_actor() - tcp_read_sock() actor that feeds an mpa_rx
@@ -568,7 +750,8 @@ int mpa_rx_tcp_actor(read_descriptor_t *desc, struct sk_buff *skb,
 	int ret;
 
 	ret = mpa_rx_feed(rx, skb, off, min_t(size_t, len, INT_MAX));
-	if (ret < 0 || rx->state == MPA_RX_STOPPED)
+	if (ret < 0 || rx->state == MPA_RX_STOPPED ||
+	    (rx->scan && rx->pos == rx->verified))
 		desc->count = 0;
 	return ret;
 }

@@ -30,6 +30,8 @@
 
 #include "mpa/mpa.h"
 
+struct sock;
+
 /* Largest FPDU without its Markers: header, largest ULPDU, pad, CRC. */
 #define MPA_FPDU_MAX_BARE \
 	(MPA_HDR_SIZE + MPA_MULPDU_MAX + MPA_MAX_PAD + MPA_CRC_SIZE)
@@ -234,6 +236,11 @@ enum mpa_rx_state {
  * @cur_start: offset in @cur_skb of the first octet of frag @cur_frag
  * @span_off: offset in its skb of the span the @data callback has
  * @span_pos: stream position of that offset
+ * @scan: verify-first mode (mpa_rx_init_verified()): the checker that
+ *	runs ahead over the socket's receive queue, checking CRCs and
+ *	Markers of whole FPDUs without delivering anything; NULL otherwise
+ * @verified: with @scan, the stream position up to which FPDUs were found
+ *	good: this state delivers no octet at or beyond it
  *
  * One per connection, used by whoever reads its socket: the socket lock
  * (lock_sock(), or the softirq owning the socket in ->sk_data_ready)
@@ -270,13 +277,22 @@ struct mpa_rx {
 	unsigned int cur_start;
 	unsigned int span_off;
 	u32 span_pos;
+	struct mpa_rx *scan;
+	u32 verified;
 };
 
 int mpa_rx_init(struct mpa_rx *rx, const struct mpa_fo_cfg *cfg,
 		unsigned int max_ulpdu, const struct mpa_rx_ops *ops,
 		void *ctx);
+int mpa_rx_init_verified(struct mpa_rx *rx, struct mpa_rx *scan,
+			 const struct mpa_fo_cfg *cfg, unsigned int max_ulpdu,
+			 const struct mpa_rx_ops *ops, void *ctx);
 int mpa_rx_feed(struct mpa_rx *rx, struct sk_buff *skb, unsigned int off,
 		unsigned int len);
+int mpa_rx_scan(struct mpa_rx *rx, struct sk_buff *skb, unsigned int off,
+		unsigned int len);
+void mpa_rx_verdict(struct mpa_rx *rx);
+int mpa_rx_tcp_read(struct mpa_rx *rx, struct sock *sk);
 int mpa_rx_tcp_actor(read_descriptor_t *desc, struct sk_buff *skb,
 		     unsigned int off, size_t len);
 int mpa_rx_copy(struct mpa_rx *rx, const struct sk_buff *skb,

@@ -18,6 +18,17 @@
  * queues; swi_fault_setup_alloc() is called at each of them. Data-path
  * allocations are not counted. Unlike the kernel's failslab, this needs
  * no kernel option (CONFIG_FAILSLAB) and hits only softiwarp's setup.
+ *
+ * debugfs softiwarp/stag_index_max makes STag indexes come back soon, so
+ * that tests can reach what production reaches after 2^24 registrations:
+ * an index reused by a new memory object while an operation checked
+ * against the old one is still in flight (the hostile-user test):
+ *
+ *   echo 64 > /sys/kernel/debug/softiwarp/stag_index_max
+ *
+ * hands out indexes 1 to 64 only, to registrations from then on (over all
+ * devices); 0, the default, is the full range (rdmap_mem_set_index_max()).
+ * Both files are for root only (0600), like all of debugfs' writers.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -78,6 +89,38 @@ static ssize_t swi_fault_write(struct file *f, const char __user *ubuf,
 	return len;
 }
 
+static ssize_t swi_stag_max_read(struct file *f, char __user *ubuf,
+				 size_t len, loff_t *pos)
+{
+	char buf[16];
+	u32 max = rdmap_mem_index_max();
+	int n;
+
+	n = scnprintf(buf, sizeof(buf), "%u\n",
+		      max == RDMAP_STAG_INDEX_MAX ? 0 : max);
+	return simple_read_from_buffer(ubuf, len, pos, buf, n);
+}
+
+static ssize_t swi_stag_max_write(struct file *f, const char __user *ubuf,
+				  size_t len, loff_t *pos)
+{
+	u32 n;
+	int err;
+
+	err = kstrtou32_from_user(ubuf, len, 0, &n);
+	if (err)
+		return err;
+	rdmap_mem_set_index_max(n);
+	return len;
+}
+
+static const struct file_operations swi_stag_max_fops = {
+	.owner = THIS_MODULE,
+	.read = swi_stag_max_read,
+	.write = swi_stag_max_write,
+	.llseek = default_llseek,
+};
+
 static const struct file_operations swi_fault_fops = {
 	.owner = THIS_MODULE,
 	.read = swi_fault_read,
@@ -86,7 +129,7 @@ static const struct file_operations swi_fault_fops = {
 };
 
 /**
- * swi_fault_debugfs_add() - create softiwarp/fail_setup_alloc
+ * swi_fault_debugfs_add() - create softiwarp/fail_setup_alloc, stag_index_max
  * @root: the module's debugfs directory
  *
  * Context: module init, process context.
@@ -96,4 +139,6 @@ void swi_fault_debugfs_add(struct dentry *root)
 {
 	debugfs_create_file("fail_setup_alloc", 0600, root, NULL,
 			    &swi_fault_fops);
+	debugfs_create_file("stag_index_max", 0600, root, NULL,
+			    &swi_stag_max_fops);
 }

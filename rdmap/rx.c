@@ -6,15 +6,17 @@
  * lock (softirq, or the lock owner's context when the backlog drains) and
  * feeds every skb to the MPA parser (mpa/mpa_deframe.c), which calls back
  * here per ULPDU: begin, data pieces in order, end with the CRC verdict.
+ * The parser runs in verify-first mode (RFC 5044 section 6): only FPDUs
+ * whose CRC and Markers were checked are read out of the socket, so
+ * nothing here (no lookup, no placement, no completion) ever sees an
+ * octet of a bad FPDU; its error comes as the end callback's, alone.
  *
  * Of each ULPDU the receiver first collects the headers (DDP, and the
  * RDMA Read Request or Terminate header behind an untagged one) into
  * &swi_rx.hdr; with the header complete it validates the segment with
  * rdmap_rx_check() against the STag table, the ORQ or the posted receive,
  * and places the payload that follows straight from the skb into the
- * target pages. Nothing completes before the FPDU's CRC was checked (end
- * callback): a bad CRC ends the stream with a Terminate, and what was
- * placed of that segment is undefined, as for any failed operation.
+ * target pages. A bad CRC ends the stream with a Terminate.
  *
  * Any error raises the Terminate of RFC 5040 section 7 (queued to the
  * transmitter) and a QP event, then stops the parser for good.
@@ -652,11 +654,13 @@ static void swi_rx_count_fpdu(struct swi_stream *s, enum mpa_error err)
 	u16 markers = mpa_rx_fpdu_markers(&s->mrx);
 
 	swi_count(dev, SWI_CNT_RX_FPDUS);
+	if (err == MPA_ERR_CRC)
+		swi_count(dev, SWI_CNT_RX_CRC_ERRORS);
+	if (err != MPA_ERR_NONE)	/* the checker stopped it, unread */
+		return;
 	swi_count_add(dev, SWI_CNT_RX_OCTETS, mpa_rx_fpdu_octets(&s->mrx));
 	if (markers)
 		swi_count_add(dev, SWI_CNT_RX_MARKERS, markers);
-	if (err == MPA_ERR_CRC)
-		swi_count(dev, SWI_CNT_RX_CRC_ERRORS);
 }
 
 static int swi_rx_end(void *ctx, unsigned int ulpdu_len, enum mpa_error err)
@@ -667,8 +671,11 @@ static int swi_rx_end(void *ctx, unsigned int ulpdu_len, enum mpa_error err)
 	swi_rx_count_fpdu(s, err);
 	if (rx->failed)
 		return -ESHUTDOWN;
-	if (err != MPA_ERR_NONE)
+	if (err != MPA_ERR_NONE) {
+		/* nothing of a bad FPDU was read: no DDP header to show */
+		rx->hdr_got = 0;
 		return swi_rx_fail(s, TERM_LAYER_LLP, TERM_ETYPE_LLP, err);
+	}
 	if (rx->hdr_got < rx->hdr_len || rx->hdr_len <= DDP_CTRL_SIZE)
 		return swi_rx_malformed(s);
 	return swi_rx_seg_end(s);
@@ -695,7 +702,8 @@ int swi_rx_init(struct swi_stream *s)
 	s->rx.ddp.rdmac = s->cfg.rdmac;
 	for (i = 0; i < RDMAP_QN_COUNT; i++)
 		s->rx.ddp.queue[i].msn = DDP_MSN_FIRST;
-	return mpa_rx_init(&s->mrx, &s->cfg.rx, U16_MAX, &swi_rx_ops, s);
+	return mpa_rx_init_verified(&s->mrx, &s->mscan, &s->cfg.rx, U16_MAX,
+				    &swi_rx_ops, s);
 }
 
 /**
@@ -745,15 +753,12 @@ void swi_rx_peer_closed(struct swi_stream *s, struct sock *sk)
  */
 void swi_rx_data_ready(struct sock *sk)
 {
-	read_descriptor_t desc = { .count = 1 };
 	struct swi_stream *s;
 
 	read_lock_bh(&sk->sk_callback_lock);
 	s = sk->sk_user_data;
-	if (s && !s->rx.failed) {
-		desc.arg.data = &s->mrx;
-		tcp_read_sock(sk, &desc, mpa_rx_tcp_actor);
-	}
+	if (s && !s->rx.failed)
+		mpa_rx_tcp_read(&s->mrx, sk);
 	if (s) {
 		swi_rx_drop_kept(&s->rx);
 		swi_rx_peer_closed(s, sk);

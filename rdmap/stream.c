@@ -58,6 +58,13 @@ static void swi_sk_state_change(struct sock *sk)
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
+/*
+ * Receive buffer a stream's socket has at least: eight of the largest
+ * FPDUs (ULPDU, header, pad, CRC and Markers: under 66 KiB), so that one
+ * held back whole fits whatever the skbs' overhead
+ */
+#define SWI_RCVBUF_MIN	(8 * 66 * 1024)
+
 /* Everything but the socket; also for a stream half set up */
 static void swi_stream_release(struct swi_stream *s)
 {
@@ -181,6 +188,14 @@ void swi_stream_start(struct swi_stream *s)
 	sk->sk_state_change = swi_sk_state_change;
 	write_unlock_bh(&sk->sk_callback_lock);
 	lock_sock(sk);
+	/*
+	 * An FPDU stays in the socket until all of it arrived and its CRC is
+	 * checked (rdmap/rx.c): the receive buffer must hold the largest
+	 * with room to spare, or the window would close on a partial one.
+	 * Autotuning still grows it from there.
+	 */
+	if (READ_ONCE(sk->sk_rcvbuf) < SWI_RCVBUF_MIN)
+		WRITE_ONCE(sk->sk_rcvbuf, SWI_RCVBUF_MIN);
 	swi_rx_data_ready(sk);
 	/*
 	 * A FIN or RST that came before the callbacks were ours (right

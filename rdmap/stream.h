@@ -216,6 +216,8 @@ struct swi_ulpdu {
  * @term_len: its length, 0 when none is queued
  * @term_sent: a Terminate went out or is being sent
  * @mrx: MPA receive state (receiver only)
+ * @mscan: the checker in front of @mrx: CRC and Markers of each FPDU are
+ *	verified before any of it is read out of the socket (receiver only)
  * @rx: DDP/RDMAP receive state (receiver only)
  */
 struct swi_stream {
@@ -256,6 +258,7 @@ struct swi_stream {
 	u8 term_len;
 	bool term_sent;
 	struct mpa_rx mrx;
+	struct mpa_rx mscan;
 	struct swi_rx rx;
 };
 
