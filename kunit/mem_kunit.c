@@ -165,6 +165,42 @@ static enum ib_wc_status check_lkey(struct kunit *test, u32 lkey,
 	return st;
 }
 
+/*
+ * Holds and the STag index limit, undone by KUnit however the case ends:
+ * keep_hold() adds a hold of rdmap_mem_hold() that drop_hold() (or the
+ * end of the test) drops; limit_indexes() limits the STag indexes until
+ * the test ends.
+ */
+static void unhold_action(void *mem)
+{
+	rdmap_mem_unhold(mem);
+}
+
+static void keep_hold(struct kunit *test, struct rdmap_mem *mem)
+{
+	rdmap_mem_hold(mem);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, unhold_action,
+							mem), 0);
+}
+
+static void drop_hold(struct kunit *test, struct rdmap_mem *mem)
+{
+	kunit_release_action(test, unhold_action, mem);
+}
+
+static void index_max_restore(void *unused)
+{
+	rdmap_mem_set_index_max(0);
+}
+
+static void limit_indexes(struct kunit *test, u32 max)
+{
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							index_max_restore,
+							NULL), 0);
+	rdmap_mem_set_index_max(max);
+}
+
 /* Walk callback recording the pieces */
 
 struct piece {
@@ -234,6 +270,65 @@ static void mem_register_wraps_cyclically_skipping_0(struct kunit *test)
 	/* past the top: not 0, not the busy 1 */
 	wrapped = reg_mr(test, LW);
 	KUNIT_EXPECT_EQ(test, rdmap_stag_index(rdmap_mem_stag(wrapped)), 2);
+}
+
+#define NR_LIMITED	4
+
+/*
+ * With the indexes limited to 1..NR_LIMITED, one registration more is
+ * refused; a deregistered index comes back; the full range returns.
+ */
+static void mem_index_max_limits_registrations(struct kunit *test)
+{
+	struct mem_test *mt = test->priv;
+	struct rdmap_mem_attr a = {
+		.type = RDMAP_MEM_MR, .pd = PD_A, .key = MR_KEY, .access = LW,
+		.iova = MR_IOVA, .len = MR_LEN,
+		.pages = { .pages = mt->small, .npages = 3,
+			   .page_shift = PAGE_SHIFT, .offset = MR_OFF },
+	};
+	struct rdmap_mem *mem[NR_LIMITED], *more;
+	unsigned long index, seen = 0;
+	unsigned int n = 0;
+	u32 idx;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, rdmap_mem_index_max(), RDMAP_STAG_INDEX_MAX);
+	limit_indexes(test, NR_LIMITED);
+	KUNIT_EXPECT_EQ(test, rdmap_mem_index_max(), NR_LIMITED);
+	for (i = 0; i < NR_LIMITED; i++) {
+		mem[i] = reg_mr(test, LW);
+		idx = rdmap_stag_index(rdmap_mem_stag(mem[i]));
+		KUNIT_EXPECT_GE_MSG(test, idx, 1, "object %d", i);
+		KUNIT_EXPECT_LE_MSG(test, idx, NR_LIMITED, "object %d", i);
+		if (idx >= 1 && idx <= NR_LIMITED)
+			seen |= BIT(idx);
+	}
+	KUNIT_EXPECT_EQ(test, hweight_long(seen), NR_LIMITED);
+	more = rdmap_mem_register(&mt->t, &a, GFP_KERNEL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(more), -ENOSPC);
+	xa_for_each(&mt->t.xa, index, more)
+		n++;
+	KUNIT_EXPECT_EQ(test, n, NR_LIMITED);
+
+	/* a deregistered index is handed out again */
+	idx = rdmap_stag_index(rdmap_mem_stag(mem[1]));
+	rdmap_mem_dereg(&mt->t, mem[1]);
+	more = reg_mr(test, LW);
+	KUNIT_EXPECT_EQ(test, rdmap_stag_index(rdmap_mem_stag(more)), idx);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(rdmap_mem_register(&mt->t, &a,
+								 GFP_KERNEL)),
+			-ENOSPC);
+
+	/* 0, or anything above the largest index, is the full range */
+	rdmap_mem_set_index_max(0);
+	KUNIT_EXPECT_EQ(test, rdmap_mem_index_max(), RDMAP_STAG_INDEX_MAX);
+	more = reg_mr(test, LW);
+	KUNIT_EXPECT_GT(test, rdmap_stag_index(rdmap_mem_stag(more)),
+			NR_LIMITED);
+	rdmap_mem_set_index_max(NR_LIMITED);
+	rdmap_mem_set_index_max(RDMAP_STAG_INDEX_MAX + 1);
+	KUNIT_EXPECT_EQ(test, rdmap_mem_index_max(), RDMAP_STAG_INDEX_MAX);
 }
 
 static struct page *dummy_pages[3];
@@ -666,6 +761,50 @@ static void mem_set_pages_only_while_invalid(struct kunit *test)
 						 PAGE_SIZE), 0);
 }
 
+/* A valid FRMR keeps its pages and region when it is given others */
+static void mem_set_pages_on_valid_frmr_keeps_pages(struct kunit *test)
+{
+	struct mem_test *mt = test->priv;
+	struct rdmap_mem *mem = reg_frmr(test);
+	struct rdmap_mem_pages big = {
+		.pages = mt->big, .npages = 2, .page_shift = PAGE_SHIFT + 1,
+	};
+	u32 stag = rdmap_mem_stag(mem);
+	struct collector col = {};
+	struct ddp_stag_check chk;
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, rdmap_mem_fast_reg(mem, PD_A, stag, LW | RW,
+						 FR_IOVA, 3 * PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, rdmap_mem_set_pages(mem, &big), -EBUSY);
+	chk = check_stag(test, stag, PD_A);
+	KUNIT_EXPECT_EQ(test, chk.state, DDP_STAG_VALID);
+	KUNIT_EXPECT_EQ(test, chk.base, FR_IOVA);
+	KUNIT_EXPECT_EQ(test, chk.len, 3 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, rdmap_mem_walk(mem, FR_IOVA, 3 * PAGE_SIZE,
+					     collect_piece, &col), 0);
+	KUNIT_ASSERT_EQ(test, col.n, 3);
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_PTR_EQ_MSG(test, col.p[i].page, mt->small[i],
+					"piece %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, col.p[i].off, 0, "piece %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, col.p[i].len, PAGE_SIZE, "piece %u",
+				    i);
+	}
+
+	/* invalid, it takes them: the next registration walks those */
+	KUNIT_ASSERT_EQ(test, rdmap_mem_invalidate_local(&mt->t, stag, PD_A),
+			0);
+	KUNIT_EXPECT_EQ(test, rdmap_mem_set_pages(mem, &big), 0);
+	KUNIT_ASSERT_EQ(test, rdmap_mem_fast_reg(mem, PD_A, stag, LW, FR_IOVA,
+						 4 * PAGE_SIZE), 0);
+	col = (struct collector){};
+	KUNIT_EXPECT_EQ(test, rdmap_mem_walk(mem, FR_IOVA, 1, collect_piece,
+					     &col), 0);
+	KUNIT_ASSERT_EQ(test, col.n, 1);
+	KUNIT_EXPECT_PTR_EQ(test, col.p[0].page, mt->big[0]);
+}
+
 /* Page walks */
 
 struct walk_piece {
@@ -853,6 +992,213 @@ static void mem_lookup_reference_delays_dereg(struct kunit *test)
 	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&dw->done, 10 * HZ),
 			0);
 	flush_work(&dw->work);
+}
+
+/* rdmap_mem_dereg() of @mem queued to a worker, for dereg_returns() */
+static struct dereg_work *dereg_queue(struct kunit *test,
+				      struct dereg_work *dw,
+				      struct rdmap_mem *mem)
+{
+	struct mem_test *mt = test->priv;
+
+	dw->t = &mt->t;
+	dw->mem = mem;
+	init_completion(&dw->done);
+	INIT_WORK(&dw->work, dereg_fn);
+	queue_work(system_unbound_wq, &dw->work);
+	return dw;
+}
+
+/*
+ * Whether the rdmap_mem_dereg() of @dw returned within 10 s. When it did
+ * not, the caller drops what it waits for, then flushes the work.
+ */
+static bool dereg_returns(struct kunit *test, struct dereg_work *dw)
+{
+	bool done = wait_for_completion_timeout(&dw->done, 10 * HZ);
+
+	KUNIT_EXPECT_TRUE_MSG(test, done, "rdmap_mem_dereg() still waits");
+	if (done)
+		flush_work(&dw->work);
+	return done;
+}
+
+/*
+ * An operation in flight holds the MR A it was checked against, as
+ * posting does: lookup, hold, put. A is deregistered, which does not wait
+ * for the hold, and B, with the same key in the same PD, takes A's index:
+ * the same STag. The operation's next use of A is refused, although a
+ * lookup of the STag, by its number, finds B, valid.
+ */
+static void mem_held_mr_refused_after_index_reuse(struct kunit *test)
+{
+	struct mem_test *mt = test->priv;
+	struct dereg_work *dw = kunit_kzalloc(test, sizeof(*dw), GFP_KERNEL);
+	struct rdmap_mem *a = reg_mr(test, LW), *ref, *b, *used;
+	u32 stag = rdmap_mem_stag(a);
+
+	KUNIT_ASSERT_NOT_NULL(test, dw);
+	ref = rdmap_mem_lookup(&mt->t, stag);
+	KUNIT_ASSERT_PTR_EQ(test, ref, a);
+	rdmap_mem_hold(ref);
+	rdmap_mem_put(ref);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, unhold_action,
+							a), 0);
+
+	if (!dereg_returns(test, dereg_queue(test, dw, a))) {
+		drop_hold(test, a);
+		flush_work(&dw->work);
+		return;
+	}
+	limit_indexes(test, rdmap_stag_index(stag));
+	b = reg_mr(test, LW);
+	KUNIT_ASSERT_EQ(test, rdmap_mem_stag(b), stag);
+	KUNIT_EXPECT_FALSE(test, rdmap_mem_is_valid(a));
+	KUNIT_EXPECT_TRUE(test, rdmap_mem_is_valid(b));
+
+	used = rdmap_mem_use(a, stag, PD_A, LW, MR_IOVA, 8);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(used), -ENOENT);
+	KUNIT_EXPECT_PTR_NE(test, used, b);
+	KUNIT_EXPECT_PTR_NE(test, used, a);
+	if (!IS_ERR(used))
+		rdmap_mem_put(used);
+
+	/* what a lookup by number would have used instead */
+	ref = rdmap_mem_lookup(&mt->t, stag);
+	KUNIT_EXPECT_PTR_EQ(test, ref, b);
+	KUNIT_EXPECT_EQ(test, rdmap_mem_local_check(ref, stag, PD_A, LW,
+						    MR_IOVA, 8),
+			IB_WC_SUCCESS);
+	rdmap_mem_put(ref);
+
+	/* invalidating through the hold touches A only, never B */
+	rdmap_mem_invalidate_held(a, stag, PD_A);
+	KUNIT_EXPECT_EQ(test, check_stag(test, stag, PD_A).state,
+			DDP_STAG_VALID);
+	KUNIT_EXPECT_FALSE(test, rdmap_mem_is_valid(a));
+	/* the last hold frees A (kmemleak and KASAN on the debug kernel) */
+	drop_hold(test, a);
+}
+
+enum { USE_AS_IS, USE_INVALIDATED, USE_DEREGISTERED };
+
+struct use_case {
+	const char *desc;
+	int access;	/* the MR's rights */
+	u8 setup;	/* USE_* */
+	u8 key_xor;
+	bool other_pd;
+	int want;	/* the rights the use needs */
+	u64 start;	/* from MR_IOVA, modulo 2^64 */
+	u64 len;
+	int ret;
+};
+
+static const struct use_case use_cases[] = {
+	{ "valid, the whole region", LW, USE_AS_IS, 0, false, LW, 0, MR_LEN,
+	  0 },
+	{ "valid, the last octet", LW | RR, USE_AS_IS, 0, false, RR,
+	  MR_LEN - 1, 1, 0 },
+	{ "invalidated locally", LW, USE_INVALIDATED, 0, false, LW, 0, 8,
+	  -EACCES },
+	{ "key with its lowest bit flipped", LW, USE_AS_IS, 0x01, false, LW,
+	  0, 8, -EACCES },
+	{ "key with its highest bit flipped", LW, USE_AS_IS, 0x80, false, LW,
+	  0, 8, -EACCES },
+	{ "another PD", LW, USE_AS_IS, 0, true, LW, 0, 8, -EACCES },
+	{ "local write needed, not granted", 0, USE_AS_IS, 0, false, LW, 0,
+	  8, -EACCES },
+	{ "remote read needed, local write granted", LW, USE_AS_IS, 0, false,
+	  RR, 0, 8, -EACCES },
+	{ "one octet past the end", LW, USE_AS_IS, 0, false, LW, MR_LEN - 1,
+	  2, -EACCES },
+	{ "one octet before the start", LW, USE_AS_IS, 0, false, LW, -1ULL,
+	  2, -EACCES },
+	{ "wrapping past 2^64", LW, USE_AS_IS, 0, false, LW,
+	  U64_MAX - MR_IOVA, 2, -EACCES },
+	{ "deregistered, still held", LW, USE_DEREGISTERED, 0, false, LW, 0,
+	  8, -ENOENT },
+	{ "deregistered, and another key", LW, USE_DEREGISTERED, 0x01, false,
+	  LW, 0, 8, -ENOENT },
+};
+
+KUNIT_ARRAY_PARAM_DESC(use_cases, use_cases, desc);
+
+static void mem_use_checks_held_object(struct kunit *test)
+{
+	const struct use_case *c = test->param_value;
+	struct mem_test *mt = test->priv;
+	struct dereg_work *dw = kunit_kzalloc(test, sizeof(*dw), GFP_KERNEL);
+	struct rdmap_mem *mem = reg_mr(test, c->access), *used;
+	u32 stag = rdmap_mem_stag(mem);
+
+	KUNIT_ASSERT_NOT_NULL(test, dw);
+	keep_hold(test, mem);
+	if (c->setup == USE_INVALIDATED)
+		KUNIT_ASSERT_EQ(test, rdmap_mem_invalidate_local(&mt->t, stag,
+								 PD_A), 0);
+	if (c->setup == USE_DEREGISTERED &&
+	    !dereg_returns(test, dereg_queue(test, dw, mem))) {
+		drop_hold(test, mem);
+		flush_work(&dw->work);
+		return;
+	}
+	used = rdmap_mem_use(mem, stag ^ c->key_xor, c->other_pd ? PD_B : PD_A,
+			     c->want, MR_IOVA + c->start, c->len);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(used), c->ret);
+	if (IS_ERR(used))
+		return;
+	KUNIT_EXPECT_PTR_EQ(test, used, mem);
+	rdmap_mem_put(used);
+}
+
+/*
+ * Holds do not delay a deregistration, use references do; the object
+ * outlives its deregistration until the last hold is dropped. An early
+ * free would show on the debug kernel as a KASAN report when the object
+ * is read after a grace period, a missing free as a kmemleak report.
+ */
+static void mem_holds_outlive_dereg(struct kunit *test)
+{
+	struct mem_test *mt = test->priv;
+	struct dereg_work *dw = kunit_kzalloc(test, sizeof(*dw), GFP_KERNEL);
+	struct rdmap_mem *mem = reg_mr(test, LW | RW), *used;
+	u32 stag = rdmap_mem_stag(mem);
+
+	KUNIT_ASSERT_NOT_NULL(test, dw);
+	keep_hold(test, mem);
+	keep_hold(test, mem);
+	used = rdmap_mem_use(mem, stag, PD_A, LW, MR_IOVA, 8);
+	KUNIT_ASSERT_PTR_EQ(test, used, mem);
+
+	/* the use reference keeps the pages: the deregistration waits */
+	dereg_queue(test, dw, mem);
+	KUNIT_EXPECT_TRUE(test, stag_unlisted(&mt->t, stag));
+	KUNIT_EXPECT_EQ(test, wait_for_completion_timeout(&dw->done, HZ / 5),
+			0);
+	KUNIT_EXPECT_FALSE(test, rdmap_mem_is_valid(mem));
+	rdmap_mem_put(used);
+	/* two holds left, no use reference: it returns */
+	if (!dereg_returns(test, dw)) {
+		drop_hold(test, mem);
+		drop_hold(test, mem);
+		flush_work(&dw->work);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(rdmap_mem_use(mem, stag, PD_A,
+							    0, MR_IOVA, 8)),
+			-ENOENT);
+
+	drop_hold(test, mem);
+	/* one hold left: still there after any free would have happened */
+	synchronize_rcu();
+	kvfree_rcu_barrier();
+	KUNIT_EXPECT_FALSE(test, rdmap_mem_is_valid(mem));
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(rdmap_mem_use(mem, stag, PD_A,
+							    0, MR_IOVA, 8)),
+			-ENOENT);
+	drop_hold(test, mem);
+	kvfree_rcu_barrier();
 }
 
 /*
@@ -1076,6 +1422,7 @@ static void mem_bench_lookup_per_fpdu(struct kunit *test)
 static struct kunit_case mem_cases[] = {
 	KUNIT_CASE(mem_register_gives_distinct_nonzero_indexes),
 	KUNIT_CASE(mem_register_wraps_cyclically_skipping_0),
+	KUNIT_CASE(mem_index_max_limits_registrations),
 	KUNIT_CASE_PARAM(mem_register_checks_attributes,
 			 attr_cases_gen_params),
 	KUNIT_CASE_PARAM(mem_lookup_checks_key, key_cases_gen_params),
@@ -1091,11 +1438,15 @@ static struct kunit_case mem_cases[] = {
 	KUNIT_CASE(mem_fast_reg_changes_key),
 	KUNIT_CASE_PARAM(mem_fast_reg_checks_request, fr_cases_gen_params),
 	KUNIT_CASE(mem_set_pages_only_while_invalid),
+	KUNIT_CASE(mem_set_pages_on_valid_frmr_keeps_pages),
 	KUNIT_CASE_PARAM(mem_walk_gives_page_pieces, walk_cases_gen_params),
 	KUNIT_CASE(mem_walk_splits_large_chunks),
 	KUNIT_CASE(mem_walk_dma_mr_uses_direct_map),
 	KUNIT_CASE(mem_walk_stops_at_callback_error),
 	KUNIT_CASE(mem_lookup_reference_delays_dereg),
+	KUNIT_CASE(mem_held_mr_refused_after_index_reuse),
+	KUNIT_CASE_PARAM(mem_use_checks_held_object, use_cases_gen_params),
+	KUNIT_CASE(mem_holds_outlive_dereg),
 	KUNIT_CASE(mem_data_path_runs_in_atomic_context),
 	KUNIT_CASE_PARAM(mem_check_feeds_ddp_validation,
 			 e2e_cases_gen_params),

@@ -1243,6 +1243,19 @@ static void qpt_restrack_idle(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_destroy_qp(qp), 0);
 }
 
+/* Wait up to QPT_WAIT_MS for octet @at of @buf to be @v */
+static bool qpt_wait_byte(const u8 *buf, size_t at, u8 v)
+{
+	int ms;
+
+	for (ms = 0; ms < QPT_WAIT_MS; ms++) {
+		if (READ_ONCE(buf[at]) == v)
+			return true;
+		usleep_range(500, 1000);
+	}
+	return false;
+}
+
 /* The references on the MR of @stag: one is the caller's, from the lookup */
 static unsigned int qpt_mem_refs(struct kunit *test, struct qpt *t, u32 stag)
 {
@@ -1256,27 +1269,14 @@ static unsigned int qpt_mem_refs(struct kunit *test, struct qpt *t, u32 stag)
 	return refs;
 }
 
-/* Wait up to QPT_WAIT_MS for @stag's MR to have @refs references or not */
-static bool qpt_wait_refs(struct kunit *test, struct qpt *t, u32 stag,
-			  unsigned int refs, bool equal)
-{
-	int ms;
-
-	for (ms = 0; ms < QPT_WAIT_MS; ms++) {
-		if ((qpt_mem_refs(test, t, stag) == refs) == equal)
-			return true;
-		usleep_range(500, 1000);
-	}
-	return false;
-}
-
 /*
  * The peer (a raw socket) sends the header and 16 of the 64 payload
- * octets of an RDMA Write into B's MR, then its FIN. B's receiver holds
- * the MR for the segment it is placing; the segment never completes, so
- * the reference must go once the FIN is read, while the QP lives on:
- * consumers deregister their MRs before they destroy their QP, and
- * rdmap_mem_dereg() waits for the last reference (rping hung in D state).
+ * octets of an RDMA Write into B's MR, without CRCs (so nothing is held
+ * back for a check), and stops. B places what came; the segment never
+ * completes, but B's receiver only holds the MR (rdmap_mem_hold()): no
+ * reference is left between two reads of the socket, and the consumer
+ * can deregister the MR at once while the QP lives on (rping hung in D
+ * state when rdmap_mem_dereg() waited for a cut segment's reference).
  */
 static void qpt_cut_write_releases_mr(struct kunit *test)
 {
@@ -1294,7 +1294,6 @@ static void qpt_cut_write_releases_mr(struct kunit *test)
 	struct kvec kv = { .iov_base = buf, .iov_len = sizeof(buf) };
 	__be16 ulen = cpu_to_be16(DDP_TAGGED_HDR_SIZE + 64);
 	unsigned int base = qpt_mem_refs(test, t, mr->rkey);
-	bool released;
 
 	memcpy(buf, &ulen, sizeof(ulen));
 	KUNIT_ASSERT_EQ(test, ddp_hdr_build(buf + MPA_HDR_SIZE,
@@ -1303,20 +1302,486 @@ static void qpt_cut_write_releases_mr(struct kunit *test)
 	memset(buf + MPA_HDR_SIZE + DDP_TAGGED_HDR_SIZE, 0x5a, 16);
 	KUNIT_ASSERT_EQ(test, kernel_sendmsg(t->raw, &msg, &kv, 1,
 					     sizeof(buf)), sizeof(buf));
-	/* the receiver took the MR for the segment */
-	KUNIT_ASSERT_TRUE(test, qpt_wait_refs(test, t, mr->rkey, base, false));
-	KUNIT_ASSERT_EQ(test, kernel_sock_shutdown(t->raw, SHUT_WR), 0);
-	released = qpt_wait_refs(test, t, mr->rkey, base, true);
-	KUNIT_EXPECT_TRUE_MSG(test, released,
-			      "the cut segment keeps the MR: %u refs, base %u",
-			      qpt_mem_refs(test, t, mr->rkey), base);
 	/* what came of the payload was placed */
-	KUNIT_EXPECT_EQ(test, t->buf[1][15], 0x5a);
-	if (!released) {	/* the dereg would wait for ever */
-		ib_destroy_qp(t->qp[1]);
+	KUNIT_ASSERT_TRUE(test, qpt_wait_byte(t->buf[1], 15, 0x5a));
+	KUNIT_EXPECT_EQ_MSG(test, qpt_mem_refs(test, t, mr->rkey), base,
+			    "the cut segment keeps a reference to the MR");
+	if (qpt_mem_refs(test, t, mr->rkey) != base) {
+		ib_destroy_qp(t->qp[1]);	/* the dereg would wait */
 		t->qp[1] = NULL;
 	}
 	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+	KUNIT_EXPECT_EQ(test, qpt_state(t, 1), IB_QPS_RTS);
+}
+
+/*
+ * The peer side of a raw socket: one whole FPDU around @ulpdu, its CRC
+ * field @crc (what a stream without CRCs ignores)
+ */
+static void qpt_raw_fpdu(struct kunit *test, struct qpt *t, const void *ulpdu,
+			 u16 len, __le32 crc)
+{
+	unsigned int pad = mpa_pad_len(len);
+	size_t n = MPA_HDR_SIZE + len + pad + MPA_CRC_SIZE;
+	struct msghdr msg = { .msg_flags = MSG_NOSIGNAL };
+	__be16 ulen = cpu_to_be16(len);
+	struct kvec kv;
+	u8 *buf;
+
+	buf = kunit_kzalloc(test, n, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	memcpy(buf, &ulen, MPA_HDR_SIZE);
+	memcpy(buf + MPA_HDR_SIZE, ulpdu, len);
+	memcpy(buf + MPA_HDR_SIZE + len + pad, &crc, MPA_CRC_SIZE);
+	kv = (struct kvec){ .iov_base = buf, .iov_len = n };
+	KUNIT_ASSERT_EQ(test, kernel_sendmsg(t->raw, &msg, &kv, 1, n), n);
+}
+
+/* A tagged segment from the raw peer: @opcode, @stag, @to, @len of @fill */
+static void qpt_raw_tagged(struct kunit *test, struct qpt *t, u8 opcode,
+			   u32 stag, u64 to, u16 len, u8 fill, __le32 crc)
+{
+	struct ddp_hdr_info h = {
+		.tagged = 1, .last = 1, .dv = DDP_VERSION, .rv = RDMAP_VERSION,
+		.opcode = opcode, .stag = stag, .to = to,
+	};
+	u8 *u = kunit_kzalloc(test, DDP_TAGGED_HDR_SIZE + len, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, u);
+	KUNIT_ASSERT_EQ(test, ddp_hdr_build(u, DDP_TAGGED_HDR_SIZE, &h),
+			DDP_TAGGED_HDR_SIZE);
+	memset(u + DDP_TAGGED_HDR_SIZE, fill, len);
+	qpt_raw_fpdu(test, t, u, DDP_TAGGED_HDR_SIZE + len, crc);
+}
+
+/* An untagged segment from the raw peer on queue @qn */
+static void qpt_raw_untagged(struct kunit *test, struct qpt *t, u8 opcode,
+			     u32 qn, u32 msn, u32 mo, bool last,
+			     const void *payload, u16 len)
+{
+	struct ddp_hdr_info h = {
+		.last = last, .dv = DDP_VERSION, .rv = RDMAP_VERSION,
+		.opcode = opcode, .qn = qn, .msn = msn, .mo = mo,
+	};
+	u8 *u = kunit_kzalloc(test, DDP_UNTAGGED_HDR_SIZE + len, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, u);
+	KUNIT_ASSERT_EQ(test, ddp_hdr_build(u, DDP_UNTAGGED_HDR_SIZE, &h),
+			DDP_UNTAGGED_HDR_SIZE);
+	memcpy(u + DDP_UNTAGGED_HDR_SIZE, payload, len);
+	qpt_raw_fpdu(test, t, u, DDP_UNTAGGED_HDR_SIZE + len, 0);
+}
+
+static void qpt_index_max_restore(void *unused)
+{
+	rdmap_mem_set_index_max(0);
+}
+
+/*
+ * Deregister @mr and register fast-register MRs until one gets its STag
+ * index back, as an attacker cycling registrations would; map it over a
+ * new buffer of @len zero octets (*@buf) at @mr's iova, with @mr's key and
+ * @access, on QP @i: the same STag for the same addresses, other memory.
+ * Return it.
+ */
+static struct ib_mr *qpt_take_index(struct kunit *test, struct qpt *t, int i,
+				    struct ib_mr *mr, int access, u8 **buf,
+				    u32 len)
+{
+	u32 stag = mr->lkey, index = rdmap_stag_index(stag), n;
+	struct ib_reg_wr wr = {
+		.wr = { .opcode = IB_WR_REG_MR, .wr_id = 78,
+			.send_flags = IB_SEND_SIGNALED },
+		.access = access,
+	};
+	struct ib_mr *mine = NULL, *other;
+	u64 iova = mr->iova;
+	struct scatterlist sg;
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							qpt_index_max_restore,
+							NULL), 0);
+	rdmap_mem_set_index_max(index);
+	KUNIT_ASSERT_EQ(test, ib_dereg_mr(mr), 0);
+	for (n = 0; n <= index && !mine; n++) {
+		other = ib_alloc_mr(t->pd, IB_MR_TYPE_MEM_REG, 4);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, other);
+		if (rdmap_stag_index(other->lkey) == index)
+			mine = other;
+		else
+			KUNIT_ASSERT_EQ(test, ib_dereg_mr(other), 0);
+	}
+	KUNIT_ASSERT_NOT_NULL_MSG(test, mine, "index %u never came back",
+				  index);
+	*buf = kunit_kzalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, *buf);
+	KUNIT_ASSERT_TRUE(test, PAGE_ALIGNED(*buf));
+	sg_init_one(&sg, *buf, len);
+	KUNIT_ASSERT_EQ(test, ib_dma_map_sg(t->dev, &sg, 1,
+					    DMA_BIDIRECTIONAL), 1);
+	KUNIT_ASSERT_EQ(test, ib_map_mr_sg(mine, &sg, 1, NULL, PAGE_SIZE), 1);
+	mine->iova = iova;
+	ib_update_fast_reg_key(mine, rdmap_stag_key(stag));
+	wr.mr = mine;
+	wr.key = mine->rkey;
+	KUNIT_ASSERT_EQ(test, ib_post_send(t->qp[i], &wr.wr, NULL), 0);
+	qpt_expect_wc(test, t->cq[i], IB_WC_REG_MR, 78, 0);
+	KUNIT_ASSERT_EQ(test, mine->lkey, stag);	/* the same STag */
+	return mine;
+}
+
+/* Wait up to QPT_WAIT_MS for counter @c to reach @v; return it */
+static u64 qpt_wait_counter(struct kunit *test, struct qpt *t,
+			    enum swi_counter c, u64 v)
+{
+	u64 *cnt = kunit_kcalloc(test, SWI_CNT_MAX, sizeof(*cnt), GFP_KERNEL);
+	int ms;
+
+	KUNIT_ASSERT_NOT_NULL(test, cnt);
+	for (ms = 0; ms < QPT_WAIT_MS; ms++) {
+		qpt_counters(test, t, cnt);
+		if (cnt[c] >= v)
+			break;
+		usleep_range(500, 1000);
+	}
+	return cnt[c];
+}
+
+/* The raw peer reads @len octets the QP sent (an RDMA Read Request) */
+static void qpt_raw_recv(struct kunit *test, struct qpt *t, size_t len)
+{
+	struct msghdr msg = {};
+	struct kvec kv;
+	u8 *buf = kunit_kzalloc(test, len, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	kv = (struct kvec){ .iov_base = buf, .iov_len = len };
+	t->raw->sk->sk_rcvtimeo = msecs_to_jiffies(QPT_WAIT_MS);
+	KUNIT_ASSERT_EQ(test, kernel_recvmsg(t->raw, &msg, &kv, 1, len,
+					     MSG_WAITALL), len);
+}
+
+/* Octets of an RDMA Read Request FPDU without Markers */
+#define QPT_READ_REQ_FPDU	(MPA_HDR_SIZE + DDP_UNTAGGED_HDR_SIZE + \
+				 RDMAP_READ_REQ_SIZE + MPA_CRC_SIZE)
+
+/* No octet of @buf's @len is other than @v */
+static bool qpt_all(const u8 *buf, size_t len, u8 v)
+{
+	return !memchr_inv(buf, v, len);
+}
+
+/*
+ * Placement after the memory is gone (security.rst): B posts an RDMA
+ * Read into MR A, deregisters A while the Read is outstanding and
+ * registers another MR, with A's STag index and key, over a buffer of
+ * zeros; then the raw peer answers with A's STag. The Response must land
+ * nowhere: the Read completes in error and the new MR's buffer is
+ * unchanged. Before the Read was bound to the object checked at post
+ * time, its sink was looked up again by index and the data landed in the
+ * new MR.
+ */
+static void qpt_rresp_after_dereg(struct kunit *test)
+{
+	const struct swi_stream_cfg cfg = {};
+	const struct swi_stream_cfg *both[2] = { NULL, &cfg };
+	struct qpt *t = qpt_up_pair(test, both, 0);
+	struct ib_mr *a = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE);
+	struct ib_sge sge = { .addr = a->iova, .length = 64, .lkey = a->lkey };
+	struct ib_rdma_wr rd = {
+		.wr = { .opcode = IB_WR_RDMA_READ, .wr_id = 41,
+			.send_flags = IB_SEND_SIGNALED,
+			.sg_list = &sge, .num_sge = 1 },
+		.remote_addr = 0x10000, .rkey = 0x4242,
+	};
+	struct ib_mr *b;
+	struct ib_wc wc;
+	u64 iova = a->iova;
+	u32 stag = a->lkey;
+	u8 *buf;
+
+	KUNIT_ASSERT_EQ(test, ib_post_send(t->qp[1], &rd.wr, NULL), 0);
+	qpt_raw_recv(test, t, QPT_READ_REQ_FPDU);	/* the Read is out */
+	b = qpt_take_index(test, t, 1, a, IB_ACCESS_LOCAL_WRITE, &buf,
+			   PAGE_SIZE);
+	qpt_raw_tagged(test, t, RDMAP_READ_RESP, stag, iova, 64, 0x77, 0);
+	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[1], &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 41);
+	KUNIT_EXPECT_NE(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
+	KUNIT_EXPECT_TRUE_MSG(test, qpt_all(buf, PAGE_SIZE, 0),
+			      "the Response landed in the new MR");
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(b), 0);
+}
+
+/*
+ * The same for a Send: B's receive buffer has two SGEs in MRs A and C;
+ * the first segment of a two-segment Send takes the buffer (and checks
+ * both SGEs), then C is deregistered and its index and key go to another
+ * MR before the second segment arrives. The second segment must not land
+ * there (before the fix, every segment looked its SGE up again by index).
+ */
+static void qpt_send_after_dereg(struct kunit *test)
+{
+	const struct swi_stream_cfg cfg = {};
+	const struct swi_stream_cfg *both[2] = { NULL, &cfg };
+	struct qpt *t = qpt_up_pair(test, both, 0);
+	struct ib_mr *a = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE);
+	struct ib_mr *c = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE);
+	struct ib_sge sge[2] = {
+		{ .addr = a->iova, .length = 32, .lkey = a->lkey },
+		{ .addr = c->iova + 4096, .length = 32, .lkey = c->lkey },
+	};
+	struct ib_recv_wr rwr = { .wr_id = 51, .sg_list = sge, .num_sge = 2 };
+	u8 payload[32];
+	struct ib_mr *d;
+	struct ib_wc wc;
+	u8 *buf;
+
+	memset(payload, 0x66, sizeof(payload));
+	KUNIT_ASSERT_EQ(test, ib_post_recv(t->qp[1], &rwr, NULL), 0);
+	qpt_raw_untagged(test, t, RDMAP_SEND, RDMAP_QN_SEND, DDP_MSN_FIRST, 0,
+			 false, payload, sizeof(payload));
+	/* the first segment is placed: the buffer is taken, both SGEs checked */
+	KUNIT_ASSERT_TRUE(test, qpt_wait_byte(t->buf[1], 31, 0x66));
+	d = qpt_take_index(test, t, 1, c, IB_ACCESS_LOCAL_WRITE, &buf,
+			   2 * PAGE_SIZE);
+	qpt_raw_untagged(test, t, RDMAP_SEND, RDMAP_QN_SEND, DDP_MSN_FIRST, 32,
+			 true, payload, sizeof(payload));
+	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[1], &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 51);
+	KUNIT_EXPECT_NE(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
+	KUNIT_EXPECT_TRUE_MSG(test, qpt_all(buf, 2 * PAGE_SIZE, 0),
+			      "the second segment landed in the new MR");
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(d), 0);
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(a), 0);
+}
+
+/*
+ * A zero-length Read Response whose STag is not the sink's, TO 0: DDP
+ * lets zero-length tagged segments pass, RDMAP must not. The Read must
+ * not complete successfully, and B answers with a DDP Terminate (invalid
+ * STag). Before the fix it completed with success and the sink's length,
+ * nothing read.
+ */
+static void qpt_rresp_zero_len_wrong_stag(struct kunit *test)
+{
+	const struct swi_stream_cfg cfg = {};
+	const struct swi_stream_cfg *both[2] = { NULL, &cfg };
+	struct qpt *t = qpt_up_pair(test, both, 0);
+	struct ib_mr *a = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE);
+	struct ib_sge sge = { .addr = a->iova, .length = 64, .lkey = a->lkey };
+	struct ib_rdma_wr rd = {
+		.wr = { .opcode = IB_WR_RDMA_READ, .wr_id = 61,
+			.send_flags = IB_SEND_SIGNALED,
+			.sg_list = &sge, .num_sge = 1 },
+		.remote_addr = 0x10000, .rkey = 0x4242,
+	};
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_EQ(test, ib_post_send(t->qp[1], &rd.wr, NULL), 0);
+	qpt_raw_recv(test, t, QPT_READ_REQ_FPDU);
+	qpt_raw_tagged(test, t, RDMAP_READ_RESP, a->lkey ^ 0x100, 0, 0, 0, 0);
+	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[1], &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 61);
+	KUNIT_EXPECT_NE(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
+	KUNIT_EXPECT_EQ(test, qpt_wait_counter(test, t, SWI_CNT_TX_TERM_DDP,
+					       1), 1);
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(a), 0);
+}
+
+/*
+ * Verify, then place (RFC 5044 section 6): an RDMA Write whose CRC is
+ * wrong (a payload octet changed on the way) must not reach the MR. B
+ * counts a CRC error, answers with an LLP Terminate and goes to ERROR;
+ * before the fix the payload was placed before the CRC was checked.
+ */
+static void qpt_bad_crc_not_placed(struct kunit *test)
+{
+	const struct swi_stream_cfg cfg = {
+		.tx = { .crc = true }, .rx = { .crc = true },
+	};
+	const struct swi_stream_cfg *both[2] = { NULL, &cfg };
+	struct qpt *t = qpt_up_pair(test, both, 0);
+	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
+					       IB_ACCESS_REMOTE_WRITE);
+
+	qpt_raw_tagged(test, t, RDMAP_WRITE, mr->rkey, mr->iova, 256, 0x5a,
+		       cpu_to_le32(0x12345678));
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
+	KUNIT_EXPECT_EQ(test, qpt_wait_counter(test, t, SWI_CNT_TX_TERM_LLP,
+					       1), 1);
+	KUNIT_EXPECT_EQ(test, qpt_wait_counter(test, t, SWI_CNT_RX_CRC_ERRORS,
+					       1), 1);
+	KUNIT_EXPECT_TRUE_MSG(test, qpt_all(t->buf[1], 256, 0),
+			      "a Write with a bad CRC was placed");
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+}
+
+/*
+ * With CRC on, an FPDU that has not arrived whole is not placed at all:
+ * the peer sends the header and half the payload of a Write and stops.
+ * Nothing lands, and the MR can be deregistered at once.
+ */
+static void qpt_partial_fpdu_not_placed(struct kunit *test)
+{
+	const struct swi_stream_cfg cfg = { .rx = { .crc = true } };
+	const struct swi_stream_cfg *both[2] = { NULL, &cfg };
+	struct qpt *t = qpt_up_pair(test, both, 0);
+	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
+					       IB_ACCESS_REMOTE_WRITE);
+	struct ddp_hdr_info h = {
+		.tagged = 1, .last = 1, .dv = DDP_VERSION, .rv = RDMAP_VERSION,
+		.opcode = RDMAP_WRITE, .stag = mr->rkey, .to = mr->iova,
+	};
+	struct msghdr msg = { .msg_flags = MSG_NOSIGNAL };
+	u8 buf[MPA_HDR_SIZE + DDP_TAGGED_HDR_SIZE + 32] = {};
+	struct kvec kv = { .iov_base = buf, .iov_len = sizeof(buf) };
+	__be16 ulen = cpu_to_be16(DDP_TAGGED_HDR_SIZE + 64);
+
+	memcpy(buf, &ulen, sizeof(ulen));
+	KUNIT_ASSERT_EQ(test, ddp_hdr_build(buf + MPA_HDR_SIZE,
+					    DDP_TAGGED_HDR_SIZE, &h),
+			DDP_TAGGED_HDR_SIZE);
+	memset(buf + MPA_HDR_SIZE + DDP_TAGGED_HDR_SIZE, 0x5a, 32);
+	KUNIT_ASSERT_EQ(test, kernel_sendmsg(t->raw, &msg, &kv, 1,
+					     sizeof(buf)), sizeof(buf));
+	msleep(100);
+	KUNIT_EXPECT_TRUE_MSG(test, qpt_all(t->buf[1], 64, 0),
+			      "half an FPDU was placed before its CRC");
+	KUNIT_EXPECT_EQ(test, qpt_state(t, 1), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+}
+
+/*
+ * The stream owns the IRD its IRQ was sized by: B's stream is created
+ * with IRD 1, then the QP's attributes say 128 before the stream is
+ * attached (a consumer's modify_qp racing the accept). The peer sends two
+ * Read Requests at once: the second is one beyond the IRD the IRQ holds
+ * and must end in a Terminate, and query_qp must report IRD 1. Before
+ * the fix the IRQ of one entry was indexed modulo 128.
+ */
+static void qpt_ird_fixed_by_stream(struct kunit *test)
+{
+	const struct swi_stream_cfg *both[2] = { NULL, NULL };
+	const struct swi_stream_cfg cfg = {};
+	struct qpt *t = qpt_up_pair(test, both, 1);
+	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
+					       IB_ACCESS_REMOTE_READ);
+	struct rdmap_read_req_info r = {
+		.sink_stag = 0x1100, .sink_to = 0, .size = 16,
+		.src_stag = mr->rkey, .src_to = mr->iova,
+	};
+	struct swi_qp *qp = to_swi_qp(t->qp[1]);
+	u8 two[2 * QPT_READ_REQ_FPDU] = {};
+	struct kvec kv = { .iov_base = two, .iov_len = sizeof(two) };
+	struct msghdr msg = { .msg_flags = MSG_NOSIGNAL };
+	struct ib_qp_init_attr init;
+	struct ib_qp_attr attr = { .max_dest_rd_atomic = 128,
+				   .max_rd_atomic = 128 };
+	struct rdmap_read_req rr;
+	struct swi_stream *s;
+	struct socket *sock[2];
+	int i;
+
+	swi_kunit_sock_pair(test, &sock[0], &sock[1]);
+	t->raw = sock[0];
+	s = swi_qp_stream_new(qp, sock[1], &cfg);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, s);
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(t->qp[1], &attr,
+					   IB_QP_MAX_DEST_RD_ATOMIC |
+					   IB_QP_MAX_QP_RD_ATOMIC), 0);
+	KUNIT_ASSERT_EQ(test, swi_qp_attach_stream(qp, s, NULL), 0);
+	swi_kunit_sock_keep(test, sock[1]);
+	KUNIT_ASSERT_EQ(test, ib_query_qp(t->qp[1], &attr, 0, &init), 0);
+	KUNIT_EXPECT_EQ(test, attr.max_dest_rd_atomic, 1);
+	rdmap_read_req_build(&rr, &r);
+	/* both in one sendmsg(): B reads them in one go, answering neither */
+	for (i = 0; i < 2; i++) {
+		struct ddp_hdr_info h = {
+			.last = 1, .dv = DDP_VERSION, .rv = RDMAP_VERSION,
+			.opcode = RDMAP_READ_REQ, .qn = RDMAP_QN_READ_REQ,
+			.msn = DDP_MSN_FIRST + i,
+		};
+		u8 *f = two + i * QPT_READ_REQ_FPDU;
+		__be16 ulen = cpu_to_be16(DDP_UNTAGGED_HDR_SIZE +
+					  RDMAP_READ_REQ_SIZE);
+
+		memcpy(f, &ulen, MPA_HDR_SIZE);
+		KUNIT_ASSERT_EQ(test, ddp_hdr_build(f + MPA_HDR_SIZE,
+						    DDP_UNTAGGED_HDR_SIZE, &h),
+				DDP_UNTAGGED_HDR_SIZE);
+		memcpy(f + MPA_HDR_SIZE + DDP_UNTAGGED_HDR_SIZE, &rr,
+		       sizeof(rr));
+	}
+	KUNIT_ASSERT_EQ(test, kernel_sendmsg(t->raw, &msg, &kv, 1,
+					     sizeof(two)), sizeof(two));
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
+	KUNIT_EXPECT_EQ(test, qpt_wait_counter(test, t, SWI_CNT_TX_TERM_DDP,
+					       1), 1);
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+}
+
+/*
+ * A user SQE carries the siw ABI's flags only: one that sets the driver's
+ * internal flag (a work request that never completes and that the busy
+ * check does not see) has it masked off when the transmitter copies it.
+ */
+static void qpt_user_flags_masked(struct kunit *test)
+{
+	const struct swi_stream_cfg *none[2] = { NULL, NULL };
+	struct qpt *t = qpt_up_pair(test, none, 0);
+	struct swi_qp *qp = to_swi_qp(t->qp[1]);
+	struct siw_sqe *slot = qp->sq.queue, sqe;
+
+	memset(slot, 0, sizeof(*slot));
+	slot->opcode = SIW_OP_SEND;
+	slot->id = 71;
+	WRITE_ONCE(slot->flags, SIW_WQE_VALID | SIW_WQE_SIGNALLED |
+				SWI_WQE_INTERNAL | BIT(12));
+	qp->user = true;
+	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, 0), 0);
+	qp->user = false;
+	KUNIT_EXPECT_EQ(test, sqe.id, 71);
+	KUNIT_EXPECT_FALSE(test, sqe.flags & SWI_WQE_INTERNAL);
+	KUNIT_EXPECT_FALSE(test, sqe.flags & BIT(12));
+	KUNIT_EXPECT_TRUE(test, sqe.flags & SIW_WQE_SIGNALLED);
+}
+
+/*
+ * A QP is found by number with a reference, and not while it is being
+ * destroyed; a user QP only by the process that created it (here: a
+ * kernel QP made to look like another process's user QP).
+ */
+static void qpt_find_owner(struct kunit *test)
+{
+	const struct swi_stream_cfg *none[2] = { NULL, NULL };
+	struct qpt *t = qpt_up_pair(test, none, 0);
+	struct swi_qp *qp = to_swi_qp(t->qp[1]);
+	struct swi_device *dev = to_swi_dev(t->dev);
+	unsigned int refs = kref_read(&qp->ref);
+	struct swi_qp *found;
+
+	found = swi_qp_find(dev, t->qp[1]->qp_num);
+	KUNIT_EXPECT_PTR_EQ(test, found, qp);
+	KUNIT_EXPECT_EQ(test, kref_read(&qp->ref), refs + 1);
+	if (found)
+		swi_qp_put(&found->base);
+	KUNIT_EXPECT_NULL(test, swi_qp_find(dev, t->qp[1]->qp_num + 1000));
+	qp->user = true;
+	qp->owner = get_pid(task_tgid(current));
+	KUNIT_EXPECT_PTR_EQ(test, swi_get_qp(t->dev, t->qp[1]->qp_num),
+			    t->qp[1]);
+	put_pid(qp->owner);
+	qp->owner = find_get_pid(1);	/* init's, not ours */
+	KUNIT_EXPECT_NULL(test, swi_qp_find(dev, t->qp[1]->qp_num));
+	KUNIT_EXPECT_NULL(test, swi_get_qp(t->dev, t->qp[1]->qp_num));
+	put_pid(qp->owner);
+	qp->owner = NULL;
+	qp->user = false;
+	KUNIT_EXPECT_EQ(test, kref_read(&qp->ref), refs);
 }
 
 static struct kunit_case qp_loopback_cases[] = {
@@ -1343,6 +1808,14 @@ static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_limits_cq_srq),
 	KUNIT_CASE_SLOW(qpt_restrack),
 	KUNIT_CASE_SLOW(qpt_restrack_idle),
+	KUNIT_CASE_SLOW(qpt_rresp_after_dereg),
+	KUNIT_CASE_SLOW(qpt_send_after_dereg),
+	KUNIT_CASE_SLOW(qpt_rresp_zero_len_wrong_stag),
+	KUNIT_CASE_SLOW(qpt_bad_crc_not_placed),
+	KUNIT_CASE_SLOW(qpt_partial_fpdu_not_placed),
+	KUNIT_CASE_SLOW(qpt_ird_fixed_by_stream),
+	KUNIT_CASE_SLOW(qpt_user_flags_masked),
+	KUNIT_CASE_SLOW(qpt_find_owner),
 	{}
 };
 

@@ -29,7 +29,10 @@ build_test_modules || { tally fail $name:build-modules; exit 1; }
 res="$top/build/$name"
 rm -rf "$res"
 mkdir -p "$res"
-"$top/tools/vm-run" -o "$res" -t "${KUNIT_TIMEOUT:-900}" "$top/tools/guest/kunit.sh"
+# KUNIT_FILTER="suite.case" (globs) runs only the matching cases, e.g.
+# KUNIT_FILTER='softiwarp_qp_loopback.qpt_rresp*' tools/kunit.sh
+"$top/tools/vm-run" -o "$res" -t "${KUNIT_TIMEOUT:-900}" \
+	${KUNIT_FILTER:+-e "KUNIT_FILTER=$KUNIT_FILTER"} "$top/tools/guest/kunit.sh"
 rc=$?
 if [ "$rc" -ne 0 ]; then
 	echo "$name: guest failed with status $rc (console: $res/console.log)" >&2
