@@ -2,20 +2,30 @@
 /*
  * DOC: KUnit suite softiwarp_mem
  *
- * The STag table: indexes distinct, cyclic and never 0; lookups with the
- * right key, a wrong key, an unknown index; protection domains; the
- * access rights matrix for remote and local use; local bounds at the
+ * The STag table: indexes distinct, cyclic and never 0, and within the
+ * limit of rdmap_mem_set_index_max() (one registration more refused with
+ * -ENOSPC, a freed index handed out again, the full range back); lookups
+ * with the right key, a wrong key, an unknown index; protection domains;
+ * the access rights matrix for remote and local use; local bounds at the
  * exact end and one octet past; local and remote invalidation with the
  * RFC 5040 refusals; fast-register (key change, refused on a valid MR or
- * with bad arguments); page walks over a region starting mid-page, with
- * chunks larger than a page and through the DMA MR; a lookup reference
- * keeping an object alive while its deregistration waits; the data path
- * calls with bottom halves and with interrupts disabled; and the lookup
- * result fed to rdmap_rx_check() and rdmap_read_req_check(), giving the
- * Terminate codes of the RFC tables (written as numbers).
+ * with bad arguments; new pages refused on a valid one, which keeps its
+ * own); page walks over a region starting mid-page, with chunks larger
+ * than a page and through the DMA MR; a lookup reference keeping an
+ * object alive while its deregistration waits; holds, which it does not
+ * wait for: the object lives until the last one (read after a grace
+ * period, freed by the last), and rdmap_mem_use() checks the held object
+ * again (-EACCES when invalid, for another key or PD, missing rights, out
+ * of bounds or wrapping; -ENOENT once deregistered), also once a new MR
+ * with the same key and PD took its index and so its STag, which a
+ * lookup by number finds instead; the data path calls with bottom halves
+ * and with interrupts disabled; and the lookup result fed to
+ * rdmap_rx_check() and rdmap_read_req_check(), giving the Terminate codes
+ * of the RFC tables (written as numbers).
  *
  * Every case gets a fresh table (suite init) and real pages: three
- * order-0 pages and two order-1 pages.
+ * order-0 pages and two order-1 pages. Holds and the index limit are
+ * undone by KUnit actions, also when a case fails.
  */
 #include <kunit/test.h>
 #include <linux/completion.h>

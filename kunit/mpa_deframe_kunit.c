@@ -13,6 +13,21 @@
  * The sink reads each span with mpa_rx_copy_ulpdu(), so every case with
  * Markers also checks that they are skipped wherever a span starts, is
  * cut or ends.
+ *
+ * Verify-first mode (mpa_rx_init_verified()), each piece given to the
+ * checker (mpa_rx_scan()), then what was not consumed yet fed again
+ * (mpa_rx_feed()), then mpa_rx_verdict(): good FPDUs cut at every kind of
+ * place (1-octet pieces, inside a header or a CRC, around an FPDU's end,
+ * across the 2^32 stream position), with and without Markers, go up only
+ * once the checker was given their last octet, then whole, delivery and
+ * rx->verified at the end of the last one checked after every piece; a
+ * payload or CRC octet flipped, a wrong FPDUPTR under a good CRC (leading
+ * or inner Marker) and a ULPDU_Length above the limit, after two good
+ * FPDUs and before more: the good ones go up whole, nothing of the bad
+ * one, its error in one end call after them (also when it was checked
+ * before any delivery), nothing afterwards; 200 seeded random streams in
+ * random pieces; and without CRCs and Markers no checker, delivery as
+ * read.
  */
 #include <kunit/test.h>
 #include <linux/random.h>
@@ -812,6 +827,670 @@ static void mpa_deframe_init_checks_arguments(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rx->max_ulpdu, U16_MAX);
 }
 
+/*
+ * Verify-first mode (mpa_rx_init_verified()): the checker is handed each
+ * piece of the stream (mpa_rx_scan()), then the delivering parser is fed
+ * everything it did not consume yet (mpa_rx_feed()), then asked for its
+ * verdict (mpa_rx_verdict()).
+ */
+
+#define VF_MAX_FPDUS	8
+#define VF_CAP		(32 * 1024)	/* wire and ULPDU octets of a stream */
+#define VF_LEAD		5		/* junk octets before the stream */
+#define VF_MAX_ULPDU	1024		/* the limit of VF_BAD_LENGTH */
+
+/* How vf_add() spoils an FPDU */
+enum vf_bad {
+	VF_GOOD,
+	VF_BAD_PAYLOAD,		/* a ULPDU octet flipped */
+	VF_BAD_CRC,		/* a CRC octet flipped */
+	VF_BAD_LEAD_FPDUPTR,	/* its leading Marker's FPDUPTR 4 too far */
+	VF_BAD_INNER_FPDUPTR,	/* a Marker inside it likewise */
+	VF_BAD_LENGTH,		/* ULPDU_Length VF_MAX_ULPDU + 1 */
+};
+
+/*
+ * FPDUs framed for the verify-first cases: the wire octets, the ULPDUs
+ * back to back, and where each FPDU ends (from the stream's first octet).
+ */
+struct vf_stream {
+	struct rnd_state *rnd;
+	u32 pos;
+	u8 *wire;
+	unsigned int len;
+	u8 *ulpdus;
+	unsigned int total;
+	unsigned int nr;
+	unsigned int lens[VF_MAX_FPDUS];
+	unsigned int end[VF_MAX_FPDUS];
+};
+
+static struct vf_stream *vf_stream(struct kunit *test, struct rnd_state *rnd)
+{
+	struct vf_stream *st = kunit_kzalloc(test, sizeof(*st), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	st->wire = kunit_kzalloc(test, VF_CAP, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, st->wire);
+	st->ulpdus = kunit_kzalloc(test, VF_CAP, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, st->ulpdus);
+	st->rnd = rnd;
+	return st;
+}
+
+static void vf_stream_reset(struct vf_stream *st, u32 pos)
+{
+	st->pos = pos;
+	st->len = 0;
+	st->total = 0;
+	st->nr = 0;
+}
+
+/* Offset in @f's wire octets of octet @off of its ULPDU or framing */
+static unsigned int vf_wire_off(const struct mpa_fpdu *f, u16 type,
+				unsigned int off)
+{
+	unsigned int i, w = 0;
+
+	for (i = 0; i < f->nr_pieces; w += f->piece[i++].len) {
+		const struct mpa_piece *p = &f->piece[i];
+
+		if (p->type == type && off >= p->off && off - p->off < p->len)
+			return w + off - p->off;
+	}
+	return f->len;
+}
+
+/*
+ * Offset in @f->bytes of the FPDUPTR of the first Marker at FPDU octet
+ * @from or later; f->nr_bytes when there is none.
+ */
+static unsigned int vf_fpduptr(const struct mpa_fpdu *f, unsigned int from)
+{
+	unsigned int i, k, w = 0;
+
+	for (i = 0; i < f->nr_pieces; w += f->piece[i++].len) {
+		const struct mpa_piece *p = &f->piece[i];
+
+		if (p->type != MPA_PIECE_FRAMING)
+			continue;
+		for (k = 0; k < p->len; k++)
+			if (w + k >= from &&
+			    !((f->start + w + k) % MPA_MARKER_INTERVAL))
+				return p->off + k + 2;
+	}
+	return f->nr_bytes;
+}
+
+/* Frame a ULPDU of @len random octets at the end of @st, spoilt by @bad */
+static void vf_add(struct kunit *test, struct vf_stream *st,
+		   struct mpa_tx *tx, struct mpa_fpdu *f, unsigned int len,
+		   enum vf_bad bad)
+{
+	u8 *ulpdu = st->ulpdus + st->total, *wire = st->wire + st->len;
+	struct kvec kv = { .iov_base = ulpdu, .iov_len = len };
+	struct iov_iter it;
+	unsigned int at;
+
+	KUNIT_ASSERT_LT(test, st->nr, VF_MAX_FPDUS);
+	KUNIT_ASSERT_LE(test, st->total + len, VF_CAP);
+	prandom_bytes_state(st->rnd, ulpdu, len);
+	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, len);
+	KUNIT_ASSERT_EQ(test, mpa_fpdu_layout(tx, f, len), 0);
+	KUNIT_ASSERT_LE(test, st->len + f->len, VF_CAP);
+	KUNIT_ASSERT_EQ(test, mpa_fpdu_set_crc(f, &it), 0);
+	if (bad == VF_BAD_LEAD_FPDUPTR || bad == VF_BAD_INNER_FPDUPTR) {
+		/* from octet 1 on: past a leading Marker */
+		at = vf_fpduptr(f, bad == VF_BAD_INNER_FPDUPTR ? 1 : 0);
+		KUNIT_ASSERT_LT(test, at, f->nr_bytes);
+		if (bad == VF_BAD_LEAD_FPDUPTR)
+			KUNIT_ASSERT_EQ(test, at, 2);
+		f->bytes[at + 1] ^= 0x04;
+		KUNIT_ASSERT_EQ(test, mpa_fpdu_set_crc(f, &it), 0);
+	}
+	KUNIT_ASSERT_EQ(test, mpa_test_linearise(f, ulpdu, wire), f->len);
+	if (bad == VF_BAD_PAYLOAD || bad == VF_BAD_CRC) {
+		at = bad == VF_BAD_CRC ?
+		     vf_wire_off(f, MPA_PIECE_FRAMING, f->crc_pos[2]) :
+		     vf_wire_off(f, MPA_PIECE_PAYLOAD, len / 2);
+		KUNIT_ASSERT_LT(test, at, f->len);
+		wire[at] ^= 0x10;
+	}
+	KUNIT_ASSERT_EQ(test, mpa_tx_commit(tx, f), 0);
+	st->lens[st->nr] = len;
+	st->total += len;
+	st->len += f->len;
+	st->end[st->nr++] = st->len;
+}
+
+/*
+ * The layer above: a struct mpa_test_sink behind a watch that counts
+ * every begin, data or good end call for an FPDU whose last octet the
+ * checker was not given yet, and when the first error came.
+ */
+struct vf_watch {
+	struct mpa_test_sink *s;
+	const struct vf_stream *st;
+	unsigned int scanned;	/* stream octets given to mpa_rx_scan() */
+	unsigned int early;	/* calls before their FPDU was scanned */
+	unsigned int errs;	/* end calls with an error */
+	unsigned int good_before; /* good ULPDUs that ended before the first */
+};
+
+/* The FPDU going up is the one after the good ULPDUs ended so far */
+static void vf_watch_fpdu(struct vf_watch *w)
+{
+	unsigned int k = w->s->nr;
+
+	if (k >= w->st->nr || w->st->end[k] > w->scanned)
+		w->early++;
+}
+
+static int vf_begin(void *ctx, unsigned int ulpdu_len)
+{
+	struct vf_watch *w = ctx;
+
+	vf_watch_fpdu(w);
+	return mpa_test_sink_ops.begin(w->s, ulpdu_len);
+}
+
+static int vf_data(void *ctx, struct sk_buff *skb, unsigned int off,
+		   unsigned int len, unsigned int ulpdu_off)
+{
+	struct vf_watch *w = ctx;
+
+	vf_watch_fpdu(w);
+	return mpa_test_sink_ops.data(w->s, skb, off, len, ulpdu_off);
+}
+
+static int vf_end(void *ctx, unsigned int ulpdu_len, enum mpa_error err)
+{
+	struct vf_watch *w = ctx;
+
+	if (!err)
+		vf_watch_fpdu(w);
+	else if (!w->errs++)
+		w->good_before = w->s->nr;
+	return mpa_test_sink_ops.end(w->s, ulpdu_len, err);
+}
+
+static const struct mpa_rx_ops vf_ops = {
+	.begin = vf_begin,
+	.data = vf_data,
+	.end = vf_end,
+};
+
+/* One pass of a stream through a verify-first parser */
+struct vf_run {
+	struct kunit *test;
+	const struct vf_stream *st;
+	struct mpa_rx *rx;
+	struct mpa_rx *scan;
+	struct vf_watch *w;
+	struct sk_buff *whole;	/* the stream after VF_LEAD octets, or NULL */
+	unsigned int fed;	/* stream octets mpa_rx_feed() consumed */
+	unsigned int bad;	/* index of the bad FPDU, st->nr when none */
+	unsigned int short_scans; /* mpa_rx_scan() calls that checked less */
+	unsigned int stale;	/* steps that left @fed or rx->verified
+				 * elsewhere than at the last good FPDU
+				 * wholly scanned
+				 */
+};
+
+static struct vf_run *vf_start(struct kunit *test, const struct vf_stream *st,
+			       bool markers, bool crc, unsigned int max_ulpdu)
+{
+	struct mpa_fo_cfg cfg = { .pos = st->pos, .markers = markers,
+				  .crc = crc };
+	struct vf_run *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->rx = kunit_kzalloc(test, sizeof(*r->rx), GFP_KERNEL);
+	r->scan = kunit_kzalloc(test, sizeof(*r->scan), GFP_KERNEL);
+	r->w = kunit_kzalloc(test, sizeof(*r->w), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r->rx);
+	KUNIT_ASSERT_NOT_NULL(test, r->scan);
+	KUNIT_ASSERT_NOT_NULL(test, r->w);
+	r->w->s = mpa_test_sink(test, st->total + 1, VF_MAX_FPDUS);
+	r->w->st = st;
+	r->test = test;
+	r->st = st;
+	r->bad = st->nr;
+	KUNIT_ASSERT_EQ(test, mpa_rx_init_verified(r->rx, r->scan, &cfg,
+						   max_ulpdu, &vf_ops, r->w),
+			0);
+	KUNIT_ASSERT_PTR_EQ(test, r->rx->scan, r->scan);
+	r->w->s->rx = r->rx;
+	return r;
+}
+
+static void vf_free(struct vf_run *r)
+{
+	struct kunit *test = r->test;
+
+	kunit_kfree(test, r->w->s->lens);
+	kunit_kfree(test, r->w->s->buf);
+	kunit_kfree(test, r->w->s);
+	kunit_kfree(test, r->w);
+	kunit_kfree(test, r->scan);
+	kunit_kfree(test, r->rx);
+	kunit_kfree(test, r);
+}
+
+/*
+ * Stream octets [@at, @at + @n) to the checker or to the delivering
+ * parser: from the whole stream's skb, or from an skb of their own (some
+ * linear, some in page frags) freed right after.
+ */
+static int vf_call(struct vf_run *r, bool scan, unsigned int at,
+		   unsigned int n)
+{
+	struct sk_buff *skb = r->whole;
+	unsigned int off = VF_LEAD + at;
+	int ret;
+
+	if (!skb) {
+		skb = mpa_test_skb(r->test, r->st->wire + at, n, VF_LEAD,
+				   n / 2);
+		off = VF_LEAD;
+	}
+	ret = scan ? mpa_rx_scan(r->rx, skb, off, n) :
+		     mpa_rx_feed(r->rx, skb, off, n);
+	if (!r->whole)
+		kfree_skb(skb);
+	return ret;
+}
+
+/* Where delivery must be: the end of the last good FPDU wholly scanned */
+static unsigned int vf_verified_end(const struct vf_run *r)
+{
+	unsigned int k, end = 0;
+
+	for (k = 0; k < r->bad && r->st->end[k] <= r->w->scanned; k++)
+		end = r->st->end[k];
+	return end;
+}
+
+/* Feed the delivering parser up to @n octets it has not consumed yet */
+static void vf_feed(struct vf_run *r, unsigned int n)
+{
+	int ret;
+
+	if (!n)
+		return;
+	ret = vf_call(r, false, r->fed, n);
+	if (ret > 0)
+		r->fed += ret;
+	KUNIT_EXPECT_GE(r->test, ret, 0);
+}
+
+/* The checker gets the next @n octets; then delivery and the verdict */
+static void vf_step(struct vf_run *r, unsigned int n)
+{
+	struct vf_watch *w = r->w;
+
+	if (vf_call(r, true, w->scanned, n) != (int)n)
+		r->short_scans++;
+	w->scanned += n;
+	vf_feed(r, w->scanned - r->fed);
+	mpa_rx_verdict(r->rx);
+	if (r->fed != vf_verified_end(r) ||
+	    r->rx->verified - r->st->pos != vf_verified_end(r))
+		r->stale++;
+}
+
+/* Every ULPDU of a good stream went up, whole, in order, and in time */
+static void vf_expect_all(struct vf_run *r, const char *what)
+{
+	const struct vf_stream *st = r->st;
+	struct mpa_test_sink *s = r->w->s;
+	struct kunit *test = r->test;
+	unsigned int i;
+
+	KUNIT_EXPECT_EQ_MSG(test, r->w->early, 0, "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, r->stale, 0, "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, r->short_scans, 0, "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, r->fed, st->len, "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, mpa_rx_error(r->rx), MPA_ERR_NONE, "%s",
+			    what);
+	KUNIT_EXPECT_EQ_MSG(test, s->err, MPA_ERR_NONE, "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, r->w->errs, 0, "%s", what);
+	KUNIT_EXPECT_FALSE_MSG(test, s->misordered, "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, s->begins, st->nr, "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, s->ends, st->nr, "%s", what);
+	KUNIT_ASSERT_EQ_MSG(test, s->nr, st->nr, "%s", what);
+	for (i = 0; i < st->nr; i++)
+		KUNIT_EXPECT_EQ_MSG(test, s->lens[i], st->lens[i],
+				    "%s, ULPDU %u", what, i);
+	KUNIT_EXPECT_EQ_MSG(test, s->used, st->total, "%s", what);
+	KUNIT_EXPECT_MEMEQ_MSG(test, s->buf, st->ulpdus, st->total, "%s",
+			       what);
+}
+
+struct vf_split_case {
+	const char *desc;
+	bool markers;
+	bool crc;
+	u32 pos;
+	bool from_end;		/* @first counts from the first FPDU's end */
+	int first;		/* octets of the first piece; 0: none */
+	unsigned int step;	/* octets of every later one; 0: the rest */
+};
+
+static const struct vf_split_case vf_split_cases[] = {
+	{ "1-octet pieces, no Markers", false, true, 4, false, 1, 1 },
+	{ "1-octet pieces, Markers in payloads",
+	  true, true, 480, false, 1, 1 },
+	{ "1-octet pieces, Markers, CRCs off", true, false, 480, false, 1,
+	  1 },
+	{ "7-octet pieces, Markers", true, true, 480, false, 7, 7 },
+	{ "512-octet pieces from a Marker, Markers", true, true, 0, false,
+	  512, 512 },
+	{ "cut inside the first header", true, true, 480, false, 1, 0 },
+	{ "cut inside the first CRC, no Markers", false, true, 4, true, -2,
+	  0 },
+	{ "cut one octet before the first FPDU's end", true, true, 480, true,
+	  -1, 0 },
+	{ "cut at the first FPDU's end", true, true, 480, true, 0, 0 },
+	{ "cut one octet after the first FPDU's end", true, true, 480, true,
+	  1, 0 },
+	{ "the whole stream at once, Markers", true, true, 480, false, 0,
+	  0 },
+	{ "5-octet pieces across the 2^32 stream position", true, true,
+	  0xfffffe10, false, 5, 5 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(vf_split, vf_split_cases, desc);
+
+/*
+ * Good FPDUs in pieces: nothing of an FPDU goes up before the checker was
+ * given its last octet; then all of it does, and it ends without error.
+ */
+static void mpa_deframe_verified_delivers_only_checked(struct kunit *test)
+{
+	static const unsigned int lens[] = { 100, 1000, 13, 1, 600 };
+	const struct vf_split_case *c = test->param_value;
+	struct rnd_state rnd = { 8, 0, 4, 1 };
+	struct vf_stream *st = vf_stream(test, &rnd);
+	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	unsigned int i, n, left;
+	struct vf_run *r;
+	struct mpa_tx tx;
+
+	vf_stream_reset(st, c->pos);
+	mpa_test_tx_init(test, &tx, c->pos, c->markers, c->crc);
+	for (i = 0; i < ARRAY_SIZE(lens); i++)
+		vf_add(test, st, &tx, f, lens[i], VF_GOOD);
+	r = vf_start(test, st, c->markers, c->crc, MPA_MULPDU_MAX);
+	n = c->from_end ? st->end[0] + c->first : c->first;
+	while ((left = st->len - r->w->scanned)) {
+		vf_step(r, min(n ?: left, left));
+		n = c->step;
+	}
+	vf_expect_all(r, c->desc);
+	KUNIT_EXPECT_EQ(test, r->rx->pos, tx.pos);
+}
+
+struct vf_bad_case {
+	const char *desc;
+	u8 bad;			/* enum vf_bad */
+	bool markers;
+	bool crc;
+	unsigned int step;	/* piece octets; 0: the whole stream */
+	bool scan_first;	/* checked whole before any delivery */
+	enum mpa_error err;
+};
+
+/*
+ * Two good FPDUs, the bad one, two more good ones, in pieces. The good
+ * ones go up whole, nothing of the bad one does: the end callback reports
+ * it, once, after the good ones; then nothing goes up any more.
+ */
+static void vf_expect_bad_stops(struct kunit *test,
+				const struct vf_bad_case *c)
+{
+	struct rnd_state rnd = { 6, 5, 8, 1 };
+	struct vf_stream *st = vf_stream(test, &rnd);
+	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	unsigned int i, len = 700, good, left;
+	bool found = c->bad != VF_BAD_LEAD_FPDUPTR;
+	struct mpa_test_sink *s;
+	struct vf_run *r;
+	struct mpa_tx tx;
+
+	vf_stream_reset(st, c->markers ? 0 : 4);
+	mpa_test_tx_init(test, &tx, st->pos, c->markers, c->crc);
+	vf_add(test, st, &tx, f, 100, VF_GOOD);
+	/* the bad FPDU starts at a Marker when its leading one is spoilt */
+	for (i = 1; !found && i <= VF_MAX_ULPDU; i++) {
+		KUNIT_ASSERT_EQ(test, mpa_fpdu_layout(&tx, f, i), 0);
+		len = i;
+		found = !((tx.pos + f->len) % MPA_MARKER_INTERVAL);
+	}
+	KUNIT_ASSERT_TRUE(test, found);
+	vf_add(test, st, &tx, f, len, VF_GOOD);
+	vf_add(test, st, &tx, f, c->bad == VF_BAD_LENGTH ?
+	       VF_MAX_ULPDU + 1 : 1000, c->bad);
+	vf_add(test, st, &tx, f, 200, VF_GOOD);
+	vf_add(test, st, &tx, f, 300, VF_GOOD);
+
+	r = vf_start(test, st, c->markers, c->crc, VF_MAX_ULPDU);
+	r->bad = 2;
+	s = r->w->s;
+	if (c->scan_first) {
+		/* all checked; delivery an octet at a time */
+		r->whole = mpa_test_skb(test, st->wire, st->len, VF_LEAD, 64);
+		r->w->scanned = st->len;
+		KUNIT_EXPECT_LT(test, mpa_rx_scan(r->rx, r->whole, VF_LEAD,
+						  st->len), st->len);
+		mpa_rx_verdict(r->rx);
+		KUNIT_EXPECT_EQ(test, s->ends, 0);
+		do {
+			good = r->fed;
+			vf_feed(r, 1);
+			mpa_rx_verdict(r->rx);
+		} while (r->fed != good);
+	} else {
+		while ((left = st->len - r->w->scanned))
+			vf_step(r, min(c->step ?: left, left));
+		KUNIT_EXPECT_GT(test, r->short_scans, 0);
+		KUNIT_EXPECT_EQ(test, r->stale, 0);
+	}
+
+	good = st->lens[0] + st->lens[1];
+	KUNIT_EXPECT_EQ(test, r->w->early, 0);
+	KUNIT_EXPECT_EQ(test, r->fed, st->end[1]);
+	KUNIT_EXPECT_EQ(test, s->nr, 2);
+	KUNIT_EXPECT_EQ(test, s->begins, 2);
+	KUNIT_EXPECT_EQ(test, s->used, good);
+	KUNIT_EXPECT_EQ(test, s->cur, 0);
+	KUNIT_EXPECT_MEMEQ(test, s->buf, st->ulpdus, good);
+	KUNIT_EXPECT_FALSE(test, s->misordered);
+	KUNIT_EXPECT_EQ(test, r->w->errs, 1);
+	KUNIT_EXPECT_EQ(test, r->w->good_before, 2);
+	KUNIT_EXPECT_EQ(test, s->ends, 3);
+	KUNIT_EXPECT_EQ(test, s->err, c->err);
+	KUNIT_EXPECT_EQ(test, mpa_rx_error(r->rx), c->err);
+	KUNIT_EXPECT_TRUE(test, mpa_rx_stopped(r->rx));
+
+	/* nothing afterwards, though good FPDUs follow */
+	vf_feed(r, st->len - r->fed);
+	mpa_rx_verdict(r->rx);
+	KUNIT_EXPECT_EQ(test, r->fed, st->end[1]);
+	KUNIT_EXPECT_EQ(test, r->w->errs, 1);
+	KUNIT_EXPECT_EQ(test, s->late, 0);
+	KUNIT_EXPECT_EQ(test, s->nr, 2);
+	if (r->whole)
+		kfree_skb(r->whole);
+}
+
+static const struct vf_bad_case vf_crc_cases[] = {
+	{ "payload octet flipped, whole stream, no Markers", VF_BAD_PAYLOAD,
+	  false, true, 0, false, MPA_ERR_CRC },
+	{ "payload octet flipped, 1-octet pieces, Markers", VF_BAD_PAYLOAD,
+	  true, true, 1, false, MPA_ERR_CRC },
+	{ "payload octet flipped, 100-octet pieces, Markers",
+	  VF_BAD_PAYLOAD, true, true, 100, false, MPA_ERR_CRC },
+	{ "payload octet flipped, checked first, delivered octet by octet",
+	  VF_BAD_PAYLOAD, true, true, 0, true, MPA_ERR_CRC },
+	{ "CRC octet flipped, whole stream, no Markers", VF_BAD_CRC, false,
+	  true, 0, false, MPA_ERR_CRC },
+	{ "CRC octet flipped, 1-octet pieces, Markers", VF_BAD_CRC, true,
+	  true, 1, false, MPA_ERR_CRC },
+	{ "CRC octet flipped, checked first, delivered octet by octet",
+	  VF_BAD_CRC, false, true, 0, true, MPA_ERR_CRC },
+};
+
+KUNIT_ARRAY_PARAM_DESC(vf_crc, vf_crc_cases, desc);
+
+static void mpa_deframe_verified_bad_crc(struct kunit *test)
+{
+	vf_expect_bad_stops(test, test->param_value);
+}
+
+static const struct vf_bad_case vf_marker_cases[] = {
+	{ "leading Marker's FPDUPTR wrong, CRC good, whole stream",
+	  VF_BAD_LEAD_FPDUPTR, true, true, 0, false, MPA_ERR_MARKER },
+	{ "leading Marker's FPDUPTR wrong, CRC good, 1-octet pieces",
+	  VF_BAD_LEAD_FPDUPTR, true, true, 1, false, MPA_ERR_MARKER },
+	{ "inner Marker's FPDUPTR wrong, CRC good, whole stream",
+	  VF_BAD_INNER_FPDUPTR, true, true, 0, false, MPA_ERR_MARKER },
+	{ "inner Marker's FPDUPTR wrong, CRC good, 3-octet pieces",
+	  VF_BAD_INNER_FPDUPTR, true, true, 3, false, MPA_ERR_MARKER },
+	{ "inner Marker's FPDUPTR wrong, checked first",
+	  VF_BAD_INNER_FPDUPTR, true, true, 0, true, MPA_ERR_MARKER },
+	{ "inner Marker's FPDUPTR wrong, CRCs off, 1-octet pieces",
+	  VF_BAD_INNER_FPDUPTR, true, false, 1, false, MPA_ERR_MARKER },
+	{ "ULPDU_Length above the limit, 1-octet pieces", VF_BAD_LENGTH,
+	  true, true, 1, false, MPA_ERR_MARKER },
+	{ "ULPDU_Length above the limit, checked first", VF_BAD_LENGTH,
+	  false, true, 0, true, MPA_ERR_MARKER },
+};
+
+KUNIT_ARRAY_PARAM_DESC(vf_marker, vf_marker_cases, desc);
+
+static void mpa_deframe_verified_bad_marker(struct kunit *test)
+{
+	vf_expect_bad_stops(test, test->param_value);
+}
+
+#define VF_RUNS	200
+
+/* A random piece: often tiny, sometimes several FPDUs */
+static unsigned int vf_cut(struct rnd_state *rnd, unsigned int left)
+{
+	static const unsigned int max[] = { 1, 4, 64, 600, 8000 };
+	unsigned int k = prandom_u32_state(rnd) % ARRAY_SIZE(max);
+
+	return min(left, 1 + prandom_u32_state(rnd) % max[k]);
+}
+
+/*
+ * Seeded random streams, CRCs on, Markers in every other run: random
+ * ULPDU lengths, start positions, skb layouts and pieces. Every ULPDU
+ * goes up whole and in order, and none before the checker was given the
+ * last octet of its FPDU.
+ */
+static void mpa_deframe_verified_random_round_trip(struct kunit *test)
+{
+	static const unsigned int max_len[] = { 16, 512, 1460, 4000 };
+	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	struct rnd_state rnd;
+	struct vf_stream *st = vf_stream(test, &rnd);
+	unsigned int run, i, nr, fpdus = 0, steps = 0;
+	char what[48];
+	bool markers;
+	struct vf_run *r;
+	struct mpa_tx tx;
+	u32 pos;
+
+	prandom_seed_state(&rnd, 0x5044f1f5ULL);
+	for (run = 0; run < VF_RUNS; run++) {
+		markers = run & 1;
+		pos = prandom_u32_state(&rnd);
+		if (prandom_u32_state(&rnd) % 4)
+			pos &= ~3U;
+		if (markers && mpa_pos_in_marker(pos))
+			pos -= pos % MPA_MARKER_INTERVAL;
+		vf_stream_reset(st, pos);
+		mpa_test_tx_init(test, &tx, pos, markers, true);
+		nr = 1 + prandom_u32_state(&rnd) % 6;
+		for (i = 0; i < nr; i++)
+			vf_add(test, st, &tx, f, 1 + prandom_u32_state(&rnd) %
+			       max_len[prandom_u32_state(&rnd) % 4], VF_GOOD);
+		r = vf_start(test, st, markers, true, MPA_MULPDU_MAX);
+		r->whole = mpa_test_skb(test, st->wire, st->len, VF_LEAD,
+					prandom_u32_state(&rnd) % st->len);
+		while (r->w->scanned < st->len) {
+			vf_step(r, vf_cut(&rnd, st->len - r->w->scanned));
+			steps++;
+		}
+		kfree_skb(r->whole);
+		snprintf(what, sizeof(what), "run %u, Markers %d, pos %u", run,
+			 markers, pos);
+		vf_expect_all(r, what);
+		fpdus += nr;
+		vf_free(r);
+		if (test->status == KUNIT_FAILURE)
+			return;
+		cond_resched();
+	}
+	kunit_info(test, "%u FPDUs in %u pieces\n", fpdus, steps);
+}
+
+/*
+ * Neither CRCs nor Markers: nothing to check, no checker; the parser
+ * delivers as it reads. With CRCs on, the same octets wait for it.
+ */
+static void mpa_deframe_verified_off_delivers_as_read(struct kunit *test)
+{
+	struct mpa_test_sink *s = mpa_test_sink(test, 256, 4);
+	struct mpa_rx *rx = kunit_kzalloc(test, sizeof(*rx), GFP_KERNEL);
+	struct mpa_rx *scan = kunit_kzalloc(test, sizeof(*scan), GFP_KERNEL);
+	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	struct mpa_fo_cfg cfg = { .pos = 4 };
+	u8 ulpdu[100], wire[128];
+	struct sk_buff *skb;
+	struct mpa_tx tx;
+	unsigned int n;
+
+	KUNIT_ASSERT_NOT_NULL(test, rx);
+	KUNIT_ASSERT_NOT_NULL(test, scan);
+	prandom_bytes_state(&(struct rnd_state){ 2, 7, 1, 8 }, ulpdu,
+			    sizeof(ulpdu));
+	mpa_test_tx_init(test, &tx, 4, false, false);
+	n = mpa_test_frame(test, &tx, f, ulpdu, sizeof(ulpdu), wire);
+	KUNIT_ASSERT_EQ(test, mpa_rx_init_verified(rx, scan, &cfg,
+						   MPA_MULPDU_MAX,
+						   &mpa_test_sink_ops, s), 0);
+	s->rx = rx;
+	KUNIT_EXPECT_NULL(test, rx->scan);
+	skb = mpa_test_skb(test, wire, n, 0, n);
+	KUNIT_EXPECT_EQ(test, mpa_rx_scan(rx, skb, 0, n), n);
+	kfree_skb(skb);
+	/* the header and half the ULPDU go up at once */
+	KUNIT_EXPECT_EQ(test, test_feed(test, rx, wire, 52), 52);
+	KUNIT_EXPECT_EQ(test, s->begins, 1);
+	KUNIT_EXPECT_EQ(test, s->cur, 50);
+	KUNIT_EXPECT_EQ(test, test_feed(test, rx, wire + 52, n - 52), n - 52);
+	mpa_rx_verdict(rx);
+	KUNIT_EXPECT_EQ(test, mpa_rx_error(rx), MPA_ERR_NONE);
+	KUNIT_EXPECT_EQ(test, s->ends, 1);
+	KUNIT_ASSERT_EQ(test, s->nr, 1);
+	KUNIT_EXPECT_MEMEQ(test, s->buf, ulpdu, sizeof(ulpdu));
+
+	/* CRCs on: a checker, and unchecked octets stay where they are */
+	mpa_test_sink_reset(s);
+	cfg.crc = true;
+	KUNIT_ASSERT_EQ(test, mpa_rx_init_verified(rx, scan, &cfg,
+						   MPA_MULPDU_MAX,
+						   &mpa_test_sink_ops, s), 0);
+	KUNIT_EXPECT_PTR_EQ(test, rx->scan, scan);
+	KUNIT_EXPECT_EQ(test, test_feed(test, rx, wire, 52), 0);
+	KUNIT_EXPECT_EQ(test, s->begins, 0);
+	KUNIT_EXPECT_EQ(test, s->datas, 0);
+}
+
 static struct kunit_case mpa_deframe_cases[] = {
 	KUNIT_CASE(mpa_deframe_figure5),
 	KUNIT_CASE(mpa_deframe_figure6),
@@ -830,6 +1509,13 @@ static struct kunit_case mpa_deframe_cases[] = {
 	KUNIT_CASE(mpa_deframe_rejects_range_outside_skb),
 	KUNIT_CASE(mpa_deframe_init_checks_arguments),
 	KUNIT_CASE(mpa_deframe_copy_matches_source),
+	KUNIT_CASE_PARAM(mpa_deframe_verified_delivers_only_checked,
+			 vf_split_gen_params),
+	KUNIT_CASE_PARAM(mpa_deframe_verified_bad_crc, vf_crc_gen_params),
+	KUNIT_CASE_PARAM(mpa_deframe_verified_bad_marker,
+			 vf_marker_gen_params),
+	KUNIT_CASE(mpa_deframe_verified_random_round_trip),
+	KUNIT_CASE(mpa_deframe_verified_off_delivers_as_read),
 	{}
 };
 

@@ -1668,12 +1668,10 @@ static void qpt_ird_fixed_by_stream(struct kunit *test)
 	const struct swi_stream_cfg *both[2] = { NULL, NULL };
 	const struct swi_stream_cfg cfg = {};
 	struct qpt *t = qpt_up_pair(test, both, 1);
-	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
-					       IB_ACCESS_REMOTE_READ);
 	struct rdmap_read_req_info r = {
 		.sink_stag = 0x1100, .sink_to = 0, .size = 16,
-		.src_stag = mr->rkey, .src_to = mr->iova,
 	};
+	struct ib_mr *mr;
 	struct swi_qp *qp = to_swi_qp(t->qp[1]);
 	u8 two[2 * QPT_READ_REQ_FPDU] = {};
 	struct kvec kv = { .iov_base = two, .iov_len = sizeof(two) };
@@ -1697,6 +1695,9 @@ static void qpt_ird_fixed_by_stream(struct kunit *test)
 	swi_kunit_sock_keep(test, sock[1]);
 	KUNIT_ASSERT_EQ(test, ib_query_qp(t->qp[1], &attr, 0, &init), 0);
 	KUNIT_EXPECT_EQ(test, attr.max_dest_rd_atomic, 1);
+	mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ);
+	r.src_stag = mr->rkey;
+	r.src_to = mr->iova;
 	rdmap_read_req_build(&rr, &r);
 	/* both in one sendmsg(): B reads them in one go, answering neither */
 	for (i = 0; i < 2; i++) {

@@ -736,6 +736,7 @@ struct swi_stream *swi_qp_stream_new(struct swi_qp *qp, struct socket *sock,
 {
 	return swi_stream_create(qp, sock, cfg);
 }
+EXPORT_SYMBOL_IF_KUNIT(swi_qp_stream_new);
 
 /**
  * swi_qp_stream_drop() - free a stream that was never attached
@@ -811,6 +812,7 @@ int swi_qp_attach_stream(struct swi_qp *qp, struct swi_stream *s, void *conn)
 		swi_stream_abandon(s);	/* the socket is still the caller's */
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(swi_qp_attach_stream);
 
 /**
  * swi_modify_qp() - change QP attributes and state
@@ -1209,6 +1211,7 @@ void swi_qp_put(struct ib_qp *ibqp)
 {
 	kref_put(&to_swi_qp(ibqp)->ref, swi_qp_release);
 }
+EXPORT_SYMBOL_IF_KUNIT(swi_qp_put);
 
 /* A user QP is named by the process that created it only */
 static bool swi_qp_caller_owns(const struct swi_qp *qp)
@@ -1237,6 +1240,7 @@ struct ib_qp *swi_get_qp(struct ib_device *ibdev, int qpn)
 		swi_qp_put(ibqp);	/* the core takes its own */
 	return ibqp;
 }
+EXPORT_SYMBOL_IF_KUNIT(swi_get_qp);
 
 /**
  * swi_qp_find() - find a QP by number, referenced, for its owner
@@ -1259,6 +1263,7 @@ struct swi_qp *swi_qp_find(struct swi_device *dev, u32 qpn)
 	xa_unlock(&dev->qp_xa);
 	return qp;
 }
+EXPORT_SYMBOL_IF_KUNIT(swi_qp_find);
 
 /**
  * swi_qp_walk_conns() - visit every QP of a device that has a connection

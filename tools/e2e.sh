@@ -31,6 +31,9 @@ fi
 
 prepare_test_kernel || { tally fail $name:build-kernel; exit 1; }
 build_test_modules || { tally fail $name:build-modules; exit 1; }
+# tools built on the host for the guest (19-hostile-user)
+make -s -C "$top/tools/hostile-user" O="$top/build/tools" ||
+	{ tally fail $name:build-hostile-user; exit 1; }
 
 res="$top/build/$name"
 rm -rf "$res"

@@ -31,6 +31,9 @@ pkgs=(
 	# RDMA user space and network tools used inside the guest
 	rdma-core ibverbs-utils rdmacm-utils perftest python3-pyverbs iproute2 tcpdump
 	tshark iperf3 gnuplot-nox ethtool
+	# tools/hostile-user, built on the host: the verbs and rdma_cm headers
+	# (rdma/siw-abi.h is linux-libc-dev's, a dependency of build-essential)
+	libibverbs-dev librdmacm-dev linux-libc-dev
 	# kernel ULP tests: the NFS server and its helpers (rpcbind, exportfs)
 	nfs-kernel-server
 	# make deb

@@ -18,8 +18,12 @@
 #               after a good one, hostile FPDUs, also with CRC off
 #               (mpa_crc 0 on DEV0); the client's error output and exit
 #               status are checked too.
+#   Among them the checks of verify-then-place (an RDMA Write whose
+#   payload octet or Marker was corrupted behind its CRC must leave the
+#   server's buffer as it was: crc-flipped-*) and of exact Read Response
+#   sinks (zero-length Read Responses: read-response-zero-length-*).
 #
-# Fails if a case fails, if fewer than 265 cases ran, if the rping server
+# Fails if a case fails, if fewer than 272 cases ran, if the rping server
 # died or no longer serves a normal client afterwards, or on a kernel
 # splat. mpa_timeout_ms and close_timeout_ms are set low so that the
 # timeout cases take about two seconds each.
@@ -92,7 +96,7 @@ echo "$old_close" > $P/close_timeout_ms
 ni=$(grep -c '^pass ' "$ilog" || true)
 nr=$(grep -c '^pass ' "$rlog" || true)
 echo "cases passed: initiator $ni, responder $nr"
-[ $((ni + nr)) -ge 265 ] || fail "only $((ni + nr)) cases ran"
+[ $((ni + nr)) -ge 272 ] || fail "only $((ni + nr)) cases ran"
 grep -q '^skip ' "$ilog" "$rlog" && fail "a case was skipped"
 netns_teardown
 echo "PASS $T"

@@ -9,7 +9,7 @@
 leaks=/sys/kernel/debug/kmemleak
 # KUNIT_FILTER (tools/kunit.sh): a "suite.case" glob, to run fewer cases
 if [ -n "${KUNIT_FILTER:-}" ]; then
-	echo "$KUNIT_FILTER" > /sys/module/kunit/parameters/filter_glob || exit 14
+	printf %s "$KUNIT_FILTER" > /sys/module/kunit/parameters/filter_glob || exit 14
 fi
 [ -e $leaks ] && echo clear > $leaks
 dmesg -C

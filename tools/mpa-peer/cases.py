@@ -13,6 +13,7 @@ reaction it saw. Reactions:
   client:TEXT              (responder role) the consumer failed with TEXT
 """
 
+import copy
 import errno
 import os
 import shlex
@@ -136,6 +137,13 @@ def watch(c, offender=None, rreq=None, timeout=T_TERM):
             probs.append('Read Request header not copied')
         if rreq is None and t.r:
             probs.append('R set for a segment that is no Read Request')
+    if t.layer == 2 and (t.m or t.d or t.r):
+        # an MPA error (CRC, Marker): nothing of the bad FPDU reached DDP
+        # (verify first, RFC 5044 section 6), so there is no DDP header
+        # to copy: DHV 0. Before verify-first the receiver had read the
+        # header and copied it.
+        probs.append('M/D/R set for an LLP error: %d/%d/%d' % (t.m, t.d,
+                                                                t.r))
     ctxs = c.log
     ctxs('got %s' % t)
     s = t.short()
@@ -447,9 +455,10 @@ def learn_stag(ctx, c):
         raise Fail('no go-ahead')
 
 
-def read_outstanding(ctx, c):
-    """The server's RDMA Read is outstanding (not answered)."""
-    c.send_msg(w.OP_SEND, struct.pack('>QII', SRC_TO, SRC_STAG, len(RDATA)))
+def read_outstanding(ctx, c, size=len(RDATA)):
+    """The server's RDMA Read (of size octets, as we advertise) is
+    outstanding (not answered)."""
+    c.send_msg(w.OP_SEND, struct.pack('>QII', SRC_TO, SRC_STAG, size))
     rr = c.expect(lambda s: not s.tagged and s.opcode == w.OP_READ_REQ,
                   ctx.wait)
     if rr is None:
@@ -592,6 +601,66 @@ hostile('read-response-ends-early', 'terminate 1/1/0x01',
         rresp_two(8, 8, 8), 'rdmap-read', setup=read_outstanding)
 
 
+# ---- zero-length Read Responses: the module is the requester (the rping
+# server's RDMA Read of our advertised buffer, size octets, outstanding);
+# we answer with one tagged Read Response segment with L. A Response must
+# match its sink exactly, zero length included: its STag is the sink STag
+# of the Request, its TO the sink's TO, its octets the Read's size. A
+# Read that completes is seen on the wire: rping's go-ahead Send follows
+# it; a refused one never completes (flushed), the Terminate carries the
+# Response's DDP header (M, D), and the stream closes.
+def rresp_case(name, expect, stag=None, dto=0, payload=b'',
+               size=len(RDATA)):
+    """stag(sink STag) gives the Response's STag (None: the sink's); dto
+    None sends TO 0, else the sink's TO + dto."""
+    def fn(ctx):
+        c = up(ctx)
+        read_outstanding(ctx, c, size)
+        st = c.server_stag if stag is None else stag(c.server_stag)
+        to = 0 if dto is None else (c.server_to + dto) & (2 ** 64 - 1)
+        hdr = w.tagged_hdr(w.OP_READ_RESP, st, to)
+        c.ulpdu_sent[hdr] = len(hdr) + len(payload)
+        c.fpdu(hdr + payload)
+        r = watch(c, hdr)
+        c.close()
+        done = [s for s in c.segs if not s.tagged and s.opcode == w.OP_SEND]
+        if done:
+            r += ' (the Read completed: go-ahead %s)' % done[0]
+        return r
+    add(name, 'initiator', 'rdmap-read', expect, fn)
+
+
+OTHER_STAG = lambda st: st ^ 0x100        # noqa: E731 another index
+# Before the fixes (the code of 827685f) the receiver let a zero-length
+# Read Response with any STag through (DDP passes zero-length tagged
+# segments without looking at their STag) and compared it with an empty
+# sink, base 0: at TO 0 it was "in order" and complete, and the Read
+# completed with success, its sink never written (got: open, the Read
+# completed).
+rresp_case('read-response-zero-length-wrong-stag', 'terminate 1/1/0x00',
+           stag=OTHER_STAG, dto=None)
+# The same Read of 0 octets (we advertise size 0): the sink STag is still
+# the Request's, and another one is an invalid STag. Before the fix: the
+# Read completed with success.
+rresp_case('read-response-zero-length-wrong-stag-zero-read',
+           'terminate 1/1/0x00', stag=OTHER_STAG, dto=None, size=0)
+# Another STag at the sink's TO: before the fix the empty sink of base 0
+# made it a base or bounds violation (1/1/0x01); the STag is what is
+# wrong, an invalid STag (1/1/0x00).
+rresp_case('read-response-zero-length-wrong-stag-sink-to',
+           'terminate 1/1/0x00', stag=OTHER_STAG)
+# The sink's STag, zero length, TO 8 past the sink's: base or bounds.
+# Not a regression test of the fix: the code before it answered the same
+# (the sink's region was checked whenever the STag matched); it keeps
+# the zero-length path of the new check honest.
+rresp_case('read-response-zero-length-to-not-sink', 'terminate 1/1/0x01',
+           dto=8)
+# The sink's STag and TO, 8 octets into a Read of 0: base or bounds. As
+# the one above, the code before the fix answered the same.
+rresp_case('read-response-payload-into-zero-read', 'terminate 1/1/0x01',
+           payload=RDATA[:8], size=0)
+
+
 def read_req_bad(src_stag=None, dto=0, size=8, to=None):
     def b(c):
         st = c.server_stag if src_stag is None else src_stag
@@ -690,6 +759,78 @@ def crc_second(c):
 hostile('crc-bad-second-segment', 'terminate 2/0/0x02', crc_second, 'mpa')
 hostile('crc-bad-after-good-exchange', 'terminate 2/0/0x02',
         send_bad(msn=2, bad_crc=True), 'mpa', setup=learn_stag)
+
+
+# ---- verify, then place (RFC 5044 section 6: "An MPA receiver MUST first
+# verify the FPDU before passing the ULPDU to DDP"). An RDMA Write into
+# the server's rdma_buf (remote-writable, holding RDATA after learn_stag),
+# its CRC computed over what it should carry and then one octet corrupted
+# on the way: a payload octet, or with Markers (mpa_markers 1 on the
+# device: the module's Reply asks us for them) the FPDUPTR of the Marker
+# inside it. In the same TCP segment as our sink advertisement, and
+# without its last 4 octets (the CRC): the advertisement is good and
+# rping Writes its rdma_buf back to us at once, while the bad FPDU waits
+# for its CRC. What comes back must be RDATA: nothing of the unverified
+# FPDU was placed. Then the CRC: Terminate 2/0/0x02 without M, D, R
+# (watch()), and the close.
+# Before the fixes (the code of 827685f) the parser handed DDP each octet
+# as it arrived and gave the CRC's verdict at the FPDU's end: the
+# corrupted payload was in rdma_buf before the CRC was checked (the Write
+# back carried it), and the Terminate copied the DDP header of the bad
+# FPDU (D set).
+ALT = bytes(b ^ 0x20 if 0x61 <= b <= 0x7a else b for b in RDATA)
+
+
+def marker_room(c, adv, nwrite):
+    """Zero-length Writes (STag 0: no STag is looked at for them) until a
+    Marker will fall inside the payload of an FPDU of nwrite ULPDU octets
+    (a 14-octet tagged header first) that follows the FPDU of adv."""
+    zw = w.tagged_hdr(w.OP_WRITE, 0, 0)
+    while True:
+        t = copy.copy(c.tx)
+        t.fpdu(adv)
+        h = t.pos + (4 if t.pos % 512 == 0 else 0)    # leading Marker
+        nxt = h + 512 - h % 512
+        if h + 2 + 14 + 4 <= nxt <= h + 2 + nwrite - 8:
+            return
+        c.fpdu(zw)
+
+
+def flipped_write(marker):
+    def fn(ctx):
+        c = up(ctx)
+        if marker and not c.tx.markers:
+            return 'the module asks for no Markers (mpa_markers 1)'
+        learn_stag(ctx, c)
+        adv = w.untagged_hdr(w.OP_SEND, 0, c.msn[0]) + \
+            struct.pack('>QII', SINK_TO, SINK_STAG, 64)
+        whdr = w.tagged_hdr(w.OP_WRITE, c.server_stag, c.server_to)
+        if marker:
+            marker_room(c, adv, len(whdr) + len(ALT))
+        c.msn[0] += 1
+        first = c.tx.fpdu(adv)
+        bad = c.tx.fpdu(whdr + ALT, flip_marker=0x10) if marker else \
+            c.tx.fpdu(whdr + RDATA, flip_ulpdu=(len(whdr) + 5, 0x01))
+        c.send(first + bad[:-4])
+        back = c.expect(lambda s: s.tagged, ctx.wait)
+        if back is None or back.opcode != w.OP_WRITE or \
+                back.stag != SINK_STAG:
+            c.close()
+            return 'no RDMA Write back from the server: %s' % back
+        c.send(bad[-4:])
+        r = watch(c)
+        c.close()
+        if back.payload != RDATA:
+            return 'rdma_buf changed before the CRC was checked: %r' % (
+                back.payload)
+        return r
+    return fn
+
+
+add('crc-flipped-payload-octet-write', 'initiator', 'mpa',
+    'terminate 2/0/0x02', flipped_write(False))
+add('crc-flipped-marker-octet-write', 'initiator', 'mpa',
+    'terminate 2/0/0x02', flipped_write(True), needs={'mpa_markers': 1})
 hostile('send-invalidate-bad-stag', 'terminate 0/2/0x09',
         send_bad(opcode=4), 'rdmap-invalidate')
 hostile('send-se-invalidate-bad-stag', 'terminate 0/2/0x09',

@@ -128,23 +128,35 @@ class MpaTx:
     def _marker_due(self):
         return self.markers and self.pos % MARKER_INTERVAL == 0
 
-    def fpdu(self, ulpdu, length=None, bad_crc=False, marker_ptr=None):
+    def fpdu(self, ulpdu, length=None, bad_crc=False, marker_ptr=None,
+             flip_ulpdu=None, flip_marker=None):
         """The octets of one FPDU as they go on the wire, pos advanced.
         length overrides ULPDU_Length, bad_crc flips the CRC, marker_ptr
-        replaces the FPDUPTR of every Marker inside the FPDU."""
+        replaces the FPDUPTR of every Marker inside the FPDU. After the
+        CRC was computed over the FPDU as it should be: flip_ulpdu=(k,
+        mask) XORs mask into octet k of the ULPDU, flip_marker=mask into
+        the last octet (FPDUPTR) of the first Marker inside the FPDU
+        (FpduError when it has none): corruption on the way, the CRC
+        field untouched."""
         body = fpdu_body(ulpdu, length)
         out = bytearray()
+        flips = []              # (wire index, mask)
+        marker_at = None        # last octet of the first Marker inside
         if self._marker_due():
             # between FPDUs: 0, and covered by this FPDU's CRC
             out += struct.pack('>HH', 0, 0 if marker_ptr is None else
                                marker_ptr)
             self.pos += 4
         start = self.pos
-        for b in body:
+        for i, b in enumerate(body):
             if self._marker_due():
                 ptr = self.pos - start if marker_ptr is None else marker_ptr
                 out += struct.pack('>HH', 0, ptr & 0xFFFF)
                 self.pos += 4
+                if marker_at is None:
+                    marker_at = len(out) - 1
+            if flip_ulpdu is not None and i == 2 + flip_ulpdu[0]:
+                flips.append((len(out), flip_ulpdu[1]))
             out.append(b)
             self.pos += 1
         if self._marker_due():          # right before the CRC: covered
@@ -156,6 +168,12 @@ class MpaTx:
             value = 0xC0FFEE00 | (self.pos & 0xFF)
         if bad_crc:
             value ^= 0x5A5A5A5A if self.crc else 0xFFFFFFFF
+        if flip_marker is not None:
+            if marker_at is None:
+                raise FpduError('no Marker inside the FPDU to flip')
+            flips.append((marker_at, flip_marker))
+        for at, mask in flips:
+            out[at] ^= mask
         for b in crc_wire(value):
             if self._marker_due():
                 out += struct.pack('>HH', 0, (self.pos - start) & 0xFFFF)

@@ -1,0 +1,270 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A hostile local user: tools/hostile-user (built on the host into
+# build/tools by tools/e2e.sh) attacks softiwarp through libibverbs,
+# librdmacm and the siw ABI's shared rings, as user nobody, between two
+# namespaces joined by a veth (swi0 in swns0 serves, swi1 in swns1
+# attacks). Each case and what must happen:
+#
+#   dereg-reuse-read       an RDMA Read outstanding (its Read Response held
+#                          back by netem on the server's veth), its sink MR
+#                          deregistered (promptly) and its STag index taken
+#                          by a read-only file's MR (debugfs
+#                          softiwarp/stag_index_max makes indexes come back
+#                          after 64): the Read fails, the file stays zero
+#   dereg-reuse-send       the same for the second SGE of a receive, before
+#                          the peer sends 8 KiB into it
+#   modify-accept-race     ibv_modify_qp raising ORD/IRD to the device
+#                          maximum in a loop while rdma_accept negotiates
+#                          1/1, then 64 RDMA Reads each way, 20 rounds: no
+#                          hang, each round clean or failed cleanly
+#   sq-refill-error        a QP moved to ERROR while a thread posts sends
+#                          for 5 s: refused or flushed, destroy prompt
+#   sqe-rewrite            posted SQEs rewritten in the shared SQ ring
+#                          (opcode, num_sge 255, flag bits outside
+#                          SIW_WQE_*, lengths, keys): valid completions
+#                          only, destroy prompt
+#   foreign-qpn            process B names process A's QP number in
+#                          rdma_connect and rdma_accept on cm_ids without a
+#                          QP: refused, the peer of B's listener does not
+#                          connect, A's QP still connects and works
+#   odd-sge                malformed SGE lists, lengths, addresses, keys and
+#                          inline sizes: each refused or failed
+#   destroy-under-traffic  a process killed with SIGKILL under SEND, Write
+#                          and Read traffic, then MR, QP, CQ and PD
+#                          destroyed under it (CQ and PD refused while in
+#                          use): every call prompt, the device still usable
+#
+# Each case passes when both sides exit 0 with their "pass" line, print no
+# other error line, nothing is left in `rdma resource show` afterwards and
+# the kernel log is clean (checked after every case, so that a report is
+# laid at the right door). All cases run; the test fails at the end
+# naming those that failed. A case that cannot run (no debugfs knob, the
+# tool not built) fails, never skips. HOSTILE_CASES="CASE..." (for a
+# run by hand: tools/vm-run -e HOSTILE_CASES=... tools/guest/e2e.sh
+# tools/e2e/19-hostile-user.sh) runs only those, and says so.
+#
+# timeout: 420
+set -eux -o pipefail
+. "$(dirname "$0")/lib.sh"
+
+T=19-hostile-user
+NS0=swns0 NS1=swns1         # server side, attacker side
+DEV0=swi0 DEV1=swi1
+IP0=10.77.0.1 IP1=10.77.0.2
+PORT=7290                   # the server of each case
+PORT2=7291                  # foreign-qpn: process B's listener
+HU=$(dirname "$0")/../../build/tools/hostile-user
+KNOB=/sys/kernel/debug/softiwarp/stag_index_max
+export E2E_SLOW
+. "$(dirname "$0")/netns-lib.sh"
+
+[ -x "$HU" ] || fail "$HU is not built (tools/e2e.sh builds it on the host)"
+HU=$(realpath "$HU")
+
+failed=()
+
+# wanted CASE: CASE is to run (all unless HOSTILE_CASES names others)
+wanted() {
+	[ -z "${HOSTILE_CASES:-}" ] && return 0
+	[[ " $HOSTILE_CASES " == *" $1 "* ]] && return 0
+	echo "case $1: not selected (HOSTILE_CASES=$HOSTILE_CASES)"
+	return 1
+}
+
+# left: objects of any kind still held on our two devices
+left() {
+	timeout 10 rdma resource show |
+		awk '$2 ~ /^swi[01]:$/ { for (i = 3; i < NF; i += 2) s += $(i + 1) }
+		     END { print s + 0 }'
+}
+
+# AS_NOBODY CMD...: CMD as user nobody (no groups), with the
+# RLIMIT_MEMLOCK a distribution gives a user (8 MiB); after ip netns exec
+# NS. ip netns exec, prlimit and setpriv exec, so a signal to the pid
+# reaches CMD.
+AS_NOBODY=(prlimit --memlock=$((8 << 20)) setpriv --reuid=65534
+	--regid=65534 --clear-groups --)
+
+# log_ok CASE LOG: exactly the verdict "pass", no "fail" or "BAD" line,
+# and no error line from anything else (libibverbs, librdmacm, libsiw)
+log_ok() {
+	local c=$1 log=$2 rc=0
+	grep -q "^hostile-user: $c: pass: " "$log" || {
+		echo "$c: no pass line in $log"; rc=1; }
+	! grep -E "^hostile-user: $c: (fail|check: BAD):" "$log" || rc=1
+	! grep -v '^hostile-user: ' "$log" |
+		grep -HnE --label="$log" "$TOOL_ERROR_RE" || rc=1
+	return $rc
+}
+
+# case_end CASE RC: nothing left on the devices, a clean kernel log so
+# far; record the case as failed when RC or either is not 0
+case_end() {
+	local c=$1 rc=$2 n
+	for _ in $(seq 20); do
+		n=$(left)
+		[ "$n" -eq 0 ] && break
+		sleep 0.5
+	done
+	if [ "$n" -ne 0 ]; then
+		rdma resource show
+		echo "$c: $n objects left on the devices"
+		rc=1
+	fi
+	dmesg > "$RESULTS/$T-$c.dmesg"
+	# dmesg_clean, and the stall and lockup reports it does not name
+	if ! dmesg_clean "$RESULTS/$T-$c.dmesg" ||
+	   grep -E 'soft lockup|rcu.*stall|blocked for more than' \
+		"$RESULTS/$T-$c.dmesg"; then
+		echo "$c: kernel report (see $T-$c.dmesg)"
+		rc=1
+		# later cases must not inherit the report
+		dmesg -C
+	fi
+	if [ "$rc" -eq 0 ]; then
+		echo "case $c: pass"
+	else
+		echo "case $c: FAILED"
+		failed+=("$c")
+	fi
+}
+
+# server_start CASE: the case's server in NS0 on PORT, as nobody; its pid
+# in $spid. The command itself, not lib.sh's timeout function, so that a
+# TERM reaches it.
+server_start() {
+	wait_unlisten "$NS0" "$PORT"
+	command timeout "$(e2e_scale_time 300)" ip netns exec "$NS0" \
+		"${AS_NOBODY[@]}" "$HU" "$1" -s -a "$IP0" -p "$PORT" \
+		> "$RESULTS/$T-$1-server.log" 2>&1 &
+	spid=$!
+	bg_pids=("$spid")
+	wait_listen "$NS0" "$PORT"
+}
+
+# server_stop CASE [GRACE]: give the server GRACE seconds (scaled) to end
+# by itself, then TERM (the sink runs until then); its exit status in $src
+server_stop() {
+	local i
+	for ((i = 0; i < $(e2e_scale_time "${2:-0}") * 10; i++)); do
+		kill -0 "$spid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -TERM "$spid" 2>/dev/null || true
+	src=0
+	wait "$spid" || src=$?
+	bg_pids=()
+}
+
+# run_case CASE [CLIENT OPTIONS...]: server and client of CASE, judged
+run_case() {
+	local c=$1 crc=0 rc=0 t0=$SECONDS
+	shift
+	wanted "$c" || return 0
+	local clog="$RESULTS/$T-$c-client.log" slog="$RESULTS/$T-$c-server.log"
+	server_start "$c"
+	timeout 240 ip netns exec "$NS1" "${AS_NOBODY[@]}" \
+		"$HU" "$c" -c -a "$IP0" -p "$PORT" "$@" \
+		> "$clog" 2>&1 || crc=$?
+	# the sink runs until TERM; modify-accept-race's server ends by itself
+	if [ "$c" = modify-accept-race ]; then
+		server_stop "$c" 40
+	else
+		server_stop "$c" 0
+	fi
+	cat "$clog" "$slog"
+	echo "$c: client $crc server $src after $((SECONDS - t0)) s"
+	[ "$crc" -eq 0 ] || rc=1
+	[ "$src" -eq 0 ] || rc=1
+	log_ok "$c" "$clog" || rc=1
+	log_ok "$c" "$slog" || rc=1
+	case_end "$c" "$rc"
+}
+
+# not_run CASE WHY: a case that could not run fails, loudly
+not_run() {
+	echo "case $1: NOT RUN: $2"
+	failed+=("$1(not run)")
+}
+
+# --- setup ------------------------------------------------------------------
+netns_setup
+ls -l /dev/infiniband/
+# the kernel gives uverbs and rdma_cm mode 0666, as a distribution's user
+# meets them; nobody must be able to open them, or nothing below tests
+# what a user can do
+for f in /dev/infiniband/rdma_cm /dev/infiniband/uverbs*; do
+	"${AS_NOBODY[@]}" test -r "$f" -a -w "$f" ||
+		fail "$f is not readable and writable for nobody"
+done
+"$HU" --help > "$RESULTS/$T-help.txt"
+grep -q '^  dereg-reuse-read' "$RESULTS/$T-help.txt" || fail "hostile-user --help"
+
+# --- the STag index reuse cases ------------------------------------------------
+if ! wanted dereg-reuse-read && ! wanted dereg-reuse-send; then
+	:
+elif [ -w "$KNOB" ]; then
+	echo 64 > "$KNOB"
+	echo "stag_index_max: $(cat "$KNOB")"
+	# the Read Response (everything from the server) held back in flight
+	in_ns "$NS0" tc qdisc add dev veth0 root netem \
+		delay "$((E2E_SLOW > 1 ? 2500 : 1000))ms"
+	run_case dereg-reuse-read
+	in_ns "$NS0" tc qdisc del dev veth0 root
+	run_case dereg-reuse-send
+	echo 0 > "$KNOB"
+else
+	not_run dereg-reuse-read "no debugfs $KNOB"
+	not_run dereg-reuse-send "no debugfs $KNOB"
+fi
+
+run_case modify-accept-race
+run_case sq-refill-error
+run_case sqe-rewrite
+run_case odd-sge
+run_case destroy-under-traffic
+
+# --- foreign-qpn: three processes ---------------------------------------------
+# A (QP) and B (none) in NS1, the sink in NS0, and the peer of B's listener
+foreign_qpn() {
+	local c=foreign-qpn f rc crc prc cpid
+	local clog="$RESULTS/$T-$c-client.log" plog="$RESULTS/$T-$c-peer.log"
+	local slog="$RESULTS/$T-$c-server.log"
+	server_start "$c"
+	wait_unlisten "$NS1" "$PORT2"
+	command timeout "$(e2e_scale_time 200)" ip netns exec "$NS1" "${AS_NOBODY[@]}" \
+		"$HU" "$c" -c -a "$IP0" -p "$PORT" -L "$IP1:$PORT2" > "$clog" 2>&1 &
+	cpid=$!
+	bg_pids=("$spid" "$cpid")
+	wait_listen "$NS1" "$PORT2"
+	prc=0
+	timeout 120 ip netns exec "$NS0" "${AS_NOBODY[@]}" \
+		"$HU" "$c" -c -P -a "$IP1" -p "$PORT2" \
+		> "$plog" 2>&1 || prc=$?
+	crc=0
+	wait "$cpid" || crc=$?
+	bg_pids=("$spid")
+	server_stop "$c" 0
+	cat "$clog" "$plog" "$slog"
+	echo "$c: client $crc peer $prc server $src"
+	rc=0
+	[ "$crc" -eq 0 ] && [ "$prc" -eq 0 ] && [ "$src" -eq 0 ] || rc=1
+	for f in "$clog" "$plog" "$slog"; do
+		log_ok "$c" "$f" || rc=1
+	done
+	case_end "$c" "$rc"
+}
+if wanted foreign-qpn; then
+	foreign_qpn
+fi
+
+# --- the devices still work; teardown -------------------------------------------
+one_rping after
+[ -w "$KNOB" ] && echo 0 > "$KNOB"
+netns_teardown
+if [ ${#failed[@]} -gt 0 ]; then
+	fail "cases failed: ${failed[*]}"
+fi
+echo "PASS $T"
