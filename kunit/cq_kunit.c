@@ -7,7 +7,8 @@
  * swi_srq_init_ring(), driven through the verbs and the data path calls.
  *
  * CQ: push and poll order over several laps of the ring, in batches;
- * overflow refused with IB_EVENT_CQ_ERR; polling an empty CQ; the
+ * overflow refused with IB_EVENT_CQ_ERR, raised once while the CQ stays
+ * full; polling an empty CQ; the
  * siw -> IB status and opcode mapping, remote invalidation and bad
  * values; NEXT_COMP and SOLICITED arming firing the completion handler
  * once; REPORT_MISSED_EVENTS; a user CQ consumed and armed the way
@@ -132,6 +133,29 @@ static void cq_push_poll_order_wraps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ct->cq.ring.put, 25U * CQ_NUM);
 	KUNIT_EXPECT_EQ(test, ct->cq.ring.get, ct->cq.ring.put);
 	KUNIT_EXPECT_EQ(test, ct->events, 0);
+}
+
+/*
+ * A CQ that stays full raises IB_EVENT_CQ_ERR once, not once per lost
+ * completion: a user who fills its CQ ring and flushes a full SQ into it
+ * must not queue thousands of events (each an allocation in uverbs);
+ * after a push succeeds again, the next overflow raises it again.
+ */
+static void cq_overflow_event_once(struct kunit *test)
+{
+	struct cq_test *ct = cq_test_setup(test, false);
+	struct ib_wc wc;
+	int i;
+
+	for (i = 0; i < CQ_NUM; i++)
+		KUNIT_ASSERT_EQ(test, cq_push_id(ct, i, false), 0);
+	for (i = 0; i < 1000; i++)
+		KUNIT_EXPECT_EQ(test, cq_push_id(ct, 100 + i, false), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, ct->events, 1);
+	KUNIT_ASSERT_EQ(test, swi_poll_cq(&ct->cq.base, 1, &wc), 1);
+	KUNIT_EXPECT_EQ(test, cq_push_id(ct, CQ_NUM, false), 0);
+	KUNIT_EXPECT_EQ(test, cq_push_id(ct, 2000, false), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, ct->events, 2);
 }
 
 static void cq_overflow_refused(struct kunit *test)
@@ -351,6 +375,7 @@ static struct kunit_case cq_cases[] = {
 	KUNIT_CASE(cq_poll_empty_gives_zero),
 	KUNIT_CASE(cq_push_poll_order_wraps),
 	KUNIT_CASE(cq_overflow_refused),
+	KUNIT_CASE(cq_overflow_event_once),
 	KUNIT_CASE_PARAM(cq_maps_status_and_opcode, map_cases_gen_params),
 	KUNIT_CASE(cq_notify_next_comp_fires_once),
 	KUNIT_CASE(cq_notify_solicited_only),

@@ -414,7 +414,9 @@ static void swi_cq_error_event(struct swi_cq *cq)
  * slot, publishing SIW_WQE_VALID last with release semantics. If the CQ
  * is armed for this completion, disarms it and calls the completion
  * handler; if the CQ is full, raises IB_EVENT_CQ_ERR through the event
- * handler instead. Both handlers are called after the lock is dropped.
+ * handler instead, once until a push succeeds again (a user filling its
+ * ring must not queue an event per lost completion). Both handlers are
+ * called after the lock is dropped.
  *
  * Context: any context (process, softirq, hardirq); takes the CQ lock
  * with interrupts saved. Must not be called with it held.
@@ -424,16 +426,18 @@ int swi_cq_push(struct swi_cq *cq, const struct siw_cqe *cqe,
 		bool solicited)
 {
 	unsigned long flags;
-	bool notify = false;
+	bool notify = false, first = false;
 	int err;
 
 	spin_lock_irqsave(&cq->lock, flags);
 	err = swi_cq_put_locked(cq, cqe);
 	if (!err)
 		notify = swi_cq_disarm_locked(cq, solicited);
+	first = err && !cq->overflowed;
+	cq->overflowed = err;
 	spin_unlock_irqrestore(&cq->lock, flags);
 
-	if (err)
+	if (first)
 		swi_cq_error_event(cq);
 	else if (notify && cq->base.comp_handler)
 		cq->base.comp_handler(&cq->base, cq->base.cq_context);

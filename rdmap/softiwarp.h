@@ -246,6 +246,9 @@ struct swi_mmap_entry {
  *	SIW_WQE_VALID in each entry)
  * @ctrl: the notify word libsiw arms (SIW_NOTIFY_*)
  * @id: CQ number reported to libsiw
+ * @overflowed: a completion was lost and no push succeeded since, under
+ *	@lock: one IB_EVENT_CQ_ERR per overflow, not one per lost completion
+ *	(each event is an allocation in the uverbs event queue)
  */
 struct swi_cq {
 	struct ib_cq base;
@@ -253,6 +256,7 @@ struct swi_cq {
 	struct swi_ring ring;
 	struct siw_cq_ctrl *ctrl;
 	u32 id;
+	bool overflowed;
 };
 
 /**
