@@ -1752,6 +1752,38 @@ static void qpt_user_flags_masked(struct kunit *test)
 }
 
 /*
+ * ib_map_mr_sg() on a fast-register MR that is valid is refused before
+ * its page array changes: a walk in flight through the MR must never
+ * follow pages it was not checked against. Once invalidated, it maps.
+ */
+static void qpt_map_valid_mr_refused(struct kunit *test)
+{
+	const struct swi_stream_cfg cfg = {};
+	struct qpt *t = qpt_up(test, &cfg);
+	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE);
+	struct swi_mr *smr = to_swi_mr(mr);
+	struct page *first = smr->pages[0];
+	struct ib_send_wr inv = {
+		.opcode = IB_WR_LOCAL_INV, .wr_id = 79,
+		.send_flags = IB_SEND_SIGNALED,
+		.ex.invalidate_rkey = mr->rkey,
+	};
+	struct scatterlist sg;
+
+	sg_init_one(&sg, t->buf[0], PAGE_SIZE);
+	KUNIT_ASSERT_EQ(test, ib_dma_map_sg(t->dev, &sg, 1,
+					    DMA_BIDIRECTIONAL), 1);
+	KUNIT_EXPECT_EQ(test, ib_map_mr_sg(mr, &sg, 1, NULL, PAGE_SIZE),
+			-EBUSY);
+	KUNIT_EXPECT_PTR_EQ(test, smr->pages[0], first);
+	KUNIT_ASSERT_EQ(test, ib_post_send(t->qp[1], &inv, NULL), 0);
+	qpt_expect_wc(test, t->cq[1], IB_WC_LOCAL_INV, 79, 0);
+	KUNIT_EXPECT_EQ(test, ib_map_mr_sg(mr, &sg, 1, NULL, PAGE_SIZE), 1);
+	KUNIT_EXPECT_PTR_EQ(test, smr->pages[0], virt_to_page(t->buf[0]));
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+}
+
+/*
  * A QP is found by number with a reference, and not while it is being
  * destroyed; a user QP only by the process that created it (here: a
  * kernel QP made to look like another process's user QP).
@@ -1817,6 +1849,7 @@ static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_ird_fixed_by_stream),
 	KUNIT_CASE_SLOW(qpt_user_flags_masked),
 	KUNIT_CASE_SLOW(qpt_find_owner),
+	KUNIT_CASE_SLOW(qpt_map_valid_mr_refused),
 	{}
 };
 

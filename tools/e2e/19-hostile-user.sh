@@ -21,10 +21,14 @@
 #                          hang, each round clean or failed cleanly
 #   sq-refill-error        a QP moved to ERROR while a thread posts sends
 #                          for 5 s: refused or flushed, destroy prompt
-#   sqe-rewrite            posted SQEs rewritten in the shared SQ ring
-#                          (opcode, num_sge 255, flag bits outside
-#                          SIW_WQE_*, lengths, keys): valid completions
-#                          only, destroy prompt
+#   sqe-rewrite            a signalled SEND written into the SQ ring by
+#                          hand with flag bits outside SIW_WQE_* (0xff80,
+#                          the kernel's internal bit 15 among them) and
+#                          the doorbell rung: it completes or fails, never
+#                          vanishes; then posted SQEs rewritten in the
+#                          ring (opcode, num_sge 255, unknown flags,
+#                          lengths, keys) for 3 s: valid completions only,
+#                          destroy prompt
 #   foreign-qpn            process B names process A's QP number in
 #                          rdma_connect and rdma_accept on cm_ids without a
 #                          QP: refused, the peer of B's listener does not

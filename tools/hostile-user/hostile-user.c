@@ -46,6 +46,7 @@
 #include <unistd.h>
 
 #include <infiniband/verbs.h>
+#include <rdma/ib_user_verbs.h>
 #include <rdma/rdma_cma.h>
 #include <rdma/siw-abi.h>
 
@@ -1359,6 +1360,63 @@ static void *rewrite_run(void *arg)
 	return NULL;
 }
 
+/*
+ * The doorbell, as libsiw rings it: a POST_SEND command without work
+ * requests, written to the context's command file
+ */
+static int ring_doorbell(struct ibv_qp *qp)
+{
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		struct ib_uverbs_post_send cmd;
+	} req = {};
+	struct ib_uverbs_post_send_resp resp = {};
+
+	req.hdr.command = IB_USER_VERBS_CMD_POST_SEND;
+	req.hdr.in_words = sizeof(req) / 4;
+	req.hdr.out_words = sizeof(resp) / 4;
+	req.cmd.response = (uintptr_t)&resp;
+	req.cmd.qp_handle = qp->handle;
+	req.cmd.wqe_size = sizeof(struct ibv_send_wr);
+	if (write(qp->context->cmd_fd, &req, sizeof(req)) != sizeof(req))
+		return -1;
+	return 0;
+}
+
+/*
+ * A valid signalled SEND written into the free slot @slot by hand, with
+ * flag bits outside SIW_WQE_* (bit 15 among them: the kernel may use such
+ * a bit for work requests of its own), and the doorbell: it must complete
+ * (masked) or fail, never vanish
+ */
+static bool sqe_foreign_flags(struct conn *c, struct siw_sqe *q)
+{
+	uint16_t fl = SIW_WQE_VALID | SIW_WQE_SIGNALLED | 0xff80;
+	struct ibv_wc wc;
+	int n;
+
+	if (__atomic_load_n(&q->flags, __ATOMIC_ACQUIRE) & SIW_WQE_VALID)
+		return expect(false, "flags 0x%04x: the next SQ slot is not free",
+			      fl);
+	q->id = WRID(WR_GO, 1);
+	q->num_sge = 1;
+	q->opcode = SIW_OP_SEND;
+	q->rkey = 0;
+	q->raddr = 0;
+	q->sge[0].laddr = (uintptr_t)c->buf + NSLOTS * SLOT_LEN;
+	q->sge[0].length = 64;
+	q->sge[0].lkey = c->mr->lkey;
+	__atomic_store_n(&q->flags, fl, __ATOMIC_RELEASE);
+	if (ring_doorbell(c->qp))
+		return expect(false, "flags 0x%04x: the doorbell: %s", fl,
+			      strerror(errno));
+	n = poll_kind(c->cq, WR_GO, &wc, 10, NULL);
+	return expect(n > 0 && status_valid(wc.status),
+		      "a signalled SEND with flags 0x%04x written into the ring: %s",
+		      fl, n > 0 ? ibv_wc_status_str(wc.status) :
+		      "no completion (taken for the kernel's own?)");
+}
+
 static int sqe_rewrite(void)
 {
 	struct qp_want want = qp_default;
@@ -1413,6 +1471,17 @@ static int sqe_rewrite(void)
 	}
 	say("SQ ring at %p, %u SQEs of %zu octets, %d of our wr_ids in it",
 	    (void *)w.sq, w.num, sizeof(struct siw_sqe), found);
+	/* those four done, libsiw's next slot is the fifth */
+	for (i = 0; i < (int)posted; i++) {
+		struct ibv_wc wc;
+
+		if (poll_kind(c.cq, WR_DATA, &wc, 10, NULL) <= 0 ||
+		    wc.status != IBV_WC_SUCCESS) {
+			verdict(false, "the first sends did not complete");
+			return 1;
+		}
+	}
+	ok = sqe_foreign_flags(&c, &w.sq[posted % w.num]) && ok;
 	pthread_create(&th, NULL, rewrite_run, &w);
 	end = now() + tmo(3);
 	while (now() < end) {
@@ -2200,9 +2269,10 @@ static const struct {
 	  "a QP moved to ERROR while a thread posts sends for 5 s: posts\n"
 	  "\t\trefused or flushed, destroy prompt" },
 	{ "sqe-rewrite", sqe_rewrite, NULL, 1,
-	  "posted SQEs rewritten in the shared ring (opcode, num_sge 255,\n"
-	  "\t\tunknown flag bits, lengths, keys): valid completions only,\n"
-	  "\t\tdestroy prompt" },
+	  "a SEND with flag bits outside SIW_WQE_* (0xff80) written into\n"
+	  "\t\tthe SQ ring by hand must complete or fail; then posted SQEs\n"
+	  "\t\trewritten in the ring (opcode, num_sge 255, unknown flags,\n"
+	  "\t\tlengths, keys): valid completions only, destroy prompt" },
 	{ "foreign-qpn", foreign_qpn, NULL, 1,
 	  "process B connects and accepts with process A's QP number on a\n"
 	  "\t\tcm_id without a QP: refused, A's QP still works (-L, -P)" },

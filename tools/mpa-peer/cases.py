@@ -138,10 +138,9 @@ def watch(c, offender=None, rreq=None, timeout=T_TERM):
         if rreq is None and t.r:
             probs.append('R set for a segment that is no Read Request')
     if t.layer == 2 and (t.m or t.d or t.r):
-        # an MPA error (CRC, Marker): nothing of the bad FPDU reached DDP
-        # (verify first, RFC 5044 section 6), so there is no DDP header
-        # to copy: DHV 0. Before verify-first the receiver had read the
-        # header and copied it.
+        # an MPA error (CRC, Marker) is about no DDP segment: nothing of
+        # the bad FPDU reached DDP (verify first, RFC 5044 section 6), and
+        # there is no DDP header to copy (DHV 0)
         probs.append('M/D/R set for an LLP error: %d/%d/%d' % (t.m, t.d,
                                                                 t.r))
     ctxs = c.log
@@ -775,9 +774,13 @@ hostile('crc-bad-after-good-exchange', 'terminate 2/0/0x02',
 # (watch()), and the close.
 # Before the fixes (the code of 827685f) the parser handed DDP each octet
 # as it arrived and gave the CRC's verdict at the FPDU's end: the
-# corrupted payload was in rdma_buf before the CRC was checked (the Write
-# back carried it), and the Terminate copied the DDP header of the bad
-# FPDU (D set).
+# corrupted payload was in rdma_buf before the CRC was checked, and the
+# Write back carried it (got: rdma_buf changed before the CRC was
+# checked). The Terminate was the same then (2/0/0x02, no headers). And
+# the receiver kept its use reference on the Write's MR after the CRC
+# error: rping's connection thread hung in ibv_dereg_mr (D state, in
+# rdmap_mem_dereg()), so 14-mpa-peer's cleanup (rdma link delete) hung
+# too; a segment's target is now only held.
 ALT = bytes(b ^ 0x20 if 0x61 <= b <= 0x7a else b for b in RDATA)
 
 
