@@ -5,7 +5,10 @@
  * A microbenchmark of mpa/mpa_frame.c and mpa/mpa_deframe.c: throughput of
  * framing and of deframing with placement, for each setting of Markers and
  * CRCs, on 64768-octet ULPDUs and on the MULPDU of a 1448-octet EMSS (what
- * a stream over Ethernet carries), beside memcpy(); and CRC32c alone with each
+ * a stream over Ethernet carries), beside memcpy(), deframing both as
+ * data arrives and verify-first (the checker over each skb, then the
+ * delivery of what it verified: the receiver's way, RFC 5044 section 6);
+ * and CRC32c alone with each
  * implementation the kernel has (crc32c-generic, crc32c-intel), which must
  * agree. The figures are printed, never asserted; the cases are marked
  * slow.
@@ -56,33 +59,78 @@ static u64 bench_frame(struct kunit *test, struct mpa_fpdu *f, bool markers,
 	return ns;
 }
 
-/* Deframe the stream of @n ULPDUs from skbs of page frags, placing them */
-static u64 bench_deframe(struct kunit *test, bool markers, bool crc,
-			 unsigned int n, const u8 *wire, unsigned int wlen,
-			 u8 *dst)
+#define BENCH_MAX_SKBS	128	/* of BENCH_SKB octets: more than the stream */
+
+/*
+ * Deliver what is verified: feed the skbs from @*j, @*coff on until the
+ * parser stops at its verified position (or all of them up to @last)
+ */
+static void bench_deliver(struct mpa_rx *rx, struct sk_buff **skbs,
+			  unsigned int last, unsigned int *j,
+			  unsigned int *coff)
 {
+	int n;
+
+	while (*j <= last) {
+		n = mpa_rx_feed(rx, skbs[*j], *coff, skbs[*j]->len - *coff);
+		if (n < 0)
+			return;
+		*coff += n;
+		if (*coff < skbs[*j]->len)
+			return;
+		(*j)++;
+		*coff = 0;
+	}
+}
+
+/*
+ * Deframe the stream of @n ULPDUs from skbs of page frags, placing them;
+ * @verified: as the receiver does (verify-first mode), the checker runs
+ * over each skb first and only verified FPDUs are delivered, the rest
+ * when the next skb completes them
+ */
+static u64 bench_deframe(struct kunit *test, bool markers, bool crc,
+			 bool verified, unsigned int n, const u8 *wire,
+			 unsigned int wlen, u8 *dst)
+{
+	const struct mpa_fo_cfg cfg = { .markers = markers, .crc = crc };
 	struct mpa_test_sink *s = mpa_test_sink(test, 1, n);
-	struct sk_buff_head q;
-	struct sk_buff *skb;
-	struct mpa_rx *rx;
-	unsigned int off;
+	struct sk_buff **skbs;
+	unsigned int off, nr = 0, i, j = 0, coff = 0;
+	struct mpa_rx *rx, *scan;
 	u64 t0, ns;
 
-	__skb_queue_head_init(&q);
-	for (off = 0; off < wlen; off += skb->len) {
-		skb = mpa_test_skb(test, wire + off,
-				   min(wlen - off, BENCH_SKB), 0, 0);
-		__skb_queue_tail(&q, skb);
+	skbs = kunit_kcalloc(test, BENCH_MAX_SKBS, sizeof(*skbs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skbs);
+	for (off = 0; off < wlen; off += skbs[nr++]->len) {
+		KUNIT_ASSERT_LT(test, nr, BENCH_MAX_SKBS);
+		skbs[nr] = mpa_test_skb(test, wire + off,
+					min(wlen - off, BENCH_SKB), 0, 0);
 	}
 	s->buf = dst;
 	s->cap = BENCH_BYTES;
 	rx = mpa_test_rx(test, s, 0, markers, crc, MPA_MULPDU_MAX);
+	if (verified) {
+		scan = kunit_kzalloc(test, sizeof(*scan), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, scan);
+		KUNIT_ASSERT_EQ(test, mpa_rx_init_verified(rx, scan, &cfg,
+							   MPA_MULPDU_MAX,
+							   rx->ops, s), 0);
+	}
 	t0 = ktime_get_ns();
-	skb_queue_walk(&q, skb)
-		if (mpa_rx_feed(rx, skb, 0, skb->len) != skb->len)
-			break;
+	for (i = 0; i < nr; i++) {
+		if (!verified) {
+			if (mpa_rx_feed(rx, skbs[i], 0, skbs[i]->len) !=
+			    skbs[i]->len)
+				break;
+			continue;
+		}
+		mpa_rx_scan(rx, skbs[i], 0, skbs[i]->len);
+		bench_deliver(rx, skbs, i, &j, &coff);
+	}
 	ns = ktime_get_ns() - t0;
-	__skb_queue_purge(&q);
+	for (i = 0; i < nr; i++)
+		kfree_skb(skbs[i]);
 	KUNIT_EXPECT_EQ(test, s->nr, n);
 	KUNIT_EXPECT_EQ(test, mpa_rx_error(rx), MPA_ERR_NONE);
 	return ns;
@@ -95,15 +143,19 @@ static void bench_one(struct kunit *test, struct mpa_fpdu *f, bool markers,
 	unsigned int len = mss ? mpa_mulpdu(BENCH_EMSS, markers) :
 				 MPA_MULPDU_MAX;
 	unsigned int n = div_u64(BENCH_BYTES, len), wlen;
-	u64 bytes = (u64)n * len, tf, td;
+	u64 bytes = (u64)n * len, tf, td, tv;
 
 	tf = bench_frame(test, f, markers, crc, len, n, src, wire, &wlen);
 	memset(dst, 0, bytes);
-	td = bench_deframe(test, markers, crc, n, wire, wlen, dst);
+	td = bench_deframe(test, markers, crc, false, n, wire, wlen, dst);
 	KUNIT_EXPECT_EQ(test, memcmp(dst, src, bytes), 0);
-	kunit_info(test, "ulpdu %u markers %s crc %s: frame %llu MB/s, deframe+place %llu MB/s\n",
+	memset(dst, 0, bytes);
+	tv = bench_deframe(test, markers, crc, true, n, wire, wlen, dst);
+	KUNIT_EXPECT_EQ(test, memcmp(dst, src, bytes), 0);
+	kunit_info(test, "ulpdu %u markers %s crc %s: frame %llu MB/s, deframe+place %llu MB/s, verified first %llu MB/s\n",
 		   len, str_on_off(markers), str_on_off(crc),
-		   bench_mbps(bytes, tf), bench_mbps(bytes, td));
+		   bench_mbps(bytes, tf), bench_mbps(bytes, td),
+		   bench_mbps(bytes, tv));
 }
 
 /*

@@ -1306,12 +1306,12 @@ static void qpt_cut_write_releases_mr(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, qpt_wait_byte(t->buf[1], 15, 0x5a));
 	KUNIT_EXPECT_EQ_MSG(test, qpt_mem_refs(test, t, mr->rkey), base,
 			    "the cut segment keeps a reference to the MR");
+	KUNIT_EXPECT_EQ(test, qpt_state(t, 1), IB_QPS_RTS);
 	if (qpt_mem_refs(test, t, mr->rkey) != base) {
 		ib_destroy_qp(t->qp[1]);	/* the dereg would wait */
 		t->qp[1] = NULL;
 	}
 	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
-	KUNIT_EXPECT_EQ(test, qpt_state(t, 1), IB_QPS_RTS);
 }
 
 /*
@@ -1802,14 +1802,20 @@ static void qpt_find_owner(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kref_read(&qp->ref), refs + 1);
 	if (found)
 		swi_qp_put(&found->base);
-	KUNIT_EXPECT_NULL(test, swi_qp_find(dev, t->qp[1]->qp_num + 1000));
+	found = swi_qp_find(dev, t->qp[1]->qp_num + 1000);
+	KUNIT_EXPECT_NULL(test, found);
+	if (found)
+		swi_qp_put(&found->base);
 	qp->user = true;
 	qp->owner = get_pid(task_tgid(current));
 	KUNIT_EXPECT_PTR_EQ(test, swi_get_qp(t->dev, t->qp[1]->qp_num),
 			    t->qp[1]);
 	put_pid(qp->owner);
 	qp->owner = find_get_pid(1);	/* init's, not ours */
-	KUNIT_EXPECT_NULL(test, swi_qp_find(dev, t->qp[1]->qp_num));
+	found = swi_qp_find(dev, t->qp[1]->qp_num);
+	KUNIT_EXPECT_NULL(test, found);
+	if (found)
+		swi_qp_put(&found->base);
 	KUNIT_EXPECT_NULL(test, swi_get_qp(t->dev, t->qp[1]->qp_num));
 	put_pid(qp->owner);
 	qp->owner = NULL;
