@@ -1376,20 +1376,21 @@ static void mpa_deframe_verified_bad_marker(struct kunit *test)
 
 #define VF_RUNS	200
 
-/* A random piece: often tiny, sometimes several FPDUs */
-static unsigned int vf_cut(struct rnd_state *rnd, unsigned int left)
+/* A random piece: often tiny, sometimes several FPDUs unless @tiny */
+static unsigned int vf_cut(struct rnd_state *rnd, unsigned int left,
+			   bool tiny)
 {
 	static const unsigned int max[] = { 1, 4, 64, 600, 8000 };
-	unsigned int k = prandom_u32_state(rnd) % ARRAY_SIZE(max);
+	unsigned int k = prandom_u32_state(rnd) % (tiny ? 3 : 5);
 
 	return min(left, 1 + prandom_u32_state(rnd) % max[k]);
 }
 
 /*
  * Seeded random streams, CRCs on, Markers in every other run: random
- * ULPDU lengths, start positions, skb layouts and pieces. Every ULPDU
- * goes up whole and in order, and none before the checker was given the
- * last octet of its FPDU.
+ * ULPDU lengths, start positions, skb layouts and pieces (in every fourth
+ * run none over 64 octets). Every ULPDU goes up whole and in order, and
+ * none before the checker was given the last octet of its FPDU.
  */
 static void mpa_deframe_verified_random_round_trip(struct kunit *test)
 {
@@ -1422,7 +1423,8 @@ static void mpa_deframe_verified_random_round_trip(struct kunit *test)
 		r->whole = mpa_test_skb(test, st->wire, st->len, VF_LEAD,
 					prandom_u32_state(&rnd) % st->len);
 		while (r->w->scanned < st->len) {
-			vf_step(r, vf_cut(&rnd, st->len - r->w->scanned));
+			vf_step(r, vf_cut(&rnd, st->len - r->w->scanned,
+					  run % 4 == 3));
 			steps++;
 		}
 		kfree_skb(r->whole);

@@ -1752,6 +1752,58 @@ static void qpt_user_flags_masked(struct kunit *test)
 }
 
 /*
+ * The largest FPDU (ULPDU_Length 65535, more than one loopback segment)
+ * is held back in the socket whole until its CRC is checked: the
+ * receive buffer and the window it advertises must hold it, or the
+ * connection would stall with a partial FPDU never read. Two of them
+ * back to back, each placed.
+ */
+static void qpt_largest_fpdu_placed(struct kunit *test)
+{
+	const struct swi_stream_cfg cfg = { .rx = { .crc = true } };
+	const struct swi_stream_cfg *both[2] = { NULL, &cfg };
+	struct qpt *t = qpt_up_pair(test, both, 0);
+	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
+					       IB_ACCESS_REMOTE_WRITE);
+	const u16 len = U16_MAX, plen = len - DDP_TAGGED_HDR_SIZE;
+	size_t n = MPA_HDR_SIZE + len + mpa_pad_len(len) + MPA_CRC_SIZE;
+	struct msghdr msg = { .msg_flags = MSG_NOSIGNAL };
+	__be16 ulen = cpu_to_be16(len);
+	struct ddp_hdr_info h = {
+		.tagged = 1, .last = 1, .dv = DDP_VERSION, .rv = RDMAP_VERSION,
+		.opcode = RDMAP_WRITE, .stag = mr->rkey,
+	};
+	struct mpa_crc crc;
+	struct kvec kv;
+	__le32 sum;
+	u8 *f;
+	int i;
+
+	f = kunit_kzalloc(test, n, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	for (i = 0; i < 2; i++) {
+		h.to = mr->iova + i;
+		memcpy(f, &ulen, MPA_HDR_SIZE);
+		KUNIT_ASSERT_EQ(test, ddp_hdr_build(f + MPA_HDR_SIZE,
+						    DDP_TAGGED_HDR_SIZE, &h),
+				DDP_TAGGED_HDR_SIZE);
+		memset(f + MPA_HDR_SIZE + DDP_TAGGED_HDR_SIZE, 0x31 + i, plen);
+		mpa_crc_begin(&crc);
+		mpa_crc_update(&crc, f, n - MPA_CRC_SIZE);
+		sum = mpa_crc_final(&crc);
+		memcpy(f + n - MPA_CRC_SIZE, &sum, MPA_CRC_SIZE);
+		kv = (struct kvec){ .iov_base = f, .iov_len = n };
+		KUNIT_ASSERT_EQ(test, kernel_sendmsg(t->raw, &msg, &kv, 1, n),
+				n);
+		KUNIT_EXPECT_TRUE_MSG(test, qpt_wait_byte(t->buf[1], i + plen - 1,
+							  0x31 + i),
+				      "FPDU %d of 65535 octets not placed", i);
+	}
+	KUNIT_EXPECT_EQ(test, qpt_state(t, 1), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+}
+
+/*
  * ib_map_mr_sg() on a fast-register MR that is valid is refused before
  * its page array changes: a walk in flight through the MR must never
  * follow pages it was not checked against. Once invalidated, it maps.
@@ -1856,6 +1908,7 @@ static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_user_flags_masked),
 	KUNIT_CASE_SLOW(qpt_find_owner),
 	KUNIT_CASE_SLOW(qpt_map_valid_mr_refused),
+	KUNIT_CASE_SLOW(qpt_largest_fpdu_placed),
 	{}
 };
 

@@ -65,6 +65,27 @@ static void swi_sk_state_change(struct sock *sk)
  */
 #define SWI_RCVBUF_MIN	(8 * 66 * 1024)
 
+/*
+ * Make the receive buffer, and the window it gives, hold SWI_RCVBUF_MIN.
+ * The window clamp was set from the buffer of the handshake: it follows
+ * the buffer, as autotuning makes it (tcp_rcv_space_adjust()), within
+ * what the window scale agreed can advertise.
+ */
+static void swi_stream_rcvbuf(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 clamp;
+
+	sock_owned_by_me(sk);
+	if (READ_ONCE(sk->sk_rcvbuf) >= SWI_RCVBUF_MIN)
+		return;
+	WRITE_ONCE(sk->sk_rcvbuf, SWI_RCVBUF_MIN);
+	clamp = min_t(u32, tcp_win_from_space(sk, SWI_RCVBUF_MIN),
+		      U16_MAX << tp->rx_opt.rcv_wscale);
+	if (clamp > tp->window_clamp)
+		WRITE_ONCE(tp->window_clamp, clamp);
+}
+
 /* Everything but the socket; also for a stream half set up */
 static void swi_stream_release(struct swi_stream *s)
 {
@@ -194,8 +215,7 @@ void swi_stream_start(struct swi_stream *s)
 	 * with room to spare, or the window would close on a partial one.
 	 * Autotuning still grows it from there.
 	 */
-	if (READ_ONCE(sk->sk_rcvbuf) < SWI_RCVBUF_MIN)
-		WRITE_ONCE(sk->sk_rcvbuf, SWI_RCVBUF_MIN);
+	swi_stream_rcvbuf(sk);
 	swi_rx_data_ready(sk);
 	/*
 	 * A FIN or RST that came before the callbacks were ours (right
