@@ -274,8 +274,11 @@ void swi_qp_complete_rqe(struct swi_qp *qp, const struct siw_rqe *rqe,
 	swi_qp_push_cqe(qp, qp->rcq, &cqe, rqe->flags & SIW_WQE_SOLICITED);
 }
 
-/* A user SQE may name what libsiw can post, nothing else */
-static bool swi_user_sqe_ok(const struct siw_sqe *sqe)
+/*
+ * A user SQE may name what libsiw can post, nothing else, with no more
+ * SGEs than the QP was granted
+ */
+static bool swi_user_sqe_ok(const struct swi_qp *qp, const struct siw_sqe *sqe)
 {
 	switch (sqe->opcode) {
 	case SIW_OP_SEND:
@@ -292,7 +295,7 @@ static bool swi_user_sqe_ok(const struct siw_sqe *sqe)
 	if (sqe->flags & SIW_WQE_INLINE)
 		return sqe->opcode != SIW_OP_READ &&
 		       sqe->sge[0].length <= SWI_MAX_INLINE;
-	return sqe->num_sge <= SWI_MAX_SGE;
+	return sqe->num_sge <= qp->send_sge;
 }
 
 /**
@@ -339,7 +342,7 @@ int swi_qp_take_sqe(struct swi_qp *qp, struct siw_sqe *sqe, unsigned int hold)
 	/* of the flags, user space has the ABI's only, never ours */
 	if (qp->user)
 		sqe->flags &= SWI_USER_SQE_FLAGS;
-	if (qp->user && !swi_user_sqe_ok(sqe)) {
+	if (qp->user && !swi_user_sqe_ok(qp, sqe)) {
 		err = -EINVAL;
 	} else if (((hold & SWI_SQ_HOLD_READ) && swi_op_is_read(sqe->opcode)) ||
 		   ((hold & SWI_SQ_HOLD_FENCE) &&
@@ -381,7 +384,7 @@ int swi_qp_take_rqe(struct swi_qp *qp, struct siw_rqe *rqe)
 	memcpy(rqe, slot, sizeof(*rqe));
 	swi_slot_free(slot);
 	qp->rq.get++;
-	if (rqe->num_sge > SIW_MAX_SGE)
+	if (rqe->num_sge > qp->recv_sge)	/* what the QP was granted */
 		err = -EINVAL;
 out:
 	spin_unlock_irqrestore(&qp->rq_lock, flags);
