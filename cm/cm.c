@@ -445,6 +445,8 @@ static int swi_cm_prepare(struct swi_cep *cep)
 		.rtr = cep->initiator && cep->res.p2p,
 		.rev = cep->res.rev,
 		.p2p = cep->res.p2p,
+		.ird = cep->res.ird,
+		.ord = cep->res.ord,
 	};
 	struct swi_stream *s;
 

@@ -40,6 +40,10 @@ struct swi_stream;
  * @rev: the MPA revision negotiated (0, 1 or 2); shown, not acted upon
  * @p2p: RFC 6581 peer-to-peer mode was negotiated (either role); shown,
  *	not acted upon (@rtr is what the transmitter follows)
+ * @ird: the IRD negotiated, which sizes the stream's IRQ; 0: the QP's
+ * @ord: the ORD negotiated, which sizes its ORQ and bounds the Reads it
+ *	has outstanding; 0: the QP's. Given here, not read back from the QP,
+ *	so that a modify_qp() racing the accept cannot change them
  */
 struct swi_stream_cfg {
 	struct mpa_fo_cfg tx;
@@ -49,6 +53,8 @@ struct swi_stream_cfg {
 	bool rtr;
 	u8 rev;
 	bool p2p;
+	u32 ird;
+	u32 ord;
 };
 
 /**

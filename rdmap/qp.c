@@ -722,9 +722,10 @@ EXPORT_SYMBOL_IF_KUNIT(swi_qp_set_rd_limits);
 
 /**
  * swi_qp_stream_new() - allocate the stream a QP will run on
- * @qp: the QP; its IRD and ORD (swi_qp_set_rd_limits()) size the stream
+ * @qp: the QP
  * @sock: the connected TCP socket, still the caller's
- * @cfg: what MPA negotiated
+ * @cfg: what MPA negotiated; its IRD and ORD size the stream's read
+ *	queues (when 0, the QP's, swi_qp_set_rd_limits())
  *
  * Everything a connection needs is allocated here, before the connection
  * manager commits to the peer (a responder sends its Reply after this),

@@ -144,7 +144,7 @@ static int swi_stream_setup(struct swi_stream *s,
 
 /**
  * swi_stream_create() - set up a stream for a QP
- * @qp: its QP; its IRD and ORD size the read queues
+ * @qp: its QP; its IRD and ORD size the read queues unless @cfg names them
  * @sock: the connected socket in MPA Full Operation; the stream owns it
  *	from now on, unless it is given back with swi_stream_abandon()
  * @cfg: what MPA negotiated
@@ -169,11 +169,12 @@ struct swi_stream *swi_stream_create(struct swi_qp *qp, struct socket *sock,
 	s->qp = qp;
 	s->cfg = *cfg;
 	/*
-	 * Read once: the read queues are sized and indexed by these alone,
-	 * whatever the QP's attributes become until it is attached
+	 * Negotiated (or read once from the QP): the read queues are sized
+	 * and indexed by these alone, whatever the QP's attributes become
+	 * until it is attached
 	 */
-	s->ird = clamp_t(u32, READ_ONCE(qp->ird), 1, SWI_MAX_IRD);
-	s->ord = clamp_t(u32, READ_ONCE(qp->ord), 1, SWI_MAX_ORD);
+	s->ird = clamp_t(u32, cfg->ird ?: READ_ONCE(qp->ird), 1, SWI_MAX_IRD);
+	s->ord = clamp_t(u32, cfg->ord ?: READ_ONCE(qp->ord), 1, SWI_MAX_ORD);
 	err = swi_stream_setup(s, cfg);
 	if (err) {
 		swi_stream_release(s);

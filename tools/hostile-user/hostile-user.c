@@ -1159,122 +1159,6 @@ static int odd_sge(void)
 	return !!bad;
 }
 
-/* --- sq-refill-error ------------------------------------------------------- */
-
-struct refill {
-	struct conn *c;
-	atomic_bool stop;
-	atomic_int phase;	/* 1 once the QP was moved to ERROR */
-	double t_err;
-	unsigned long posted, post_err, ok, flushed, late_ok, other;
-	unsigned long early;	/* failed completions before ERROR */
-	int other_status;
-};
-
-static void refill_poll(struct refill *r, int *outstanding)
-{
-	struct ibv_wc wc[16];
-	int n = ibv_poll_cq(r->c->cq, 16, wc);
-
-	for (int i = 0; i < n; i++) {
-		if (WRKIND(wc[i].wr_id) == WR_DATA)
-			(*outstanding)--;
-		if (wc[i].status == IBV_WC_SUCCESS) {
-			if (WRKIND(wc[i].wr_id) != WR_DATA)
-				continue;
-			r->ok++;
-			if (atomic_load(&r->phase) &&
-			    now() > r->t_err + tmo(1))
-				r->late_ok++;
-		} else if (wc[i].status == IBV_WC_WR_FLUSH_ERR) {
-			r->flushed++;
-			r->early += !atomic_load(&r->phase);
-		} else {
-			r->other++;
-			r->other_status = wc[i].status;
-		}
-	}
-}
-
-static void *refill_run(void *arg)
-{
-	struct refill *r = arg;
-	struct conn *c = r->c;
-	char *go = c->buf + NSLOTS * SLOT_LEN;
-	int outstanding = 0;
-
-	while (!atomic_load(&r->stop)) {
-		refill_poll(r, &outstanding);
-		if (outstanding >= 8) {
-			usleep(50);
-			continue;
-		}
-		if (post_send(c, WRID(WR_DATA, r->posted), go, 64,
-			      c->mr->lkey, 0)) {
-			r->post_err++;
-			usleep(100);
-			continue;
-		}
-		r->posted++;
-		outstanding++;
-		/* at a pace the sink's receives keep up with, until ERROR */
-		if (!atomic_load(&r->phase))
-			usleep(2000);
-	}
-	refill_poll(r, &outstanding);
-	return NULL;
-}
-
-static int sq_refill_error(void)
-{
-	struct ibv_qp_attr qa = { .qp_state = IBV_QPS_ERR };
-	struct refill r = {};
-	struct conn c;
-	pthread_t th;
-	double t;
-	bool ok = true;
-
-	if (client_connect(&c, &qp_default, NULL)) {
-		verdict(false, "setup");
-		return 1;
-	}
-	r.c = &c;
-	pthread_create(&th, NULL, refill_run, &r);
-	sleep_s(tmo(0.5));
-	say("%lu sends posted, %lu completed before ERROR", r.posted, r.ok);
-	t = now();
-	r.t_err = t;
-	if (ibv_modify_qp(c.qp, &qa, IBV_QP_STATE))
-		ok = expect(false, "ibv_modify_qp to ERROR: %s", strerror(errno));
-	atomic_store(&r.phase, 1);
-	ok = expect(now() - t <= tmo(2), "ibv_modify_qp to ERROR took %.3f s",
-		    now() - t) && ok;
-	sleep_s(5);
-	atomic_store(&r.stop, true);
-	pthread_join(th, NULL);
-	say("posted %lu, refused %lu, completed %lu, flushed %lu, other %lu",
-	    r.posted, r.post_err, r.ok, r.flushed, r.other);
-	ok = expect(r.early == 0,
-		    "%lu sends flushed before the QP was moved to ERROR", r.early) && ok;
-	ok = expect(r.late_ok == 0,
-		    "%lu sends completed successfully more than %.0f s after ERROR",
-		   r.late_ok, tmo(1)) && ok;
-	ok = expect(r.other == 0, "%lu completions neither success nor flush (last status %d)",
-		    r.other, r.other_status) && ok;
-	ok = expect(r.flushed + r.post_err > 0,
-		    "after ERROR: %lu flushed, %lu posts refused",
-		   r.flushed, r.post_err) && ok;
-	t = now();
-	rdma_destroy_qp(c.id);
-	c.qp = NULL;
-	ok = expect(now() - t <= tmo(5), "rdma_destroy_qp took %.3f s",
-		    now() - t) && ok;
-	client_close(&c);
-	verdict(ok, ok ? "posting into a QP in ERROR only flushes or is refused; destroy is prompt"
-		       : "see the checks above");
-	return !ok;
-}
-
 /* --- sqe-rewrite ------------------------------------------------------------- */
 
 struct range {
@@ -1305,6 +1189,11 @@ struct rewriter {
 	unsigned int num;
 	atomic_bool stop;
 	unsigned long writes;
+	uint64_t addr;		/* ring_refill_run(): what its SENDs carry */
+	uint32_t lkey;
+	struct ibv_cq *cq;	/* ring_refill_run() drains it too */
+	double late;		/* from then on a success is late */
+	unsigned long flushed, late_ok, other;
 };
 
 static uint64_t xorshift(uint64_t *s)
@@ -1417,30 +1306,26 @@ static bool sqe_foreign_flags(struct conn *c, struct siw_sqe *q)
 		      "no completion (taken for the kernel's own?)");
 }
 
-static int sqe_rewrite(void)
+/*
+ * A client connection (64 SQEs, 8 receives) and its SQ ring: the one new
+ * mapping of the uverbs device with the SQ's size (the CQ's and the RQ's
+ * differ). 0, or -1 with the verdict given.
+ */
+static int connect_ring(struct conn *c, struct rewriter *w)
 {
 	struct qp_want want = qp_default;
 	struct range before[32], after[32];
-	int nb, na, i, j, cand = 0, found = 0;
-	struct rewriter w = {};
-	struct conn c;
-	pthread_t th;
-	char *go;
+	int nb, na, i, j, cand = 0;
 	size_t sqlen;
-	unsigned long posted = 0, refused = 0, st[32] = {}, invalid = 0;
-	unsigned long compl = 0;
-	double t, end;
-	bool ok = true;
 
 	want.recv_wr = 8;
 	want.prepost = 8;
 	nb = uverbs_maps(before, 32);
-	if (client_connect(&c, &want, NULL)) {
+	if (client_connect(c, &want, NULL)) {
 		verdict(false, "setup");
-		return 1;
+		return -1;
 	}
-	go = c.buf + NSLOTS * SLOT_LEN;
-	sqlen = ((size_t)c.cap.max_send_wr * sizeof(struct siw_sqe) +
+	sqlen = ((size_t)c->cap.max_send_wr * sizeof(struct siw_sqe) +
 		 PAGE - 1) & ~(size_t)(PAGE - 1);
 	na = uverbs_maps(after, 32);
 	for (i = 0; i < na; i++) {
@@ -1450,15 +1335,33 @@ static int sqe_rewrite(void)
 			old |= before[j].lo == after[i].lo;
 		if (!old && after[i].hi - after[i].lo == sqlen) {
 			cand++;
-			w.sq = (struct siw_sqe *)after[i].lo;
+			w->sq = (struct siw_sqe *)after[i].lo;
 		}
 	}
 	if (cand != 1) {
 		verdict(false, "SQ ring not found: %d new uverbs mappings of %zu octets",
 			cand, sqlen);
-		return 1;
+		return -1;
 	}
-	w.num = c.cap.max_send_wr;
+	w->num = c->cap.max_send_wr;
+	return 0;
+}
+
+static int sqe_rewrite(void)
+{
+	struct rewriter w = {};
+	struct conn c;
+	pthread_t th;
+	char *go;
+	int i, found = 0;
+	unsigned long posted = 0, refused = 0, st[32] = {}, invalid = 0;
+	unsigned long compl = 0;
+	double t, end;
+	bool ok = true;
+
+	if (connect_ring(&c, &w))
+		return 1;
+	go = c.buf + NSLOTS * SLOT_LEN;
 	/* prove it is the SQ: our wr_ids show up in it */
 	for (i = 0; i < 4; i++)
 		if (!post_send(&c, WRID(WR_DATA, i), go, 64, c.mr->lkey, 0))
@@ -1531,6 +1434,206 @@ static int sqe_rewrite(void)
 		    now() - t) && ok;
 	client_close(&c);
 	verdict(ok, ok ? "rewritten SQEs did not crash, hang or garble completions"
+		       : "see the checks above");
+	return !ok;
+}
+
+/* --- sq-refill-error ------------------------------------------------------- */
+
+struct refill {
+	struct conn *c;
+	atomic_bool stop;
+	atomic_bool done;	/* the poster has ended */
+	atomic_int phase;	/* 1 once the QP was moved to ERROR */
+	double t_err;
+	double slowest;		/* the longest post or doorbell after ERROR */
+	unsigned long posted, post_err, ok, flushed, late_ok, other;
+	unsigned long early;	/* failed completions before ERROR */
+	int other_status;
+};
+
+static void refill_poll(struct refill *r, int *outstanding)
+{
+	struct ibv_wc wc[64];
+	int n = ibv_poll_cq(r->c->cq, 64, wc);
+
+	for (int i = 0; i < n; i++) {
+		if (WRKIND(wc[i].wr_id) == WR_DATA)
+			(*outstanding)--;
+		if (wc[i].status == IBV_WC_SUCCESS) {
+			if (WRKIND(wc[i].wr_id) != WR_DATA)
+				continue;
+			r->ok++;
+			if (atomic_load(&r->phase) &&
+			    now() > r->t_err + tmo(1))
+				r->late_ok++;
+		} else if (wc[i].status == IBV_WC_WR_FLUSH_ERR) {
+			r->flushed++;
+			r->early += !atomic_load(&r->phase);
+		} else {
+			r->other++;
+			r->other_status = wc[i].status;
+		}
+	}
+}
+
+/*
+ * Sends through libsiw: before ERROR at a pace the sink keeps up with (8
+ * outstanding, 2 ms apart), after it as fast as it goes, with the
+ * doorbell rung by hand when libsiw finds the ring full
+ */
+static void *refill_run(void *arg)
+{
+	struct refill *r = arg;
+	struct conn *c = r->c;
+	char *go = c->buf + NSLOTS * SLOT_LEN;
+	int outstanding = 0;
+
+	while (!atomic_load(&r->stop)) {
+		bool err = atomic_load(&r->phase);
+		double t;
+		int rc;
+
+		refill_poll(r, &outstanding);
+		if (!err && outstanding >= 8) {
+			usleep(50);
+			continue;
+		}
+		t = now();
+		rc = post_send(c, WRID(WR_DATA, r->posted), go, 64,
+			       c->mr->lkey, 0);
+		if (rc) {
+			r->post_err++;
+			if (err)
+				ring_doorbell(c->qp);
+		} else {
+			r->posted++;
+			outstanding++;
+		}
+		if (err && now() - t > r->slowest)
+			r->slowest = now() - t;
+		if (!err)
+			usleep(2000);
+	}
+	refill_poll(r, &outstanding);
+	atomic_store(&r->done, true);
+	return NULL;
+}
+
+/*
+ * Valid SENDs written straight into every free slot of the ring, and the
+ * CQ drained meanwhile: a flush that goes on while the ring is refilled
+ * must neither stop for a full CQ nor keep the kernel busy for good
+ */
+static void *ring_refill_run(void *arg)
+{
+	struct rewriter *w = arg;
+
+	while (!atomic_load(&w->stop)) {
+		struct ibv_wc wc[64];
+		int n = ibv_poll_cq(w->cq, 64, wc);
+
+		for (int i = 0; i < n; i++) {
+			if (wc[i].status == IBV_WC_WR_FLUSH_ERR)
+				w->flushed++;
+			else if (wc[i].status != IBV_WC_SUCCESS)
+				w->other++;
+			else if (WRKIND(wc[i].wr_id) == WR_DATA &&
+				 now() > w->late)
+				w->late_ok++;
+		}
+		for (unsigned int i = 0; i < w->num; i++) {
+			struct siw_sqe *q = &w->sq[i];
+
+			if (__atomic_load_n(&q->flags, __ATOMIC_ACQUIRE) &
+			    SIW_WQE_VALID)
+				continue;
+			q->id = WRID(WR_DATA, 0xffff);
+			q->num_sge = 1;
+			q->opcode = SIW_OP_SEND;
+			q->sge[0].laddr = w->addr;
+			q->sge[0].length = 64;
+			q->sge[0].lkey = w->lkey;
+			__atomic_store_n(&q->flags,
+					 SIW_WQE_VALID | SIW_WQE_SIGNALLED,
+					 __ATOMIC_RELEASE);
+			w->writes++;
+		}
+	}
+	return NULL;
+}
+
+static int sq_refill_error(void)
+{
+	struct ibv_qp_attr qa = { .qp_state = IBV_QPS_ERR };
+	struct rewriter w = {};
+	struct refill r = {};
+	struct conn c;
+	pthread_t th, rth;
+	double t;
+	bool ok = true;
+
+	if (connect_ring(&c, &w))
+		return 1;
+	r.c = &c;
+	w.addr = (uintptr_t)c.buf + NSLOTS * SLOT_LEN;
+	w.lkey = c.mr->lkey;
+	w.cq = c.cq;
+	pthread_create(&th, NULL, refill_run, &r);
+	sleep_s(tmo(0.5));
+	say("%lu sends posted, %lu completed before ERROR", r.posted, r.ok);
+	t = now();
+	r.t_err = t;
+	if (ibv_modify_qp(c.qp, &qa, IBV_QP_STATE))
+		ok = expect(false, "ibv_modify_qp to ERROR: %s", strerror(errno));
+	atomic_store(&r.phase, 1);
+	ok = expect(now() - t <= tmo(2), "ibv_modify_qp to ERROR took %.3f s",
+		    now() - t) && ok;
+	/* and the ring refilled behind libsiw's back, as fast as it goes */
+	w.late = t + tmo(1);
+	pthread_create(&rth, NULL, ring_refill_run, &w);
+	sleep_s(5);
+	atomic_store(&w.stop, true);
+	atomic_store(&r.stop, true);
+	pthread_join(rth, NULL);
+	t = now();
+	while (!atomic_load(&r.done) && now() - t < tmo(10))
+		usleep(10000);
+	if (!atomic_load(&r.done)) {
+		/* a thread stuck in the kernel: report, and go */
+		verdict(false, "the posting thread did not return within %.0f s of the stop",
+			tmo(10));
+		fflush(stdout);
+		_exit(1);
+	}
+	pthread_join(th, NULL);
+	say("posted %lu, refused %lu, completed %lu, flushed %lu, other %lu",
+	    r.posted, r.post_err, r.ok, r.flushed, r.other);
+	say("%lu SQEs refilled in the ring by hand; its thread saw %lu flushed, %lu other",
+	    w.writes, w.flushed, w.other);
+	r.late_ok += w.late_ok;
+	r.other += w.other;
+	r.flushed += w.flushed;
+	ok = expect(r.early == 0,
+		    "%lu sends flushed before the QP was moved to ERROR", r.early) && ok;
+	ok = expect(r.late_ok == 0,
+		    "%lu sends completed successfully more than %.0f s after ERROR",
+		    r.late_ok, tmo(1)) && ok;
+	ok = expect(r.other == 0, "%lu completions neither success nor flush (last status %d)",
+		    r.other, r.other_status) && ok;
+	ok = expect(r.flushed + r.post_err > 0,
+		    "after ERROR: %lu flushed, %lu posts refused",
+		    r.flushed, r.post_err) && ok;
+	ok = expect(r.slowest <= tmo(2),
+		    "the slowest post or doorbell after ERROR took %.3f s",
+		    r.slowest) && ok;
+	t = now();
+	rdma_destroy_qp(c.id);
+	c.qp = NULL;
+	ok = expect(now() - t <= tmo(5), "rdma_destroy_qp took %.3f s",
+		    now() - t) && ok;
+	client_close(&c);
+	verdict(ok, ok ? "posting into a QP in ERROR only flushes or is refused; destroy is prompt"
 		       : "see the checks above");
 	return !ok;
 }
@@ -1856,6 +1959,7 @@ static int mar_traffic(struct conn *c)
 {
 	char *sink = c->buf + SLOT_LEN, *go = c->buf + NSLOTS * SLOT_LEN;
 	int i, n, reads = 0, bad = 0, got_done = 0, sent_done = 0;
+	int first = -1, first_kind = 0, first_read = -1;
 	double end = now() + tmo(20);
 	struct ibv_wc wc;
 
@@ -1879,8 +1983,11 @@ static int mar_traffic(struct conn *c)
 		if (!status_valid(wc.status))
 			return expect(false, "completion status %d", wc.status),
 			       -1;
-		if (wc.status != IBV_WC_SUCCESS)
-			bad++;
+		if (wc.status != IBV_WC_SUCCESS && !bad++) {
+			first = wc.status;
+			first_kind = WRKIND(wc.wr_id);
+			first_read = reads;
+		}
 		switch (WRKIND(wc.wr_id)) {
 		case WR_READ:
 			reads++;
@@ -1907,7 +2014,29 @@ static int mar_traffic(struct conn *c)
 		      got_done ? "received" : "not received", tmo(20));
 		return -1;
 	}
+	if (bad)
+		say("%d of %d Reads completed; the first error: %s on %s, after %d Reads",
+		    reads, n, first < 0 ? "a post" : ibv_wc_status_str(first),
+		    first_kind == WR_READ ? "a Read" : first_kind == WR_RECV ?
+		    "the DONE receive" : "the DONE send", first_read);
 	return bad ? 0 : 1;
+}
+
+/*
+ * No round may hang; a round may fail cleanly (the race may leave the QP
+ * with more Reads in flight than the peer's IRD, and the peer terminates
+ * the connection), but some must connect, or nothing was tested
+ */
+static int mar_verdict(int rounds, int conns, int good, int clean, int hung)
+{
+	bool ok = !hung && conns > 0;
+
+	if (clean)
+		say("%d of %d rounds failed cleanly (the kernel log has the Terminates)",
+		    clean, rounds);
+	verdict(ok, "%d rounds, %d connected: %d clean, %d failed cleanly, %d hung",
+		rounds, conns, good, clean, hung);
+	return !ok;
 }
 
 static int mar_server(void)
@@ -1915,7 +2044,7 @@ static int mar_server(void)
 	struct rdma_event_channel *ec;
 	struct rdma_cm_id *lid;
 	struct ibv_device_attr da;
-	int rounds = o.rounds, r, good = 0, clean = 0, hung = 0;
+	int rounds = o.rounds, r, conns = 0, good = 0, clean = 0, hung = 0;
 	struct cm_ev ev, next;
 	bool pending = false;
 
@@ -1997,6 +2126,7 @@ static int mar_server(void)
 		good += res > 0;
 		clean += res == 0;
 		hung += res < 0;
+		conns += est;
 		/* the client disconnects; its next request may come first */
 		while (est && !cm_next(ec, &ev, tmo(10))) {
 			if (ev.type == RDMA_CM_EVENT_CONNECT_REQUEST) {
@@ -2014,14 +2144,12 @@ static int mar_server(void)
 	}
 	rdma_destroy_id(lid);
 	rdma_destroy_event_channel(ec);
-	verdict(!hung && good > 0, "%d rounds: %d clean, %d failed cleanly, %d hung",
-		r, good, clean, hung);
-	return hung || !good;
+	return mar_verdict(r, conns, good, clean, hung);
 }
 
 static int mar_client(void)
 {
-	int r, good = 0, clean = 0, hung = 0;
+	int r, conns = 0, good = 0, clean = 0, hung = 0;
 
 	for (r = 0; r < o.rounds; r++) {
 		struct rdma_conn_param p = { .responder_resources = 1,
@@ -2033,6 +2161,7 @@ static int mar_client(void)
 			say("round %d: no connection", r + 1);
 			res = 0;
 		} else {
+			conns++;
 			res = mar_traffic(&c);
 		}
 		good += res > 0;
@@ -2041,9 +2170,7 @@ static int mar_client(void)
 		client_close(&c);
 		sleep_s(0.1);
 	}
-	verdict(!hung && good > 0, "%d rounds: %d clean, %d failed cleanly, %d hung",
-		r, good, clean, hung);
-	return hung || !good;
+	return mar_verdict(r, conns, good, clean, hung);
 }
 
 /* --- foreign-qpn -------------------------------------------------------------- */
@@ -2266,8 +2393,10 @@ static const struct {
 	  "\t\taccepts with 1/1, then 64 RDMA Reads each way; no hang, no\n"
 	  "\t\treport, each round clean or failed cleanly" },
 	{ "sq-refill-error", sq_refill_error, NULL, 1,
-	  "a QP moved to ERROR while a thread posts sends for 5 s: posts\n"
-	  "\t\trefused or flushed, destroy prompt" },
+	  "a QP moved to ERROR while a thread posts sends (and rings the\n"
+	  "\t\tdoorbell) as fast as it can and another refills the SQ ring\n"
+	  "\t\tby hand, 5 s: posts refused or flushed, every post and the\n"
+	  "\t\tdestroy prompt" },
 	{ "sqe-rewrite", sqe_rewrite, NULL, 1,
 	  "a SEND with flag bits outside SIW_WQE_* (0xff80) written into\n"
 	  "\t\tthe SQ ring by hand must complete or fail; then posted SQEs\n"
