@@ -18,7 +18,7 @@
 #   modify-accept-race     ibv_modify_qp raising ORD/IRD to the device
 #                          maximum in a loop while rdma_accept negotiates
 #                          1/1, then 64 RDMA Reads each way, 20 rounds: no
-#                          hang, each round clean or failed cleanly
+#                          hang, every round connects and completes
 #   sq-refill-error        a QP moved to ERROR while a thread posts sends
 #                          and rings the doorbell as fast as it can and
 #                          another refills the SQ ring by hand, for 5 s:
