@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: lint + compat + deb + kunit + e2e, then KUnit and every
-# one-guest end-to-end test again on the debug kernel (KASAN, lockdep,
-# DEBUG_ATOMIC_SLEEP, kmemleak: any report fails them; E2E_DEBUG_TESTS,
-# read by tools/e2e.sh, can name fewer). Every stage runs even when an earlier one
-# failed; each check counts
+# make check: lint + compat + deb + kunit + e2e, then KUnit and the
+# end-to-end tests a memory or locking bug would hide in again on the
+# debug kernel (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, kmemleak: any report
+# fails them; E2E_DEBUG_TESTS, read by tools/e2e.sh, can name others, or
+# "all"). Every stage runs even when an earlier one failed; each check counts
 # once in the summary, every KUnit case counts on its own. Ends with the
 # line "N passed, N failed".
 #

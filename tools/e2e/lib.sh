@@ -1,6 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Helpers for the end-to-end tests (sourced in the guest).
 
+# Every traced command carries the seconds since the test began, so that a
+# log shows where a test spends its time.
+PS4='+${SECONDS}s '
+
 # rping_server_ok RC LOG: the rping server's exit status RC is a success.
 # rping's own teardown races with its CM thread: when the main thread
 # destroys the event channel first, the thread's rdma_get_cm_event() fails
