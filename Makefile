@@ -6,7 +6,7 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 TOOLS := $(CURDIR)/tools
 
-.PHONY: all modules kdir-exists install clean help kernel compat deb lint kunit e2e check demo bench trace soak
+.PHONY: all modules kdir-exists install clean help kernel compat deb lint kunit e2e check check-full demo bench trace soak
 
 all: modules
 
@@ -47,6 +47,9 @@ e2e:
 check:
 	$(TOOLS)/check.sh
 
+check-full:
+	E2E_DEBUG_TESTS=all $(TOOLS)/check.sh
+
 demo:
 	$(TOOLS)/demo.sh
 
@@ -63,6 +66,7 @@ help:
 	@echo "make [KDIR=...]     build softiwarp.ko against KDIR (default: running kernel)"
 	@echo "make install        install it into /lib/modules and run depmod"
 	@echo "make check          lint + compat + deb + kunit + e2e; ends with 'N passed, N failed'"
+	@echo "make check-full     make check with every e2e test on the debug kernel too (before a release)"
 	@echo "make demo           boot the test VM and show softiwarp at work"
 	@echo "make bench          softiwarp vs siw vs TCP in one VM boot: table + PNG"
 	@echo "make soak           SOAK_MINUTES (10) of verified rping/rstream load, 132 QPs, in the VM"
