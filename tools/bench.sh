@@ -17,6 +17,11 @@
 # (build/bench/bench.png). Figures,
 # not assertions: under QEMU without KVM only ratios from the same boot
 # mean anything.
+#
+# BENCH_BASE=REF (a commit, tag or branch) adds the module as it was at REF,
+# built from `git archive REF` in build/bench-base/, as configuration
+# sw-base (CRC on; 64 KiB and latency) beside sw-crc in the same boot, and
+# the ratio crc/base: the before and after of a change to the data path.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -30,8 +35,20 @@ mkdir -p "$res" "$top/build/tools"
 # TCP's round trip with spinning sockets, run in the guest
 gcc -O2 -Wall -o "$top/build/tools/tcp-pingpong" \
 	"$top/tools/bench/tcp-pingpong.c" || exit 1
+base_env=()
+if [ -n "${BENCH_BASE:-}" ]; then
+	base=$top/build/bench-base
+	rm -rf "$base"
+	mkdir -p "$base/src"
+	echo "bench: building the module of $BENCH_BASE in $base"
+	git -C "$top" archive "$BENCH_BASE" Kbuild VERSION compat.h mpa ddp \
+		rdmap cm | tar -x -C "$base/src" || exit 1
+	make -s -C "$KSRC" M="$base/src" SWI_KUNIT=n modules ||
+		{ echo "bench: the module of $BENCH_BASE does not build" >&2; exit 1; }
+	base_env=(-e "BENCH_BASE_KO=$base/src/softiwarp.ko")
+fi
 echo "bench: booting the test VM; this takes several minutes"
-"$top/tools/vm-run" -o "$res" -t 3000 \
+"$top/tools/vm-run" -o "$res" -t 3600 "${base_env[@]}" \
 	${BENCH_REPS:+-e "BENCH_REPS=$BENCH_REPS"} "$top/tools/guest/bench.sh"
 rc=$?
 if [ ! -s "$res/bench.csv" ]; then

@@ -16,7 +16,9 @@ latency, 64 B one way, tcp-pingpong's spinning sockets against busy
 polling and qperf's blocking tcp_lat against -e), CRC off against TCP,
 Markers against CRC alone, and CRC by the crypto API's preferred
 crc32c (sw-pref, crc32c_driver=crc32c: 64 KiB and latency only) against
-siw and iperf3 (sw-crc uses the implementation timed fastest at load). For a latency, the ratio
+siw and iperf3 (sw-crc uses the implementation timed fastest at load),
+and, when make bench ran with BENCH_BASE, CRC on against the module of
+that commit (crc/base; sw-base: 64 KiB and latency only). For a latency, the ratio
 is ours/theirs (lower is better); for a bandwidth it is ours/theirs
 (higher is better). Tests named .../kcpu/2h (unit ms/GB) are the kernel's
 CPU time per GB of a two-host duration run, compared with iperf3's; their
@@ -33,6 +35,8 @@ RATIOS = [("crc/siw", "sw-crc", "siw"), ("nocrc/siw", "sw-nocrc", "siw"),
           ("mk/crc", "sw-markers", "sw-crc"), ("pref/siw", "sw-pref", "siw"),
           ("pref/tcp", "sw-pref", "tcp")]
 PLOTTED = 3     # the first three ratios are plotted
+# configurations run for some tests only: "-" elsewhere, not "NA"
+PARTIAL = ("sw-pref", "sw-base")
 
 
 def medians(path):
@@ -66,7 +70,7 @@ def ratio(med, tcp, name, a, b, test, size):
     x = med.get((a, test, size))
     y = tcp[tcp_kind(test), two_hosts(test)] if b == "tcp" else \
         med.get((b, test, size))
-    if a == "sw-pref" and x is None:
+    if (a in PARTIAL and x is None) or (b in PARTIAL and y is None):
         return "-"
     return "%.2f" % (x / y) if x and y else "NA"
 
@@ -83,7 +87,7 @@ def table(med, units, tcp, tests):
         for c in CONFIGS:
             v = med.get((c, t, s))
             line += "%11s" % ("%.2f" % v if v is not None else
-                              "-" if c == "sw-pref" else "NA")
+                              "-" if c in PARTIAL else "NA")
         rs = [ratio(med, tcp, *r, t, s) for r in RATIOS]
         line += "".join("%10s" % r for r in rs)
         print(line)
@@ -121,6 +125,9 @@ def write_plot(out, plot):
 
 def main():
     med, units, reps = medians(sys.argv[1])
+    if any(c == "sw-base" for (c, t, s) in med):
+        CONFIGS.insert(1, "sw-base")
+        RATIOS.append(("crc/base", "sw-crc", "sw-base"))
     # TCP's figures, by (kind, two hosts)
     tcp = {(name, two): med.get(("tcp", name + ("/2h" if two else ""), size))
            for name, size in (("iperf3", "0"), ("tcp_lat", "64"),

@@ -14,7 +14,10 @@
 # the emulated machine spread over all of them. iperf3, qperf's tcp_lat
 # (blocking) and tcp-pingpong (spinning; tools/bench/tcp-pingpong.c, built
 # by ../bench.sh) over the softiwarp veth give TCP's bandwidth and
-# latencies.
+# latencies. With BENCH_BASE_KO (make bench BENCH_BASE=REF: the module of
+# another commit, built by ../bench.sh) one more configuration, sw-base:
+# that module with CRC on, 64 KiB and latency only, beside sw-crc in the
+# same boot.
 #
 # Each figure is taken in two placements. As set up, a veth hands a
 # packet to the receiving namespace in the sender's softirq, on the
@@ -136,10 +139,11 @@ perftest_once() {
 	case $cfg in
 	siw)		use siw ;;
 	sw-pref)	use sw-pref ;;
+	sw-base)	use sw-base ;;
 	*)		use sw ;;
 	esac
 	case $cfg in
-	sw-crc | sw-pref)	knobs 1 0 ;;
+	sw-crc | sw-pref | sw-base)	knobs 1 0 ;;
 	sw-nocrc)	knobs 0 0 ;;
 	sw-markers)	knobs 1 1 ;;
 	esac
@@ -225,16 +229,21 @@ tcpspin() {
 	echo "$1,tcp,$name,64,${val:-NA},usec" >> "$out"
 }
 
+cfgs="sw-crc sw-nocrc sw-markers sw-pref siw"
 cfgs2h="sw-crc sw-nocrc sw-markers siw"
+if [ -n "${BENCH_BASE_KO:-}" ]; then
+	cfgs="sw-crc sw-base sw-nocrc sw-markers sw-pref siw"
+	cfgs2h="sw-crc sw-base sw-nocrc sw-markers siw"
+fi
 if [ "$(nproc)" -lt 2 ]; then
 	echo "bench: one CPU: no two-host figures" >&2
 	cfgs2h=
 fi
 for rep in $(seq "$REPS"); do
-	for cfg in sw-crc sw-nocrc sw-markers sw-pref siw; do
+	for cfg in $cfgs; do
 		sizes="4096 65536 1048576"
-		# sw-pref (CRC on, by the preferred crc32c): 64 KiB only
-		[ "$cfg" = sw-pref ] && sizes=65536
+		# sw-pref (CRC on, by the preferred crc32c), sw-base: 64 KiB only
+		case $cfg in sw-pref | sw-base) sizes=65536 ;; esac
 		for t in ib_write_bw ib_send_bw ib_read_bw; do
 			for size in $sizes; do
 				perftest $t "$size" $cfg "$rep"

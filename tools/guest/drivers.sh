@@ -25,20 +25,29 @@ pair() {	# NAME NSL NSR IPL IPR
 # namespace, which fails for a siw device of another namespace. Switching
 # is a matter of milliseconds and keeps the runs in one boot.
 drivers=none
-use() {	# sw | sw-pref | siw | none
+# swmod: which softiwarp module is loaded: fastest (ours, the defaults),
+# crc32c (ours, crc32c_driver=crc32c) or base (BENCH_BASE_KO: the module of
+# another commit, for a before/after comparison in one boot)
+swmod=none
+use() {	# sw | sw-pref | sw-base | siw | none
 	local want
 	[ "$drivers" = "$1" ] && return
 	rdma link delete swl 2>/dev/null; rdma link delete swr 2>/dev/null
 	rdma link delete siwl 2>/dev/null; rdma link delete siwr 2>/dev/null
 	case $1 in
-	sw | sw-pref)
+	sw | sw-pref | sw-base)
 		# sw-pref: the module reloaded with crc32c_driver=crc32c
 		want=fastest
 		[ "$1" = sw-pref ] && want=crc32c
-		if [ "$(cat /sys/module/softiwarp/parameters/crc32c_driver \
-			2>/dev/null)" != "$want" ]; then
+		[ "$1" = sw-base ] && want=base
+		if [ "$swmod" != "$want" ]; then
 			rmmod softiwarp 2>/dev/null
-			modprobe softiwarp crc32c_driver="$want"
+			if [ "$want" = base ]; then
+				insmod "$BENCH_BASE_KO"
+			else
+				modprobe softiwarp crc32c_driver="$want"
+			fi
+			swmod=$want
 		fi
 		ip netns exec swL rdma link add swl type softiwarp netdev vsl
 		ip netns exec swR rdma link add swr type softiwarp netdev vsr
