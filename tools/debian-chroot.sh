@@ -72,19 +72,33 @@ make_chroot() {
 		return 0
 	fi
 	mkdir -p "$cache"
-	rm -rf "$root"
+	# --one-file-system: never into a mount an interrupted run left behind
+	# (the repository is bound into the chroot while a build runs)
+	rm -rf --one-file-system "$root"
 	srcs=("deb $mirror $rel main")
 	[ "$rel" = trixie ] && srcs+=("deb $mirror trixie-backports main")
 	echo "debian-chroot: making the $rel chroot for $* (a few minutes)" >&2
 	mmdebstrap --variant=apt --quiet \
 		--aptopt='Acquire::Check-Valid-Until "false"' \
 		--include="$(IFS=,; echo "$*"),dkms,make,kmod,rsync" \
-		"$rel" "$root" "${srcs[@]}" >&2 || { rm -rf "$root"; return 1; }
+		"$rel" "$root" "${srcs[@]}" >&2 ||
+		{ rm -rf --one-file-system "$root"; return 1; }
 	touch "$root/.complete"
 	# the chroots of earlier header packages
 	find "$cache" -maxdepth 1 -name "$rel-*" ! -path "$root" \
-		-exec rm -rf {} + 2>/dev/null
+		-exec rm -rf --one-file-system {} + 2>/dev/null
 	echo "$root"
+}
+
+# unmount PATH: unmount, waiting up to 5 s for what the run left behind
+# (a process of dkms may hold the mount a moment longer), then lazily
+unmount() {
+	local _
+	for _ in $(seq 10); do
+		umount "$1" 2>/dev/null && return 0
+		sleep 0.5
+	done
+	umount -l "$1"
 }
 
 # run_in ROOT CMD...: CMD in ROOT, /proc and the repository mounted
@@ -93,9 +107,11 @@ run_in() {
 	shift
 	mkdir -p "$root$top"
 	mount -t proc proc "$root/proc"
-	trap 'umount "$root/proc"' EXIT
+	# shellcheck disable=SC2064 # the paths, as they are now
+	trap "unmount '$root/proc'" EXIT
 	mount --bind "$top" "$root$top"
-	trap 'umount "$root$top"; umount "$root/proc"' EXIT
+	# shellcheck disable=SC2064
+	trap "unmount '$root$top'; unmount '$root/proc'" EXIT
 	chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
 		LANG=C.UTF-8 "$@" || rc=$?
 	return $rc

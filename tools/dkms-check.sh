@@ -32,6 +32,8 @@ dkms_check() {
 
 	rm -rf "$tree"
 	mkdir -p "$tree/dkms" "$tree/src" "$tree/modules/$kver"
+	# dkms 3.1 and later look for the headers in the install tree
+	ln -s "/lib/modules/$kver/build" "$tree/modules/$kver/build"
 	log=$tree/dkms.log
 	: > "$log"
 	dkms_opts=(--dkmstree "$tree/dkms" --sourcetree "$tree/src"
