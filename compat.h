@@ -8,10 +8,10 @@
  * lives here, so the rest of the code is written against one API. A
  * difference is keyed on a macro the kernel defines where there is one, on
  * the kernel version where the release that made it is certain, and else
- * on what the headers declare (the SWI_HAVE_* keys, probed by Kbuild). This header is the
- * part every layer may use; it includes nothing of <rdma/...>, so that the
- * protocol layers (mpa/, ddp/) stay free of the verbs API. The verbs
- * differences are in rdmap/verbs_compat.h.
+ * on what the headers declare (the SWI_HAVE_* keys, probed by Kbuild).
+ * This header is the part every layer may use; it includes nothing of
+ * <rdma/...>, so that the protocol layers (mpa/, ddp/) stay free of the
+ * verbs API. The verbs differences are in rdmap/verbs_compat.h.
  */
 #ifndef SOFTIWARP_COMPAT_H
 #define SOFTIWARP_COMPAT_H
