@@ -72,7 +72,7 @@ help:
 	@echo "make soak           SOAK_MINUTES (10) of verified rping/rstream load, 132 QPs, in the VM"
 	@echo "make trace          ib_send_lat under ftrace, softiwarp and siw: who waits how long"
 	@echo "make kernel         build (or reuse) the cached test kernel"
-	@echo "make compat         W=1 and DKMS builds against Debian 6.1 and 6.12 headers"
+	@echo "make compat         W=1 and DKMS builds against Debian's kernels, 6.1 to 7.3"
 	@echo "make deb            Debian package softiwarp-dkms in build/deb/: lintian, install, purge"
 	@echo "make lint           checkpatch --strict, kernel-doc -Wall, sparse"
 	@echo "make kunit          KUnit suites in the VM"

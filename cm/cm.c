@@ -495,14 +495,15 @@ static int swi_cm_tcp_connect(struct swi_cep *cep, struct sockaddr *raddr)
 	int alen = rdma_addr_size(raddr);
 	int err;
 
-	err = kernel_connect(sock, raddr, alen, O_NONBLOCK);
+	err = kernel_connect(sock, swi_sockaddr_arg(raddr), alen,
+			     O_NONBLOCK);
 	while (err == -EINPROGRESS || err == -EALREADY) {
 		long slice = swi_cm_slice(cep, end);
 
 		if (slice < 0)
 			return slice == -EAGAIN ? -ETIMEDOUT : slice;
 		WRITE_ONCE(sock->sk->sk_sndtimeo, slice);
-		err = kernel_connect(sock, raddr, alen, 0);
+		err = kernel_connect(sock, swi_sockaddr_arg(raddr), alen, 0);
 	}
 	swi_cm_sock_timeouts(sock);
 	return err;
@@ -532,7 +533,8 @@ static int swi_cm_connect_steps(struct swi_cep *cep)
 	 * four-tuple).
 	 */
 	sock_set_reuseaddr(cep->sock->sk);
-	err = kernel_bind(cep->sock, laddr, rdma_addr_size(laddr));
+	err = kernel_bind(cep->sock, swi_sockaddr_arg(laddr),
+			  rdma_addr_size(laddr));
 	if (!err)
 		err = swi_cm_tcp_connect(cep, raddr);
 	if (err)
@@ -977,7 +979,8 @@ static int swi_cm_listen_on(struct swi_listener *lst,
 	if (IS_ENABLED(CONFIG_IPV6) && sa->sa_family == AF_INET6)
 		err = ip6_sock_set_v6only(sk);
 	if (!err)
-		err = kernel_bind(sock, sa, rdma_addr_size(sa));
+		err = kernel_bind(sock, swi_sockaddr_arg(sa),
+				  rdma_addr_size(sa));
 	if (err) {
 		sock_release(sock);
 		return err;

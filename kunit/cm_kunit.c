@@ -508,7 +508,7 @@ static struct socket *cmt_raw_connect(struct kunit *test, u16 port)
 
 	cmt_addr(&sin, port);
 	cmt_raw_timeouts(s);
-	KUNIT_ASSERT_EQ(test, kernel_connect(s, (struct sockaddr *)&sin,
+	KUNIT_ASSERT_EQ(test, kernel_connect(s, swi_sockaddr_arg(&sin),
 					     sizeof(sin), 0), 0);
 	return s;
 }
@@ -522,7 +522,7 @@ static struct socket *cmt_raw_listen(struct kunit *test, u16 port)
 	cmt_addr(&sin, port);
 	cmt_raw_timeouts(s);	/* accept waits that long at most */
 	sock_set_reuseaddr(s->sk);
-	KUNIT_ASSERT_EQ(test, kernel_bind(s, (struct sockaddr *)&sin,
+	KUNIT_ASSERT_EQ(test, kernel_bind(s, swi_sockaddr_arg(&sin),
 					  sizeof(sin)), 0);
 	KUNIT_ASSERT_EQ(test, kernel_listen(s, 1), 0);
 	return s;
@@ -1039,7 +1039,7 @@ static void cm_qp_destroyed_tcp_connecting(struct kunit *test)
 	cmt_set_timeout(test, CMT_LONG_TIMEOUT_MS);
 	cmt_addr(&sin, port);
 	sock_set_reuseaddr(l->sk);
-	KUNIT_ASSERT_EQ(test, kernel_bind(l, (struct sockaddr *)&sin,
+	KUNIT_ASSERT_EQ(test, kernel_bind(l, swi_sockaddr_arg(&sin),
 					  sizeof(sin)), 0);
 	KUNIT_ASSERT_EQ(test, kernel_listen(l, 0), 0);
 	cmt_raw_connect(test, port);	/* fills the accept queue */

@@ -72,14 +72,14 @@ void swi_kunit_sock_pair(struct kunit *test, struct socket **cli,
 	};
 	struct socket *lsock = swi_kunit_sock(test);
 
-	KUNIT_ASSERT_EQ(test, kernel_bind(lsock, (struct sockaddr *)&sin,
+	KUNIT_ASSERT_EQ(test, kernel_bind(lsock, swi_sockaddr_arg(&sin),
 					  sizeof(sin)), 0);
 	KUNIT_ASSERT_EQ(test, kernel_listen(lsock, 1), 0);
 	KUNIT_ASSERT_EQ(test, kernel_getsockname(lsock,
 						 (struct sockaddr *)&sin),
 			sizeof(sin));
 	*cli = swi_kunit_sock(test);
-	KUNIT_ASSERT_EQ(test, kernel_connect(*cli, (struct sockaddr *)&sin,
+	KUNIT_ASSERT_EQ(test, kernel_connect(*cli, swi_sockaddr_arg(&sin),
 					     sizeof(sin), 0), 0);
 	KUNIT_ASSERT_EQ(test, kernel_accept(lsock, srv, 0), 0);
 	swi_kunit_sock_adopt(test, *srv);

@@ -14,6 +14,8 @@
  */
 #include <linux/module.h>
 
+#include "compat.h"
+
 MODULE_DESCRIPTION("KUnit tests for softiwarp");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+SWI_IMPORT_KUNIT_NS();

@@ -17,7 +17,7 @@
 #include <kunit/test.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
-#include <linux/random.h>
+#include <linux/prandom.h>
 #include <linux/sched.h>
 #include <linux/string_choices.h>
 

@@ -9,7 +9,7 @@
  * direct call of the table-driven code.
  */
 #include <kunit/test.h>
-#include <linux/random.h>
+#include <linux/prandom.h>
 
 #include "mpa/mpa.h"
 

@@ -30,7 +30,7 @@
  * read.
  */
 #include <kunit/test.h>
-#include <linux/random.h>
+#include <linux/prandom.h>
 #include <linux/sched.h>
 
 #include "kunit/mpa_vectors.h"

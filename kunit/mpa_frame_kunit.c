@@ -11,7 +11,7 @@
  * reads them back.
  */
 #include <kunit/test.h>
-#include <linux/random.h>
+#include <linux/prandom.h>
 
 #include "kunit/mpa_vectors.h"
 

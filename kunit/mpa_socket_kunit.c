@@ -11,7 +11,7 @@
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/net.h>
-#include <linux/random.h>
+#include <linux/prandom.h>
 #include <linux/sched.h>
 #include <linux/sizes.h>
 #include <net/sock.h>

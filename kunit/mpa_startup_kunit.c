@@ -13,7 +13,7 @@
  * IRD/ORD and peer-to-peer RTR selection, rejection.
  */
 #include <kunit/test.h>
-#include <linux/random.h>
+#include <linux/prandom.h>
 
 #include "mpa/mpa_startup.h"
 

@@ -30,7 +30,7 @@
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/netdevice.h>
-#include <linux/random.h>
+#include <linux/prandom.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <net/net_namespace.h>

@@ -93,7 +93,7 @@ static inline void mpa_crc_update(struct mpa_crc *crc, const void *data,
 				  unsigned int len)
 {
 	if (mpa_crc_direct)
-		crc->state = __crc32c_le(crc->state, data, len);
+		crc->state = swi_crc32c_lib(crc->state, data, len);
 	else
 		mpa_crc_update_shash(crc, data, len);
 }

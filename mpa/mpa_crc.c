@@ -14,9 +14,11 @@
  * needed. The result is the four octets the crypto API produces, which are
  * already in wire order (least significant octet first).
  *
- * When the implementation chosen is crc32c-generic, which is the library's
- * table-driven __crc32c_le() behind a crypto API descriptor, the module
- * calls __crc32c_le() itself and keeps the CRC register in struct mpa_crc:
+ * When the implementation chosen is the library's code behind a crypto API
+ * descriptor (crc32c-generic, the table-driven __crc32c_le(); on kernels
+ * whose crypto API has only crc32c-lib, the library's crc32c(); compat.h),
+ * the module calls the library itself and keeps the CRC register in
+ * struct mpa_crc:
  * the same computation without two indirect calls per update. With Markers
  * an FPDU's CRC is fed a 4-octet Marker and a run of payload every 512
  * octets, and those calls were a tenth of the Marker's cost; the update is
@@ -33,7 +35,7 @@
 #include "mpa/mpa.h"
 
 static struct crypto_shash *mpa_crc_tfm;
-/* crc32c-generic: __crc32c_le() called (mpa_crc_update(), inline) */
+/* the library's code called directly (mpa_crc_update(), inline) */
 bool mpa_crc_direct __read_mostly;
 EXPORT_SYMBOL_IF_KUNIT(mpa_crc_direct);
 
@@ -42,7 +44,7 @@ static void mpa_crc_use(struct crypto_shash *tfm)
 {
 	mpa_crc_tfm = tfm;
 	mpa_crc_direct = !strcmp(crypto_shash_driver_name(tfm),
-				 "crc32c-generic");
+				 SWI_CRC32C_LIB_DRIVER);
 }
 
 static struct shash_desc *mpa_crc_desc(struct mpa_crc *crc)
@@ -188,9 +190,10 @@ int mpa_crc_init(const char *driver)
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /**
- * mpa_crc_set_direct() - take the crypto API path even for crc32c-generic
+ * mpa_crc_set_direct() - take the crypto API path even for the library's code
  * @direct: false for the crypto API path; true for the direct call, which
- *	is taken only when crc32c-generic is the implementation (KUnit only)
+ *	is taken only when the library's code (crc32c-generic, or crc32c-lib
+ *	where that is the one driver) is the implementation (KUnit only)
  *
  * Context: any context, while no CRC computation is running.
  * Return: whether the direct call was taken before.
@@ -199,7 +202,8 @@ bool mpa_crc_set_direct(bool direct)
 {
 	bool was = mpa_crc_direct;
 
-	mpa_crc_direct = direct && !strcmp(mpa_crc_driver(), "crc32c-generic");
+	mpa_crc_direct = direct &&
+			 !strcmp(mpa_crc_driver(), SWI_CRC32C_LIB_DRIVER);
 	return was;
 }
 EXPORT_SYMBOL_IF_KUNIT(mpa_crc_set_direct);

@@ -430,7 +430,7 @@ static const struct ib_device_ops swi_device_ops = {
 	.query_port = swi_query_port,
 	.query_qp = swi_query_qp,
 	.query_srq = swi_query_srq,
-	.reg_user_mr = swi_reg_user_mr,
+	.reg_user_mr = SWI_REG_USER_MR,
 	.req_notify_cq = swi_req_notify_cq,
 
 	INIT_RDMA_OBJ_SIZE(ib_cq, swi_cq, base),
@@ -558,7 +558,12 @@ struct ib_device *swi_device_add(const char *name, struct net_device *netdev)
 
 	if (err)
 		return ERR_PTR(err);
-	ibdev = ib_device_get_by_name(name, RDMA_DRIVER_SIW);
+	/* the one softiwarp device of @netdev; siw's there has another name */
+	ibdev = ib_device_get_by_netdev(netdev, RDMA_DRIVER_SIW);
+	if (ibdev && strcmp(dev_name(&ibdev->dev), name)) {
+		ib_device_put(ibdev);
+		ibdev = NULL;
+	}
 	return ibdev ? ibdev : ERR_PTR(-ENODEV);
 }
 EXPORT_SYMBOL_IF_KUNIT(swi_device_add);

@@ -141,7 +141,7 @@ struct ib_mr *swi_reg_user_mr(struct ib_pd *pd, u64 start, u64 len,
 	mr = swi_mr_alloc(dev);
 	if (IS_ERR(mr))
 		return ERR_CAST(mr);
-	umem = ib_umem_get(pd->device, start, len, access);
+	umem = swi_umem_get(pd->device, start, len, access);
 	if (IS_ERR(umem)) {
 		err = PTR_ERR(umem);
 		goto out_free;
@@ -173,6 +173,31 @@ out_free:
 	swi_mr_free(dev, mr);
 	return ERR_PTR(err);
 }
+
+#ifdef SWI_HAVE_REG_USER_MR_DMAH
+/**
+ * swi_reg_user_mr_dmah() - reg_user_mr where the core passes a DMA handle
+ * @pd: the protection domain
+ * @start: user address of the region
+ * @len: its length
+ * @iova: the address the region is known by (the STag's base)
+ * @access: IB_ACCESS_* rights
+ * @dmah: a DMA handle (TLP processing hints); softiwarp does no DMA and
+ *	offers no alloc_dmah, so the core has none to give: one is refused
+ * @udata: as for swi_reg_user_mr()
+ *
+ * Context: process context; pins the pages.
+ * Return: the MR or an error pointer (-EOPNOTSUPP for a DMA handle).
+ */
+struct ib_mr *swi_reg_user_mr_dmah(struct ib_pd *pd, u64 start, u64 len,
+				   u64 iova, int access, struct ib_dmah *dmah,
+				   struct ib_udata *udata)
+{
+	if (dmah)
+		return ERR_PTR(-EOPNOTSUPP);
+	return swi_reg_user_mr(pd, start, len, iova, access, udata);
+}
+#endif
 
 /**
  * swi_alloc_mr() - a fast-register MR (ib_alloc_mr)

@@ -503,6 +503,11 @@ void swi_srq_free_ring(struct swi_srq *srq);
 struct ib_mr *swi_get_dma_mr(struct ib_pd *pd, int access);
 struct ib_mr *swi_reg_user_mr(struct ib_pd *pd, u64 start, u64 len,
 			      u64 iova, int access, struct ib_udata *udata);
+#ifdef SWI_HAVE_REG_USER_MR_DMAH
+struct ib_mr *swi_reg_user_mr_dmah(struct ib_pd *pd, u64 start, u64 len,
+				   u64 iova, int access, struct ib_dmah *dmah,
+				   struct ib_udata *udata);
+#endif
 struct ib_mr *swi_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
 			   u32 max_sg);
 int swi_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int nents,

@@ -285,7 +285,7 @@ static void swi_stream_reset(struct socket *sock)
 
 	swi_stream_linger(sock->sk);
 	sock_no_linger(sock->sk);
-	if (kernel_connect(sock, &unspec, sizeof(unspec), 0))
+	if (kernel_connect(sock, swi_sockaddr_arg(&unspec), sizeof(unspec), 0))
 		kernel_sock_shutdown(sock, SHUT_RDWR);
 }
 

@@ -33,4 +33,28 @@ static inline struct ib_udata *swi_cq_udata(SWI_CREATE_CQ_ARG *arg)
 }
 #endif
 
+/*
+ * reg_user_mr: a DMA handle (struct ib_dmah, for TLP processing hints)
+ * came between the access flags and the udata. softiwarp does no DMA and
+ * takes none: where the kernel passes one, the operation is
+ * swi_reg_user_mr_dmah() (rdmap/mr.c), which refuses a handle.
+ */
+#ifdef SWI_HAVE_REG_USER_MR_DMAH
+#define SWI_REG_USER_MR		swi_reg_user_mr_dmah
+#else
+#define SWI_REG_USER_MR		swi_reg_user_mr
+#endif
+
+/*
+ * ib_umem_get() became ib_umem_get_va() when umems could also come from
+ * uverbs attributes; for a user virtual address it is the same call.
+ */
+#ifdef SWI_HAVE_UMEM_GET_VA
+#define swi_umem_get(dev, addr, len, access) \
+	ib_umem_get_va(dev, addr, len, access)
+#else
+#define swi_umem_get(dev, addr, len, access) \
+	ib_umem_get(dev, addr, len, access)
+#endif
+
 #endif /* SOFTIWARP_VERBS_COMPAT_H */

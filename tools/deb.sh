@@ -5,7 +5,7 @@
 # build/deb/, from a copy of the module's sources and debian/ (so that no
 # build artifact lands in the source tree), check it with lintian, and then
 # install it: its postinst has DKMS build and install softiwarp.ko for every
-# kernel here with headers (Debian's 6.1 and 6.12, installed when missing),
+# kernel here with headers (bookworm's 6.1 and 6.12, installed when missing),
 # `dkms status` must say so, and purging it must leave no trace. Tallied as
 # deb:build, deb:lintian, deb:install and deb:purge.
 #

@@ -9,14 +9,15 @@
 #   (none)     what `make check` needs: all below but the header packages
 #              (make compat and make deb install those themselves) and
 #              qperf (make bench installs it)
-#   --compat   only the Debian kernel header packages for 6.1 and 6.12 and
-#              dkms (make compat)
+#   --compat   only the Debian kernel header packages for 6.1 and 6.12,
+#              dkms and mmdebstrap (make compat; the newer kernels' headers
+#              come into chroots, tools/debian-chroot.sh)
 #   --deb      only what builds, checks and installs the Debian package
 #              (make deb; it installs the header packages with --compat)
 #   --bench    only what make bench adds (qperf: TCP latency)
 set -euo pipefail
 
-compat_pkgs=(linux-headers-amd64 linux-headers-6.12-amd64 dkms)
+compat_pkgs=(linux-headers-amd64 linux-headers-6.12-amd64 dkms mmdebstrap)
 deb_pkgs=(dkms dh-dkms debhelper dpkg-dev fakeroot lintian)
 bench_pkgs=(qperf)
 
