@@ -30,4 +30,5 @@ rsync -rlp --checksum --delete --prune-empty-dirs \
 	--include='*/' --include='Kbuild' --include='/VERSION' --include='*.c' \
 	--include='*.h' \
 	--exclude='*' "$top/" "$out/"
-make -C "$kdir" M="$out" "$@" modules
+# as many jobs as CPUs, as DKMS runs its builds
+make -j"$(nproc)" -C "$kdir" M="$out" "$@" modules
