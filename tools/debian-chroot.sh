@@ -121,5 +121,5 @@ case ${1:-} in
 headers)	[ $# -eq 2 ] && headers "$2" ;;
 make)		[ $# -ge 3 ] && shift && make_chroot "$@" ;;
 run)		[ $# -ge 3 ] && shift && run_in "$@" ;;
-*)		sed -n '11,25p' "$0" >&2; exit 2 ;;
+*)		sed -n '11,23p' "$0" >&2; exit 2 ;;
 esac
