@@ -1134,6 +1134,27 @@ static const struct use_case use_cases[] = {
 
 KUNIT_ARRAY_PARAM_DESC(use_cases, use_cases, desc);
 
+/*
+ * rdmap_mem_use_walk() decides as rdmap_mem_use() does; it visits the
+ * whole range when it allows the use, nothing otherwise
+ */
+static void mem_use_walk_agrees(struct kunit *test, const struct use_case *c,
+				struct rdmap_mem *mem, u32 stag)
+{
+	struct collector col = {};
+	u64 seen = 0;
+	unsigned int i;
+
+	KUNIT_EXPECT_EQ(test, rdmap_mem_use_walk(mem, stag ^ c->key_xor,
+						 c->other_pd ? PD_B : PD_A,
+						 c->want, MR_IOVA + c->start,
+						 c->len, collect_piece, &col),
+			c->ret);
+	for (i = 0; i < col.n; i++)
+		seen += col.p[i].len;
+	KUNIT_EXPECT_EQ(test, seen, c->ret ? 0 : c->len);
+}
+
 static void mem_use_checks_held_object(struct kunit *test)
 {
 	const struct use_case *c = test->param_value;
@@ -1156,10 +1177,11 @@ static void mem_use_checks_held_object(struct kunit *test)
 	used = rdmap_mem_use(mem, stag ^ c->key_xor, c->other_pd ? PD_B : PD_A,
 			     c->want, MR_IOVA + c->start, c->len);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(used), c->ret);
-	if (IS_ERR(used))
-		return;
-	KUNIT_EXPECT_PTR_EQ(test, used, mem);
-	rdmap_mem_put(used);
+	if (!IS_ERR(used)) {
+		KUNIT_EXPECT_PTR_EQ(test, used, mem);
+		rdmap_mem_put(used);
+	}
+	mem_use_walk_agrees(test, c, mem, stag);
 }
 
 /*

@@ -1365,6 +1365,8 @@ static const struct vf_bad_case vf_marker_cases[] = {
 	  true, true, 1, false, MPA_ERR_MARKER },
 	{ "ULPDU_Length above the limit, checked first", VF_BAD_LENGTH,
 	  false, true, 0, true, MPA_ERR_MARKER },
+	{ "ULPDU_Length above the limit, whole stream, no Markers",
+	  VF_BAD_LENGTH, false, true, 0, false, MPA_ERR_MARKER },
 };
 
 KUNIT_ARRAY_PARAM_DESC(vf_marker, vf_marker_cases, desc);

@@ -791,6 +791,17 @@ static int rmem_walk_kva(u64 addr, u64 len, rdmap_mem_piece_fn fn, void *ctx)
 	return 0;
 }
 
+/* Visit [@addr, @addr + @len) of @mem as @v shows it, in bounds */
+static int rmem_walk_view(struct rdmap_mem *mem,
+			  const struct rdmap_mem_view *v, u64 addr, u64 len,
+			  rdmap_mem_piece_fn fn, void *ctx)
+{
+	if (mem->type == RDMAP_MEM_DMA)
+		return rmem_walk_kva(addr, len, fn, ctx);
+	return rmem_walk_pages(&v->pages, v->pages.offset + (addr - v->iova),
+			       len, fn, ctx);
+}
+
 /**
  * rdmap_mem_walk() - visit [@iova, @iova + @len) of a region page by page
  * @mem: the object, referenced by the caller and already checked
@@ -816,9 +827,45 @@ int rdmap_mem_walk(struct rdmap_mem *mem, u64 iova, u64 len,
 	rmem_snapshot(mem, &v);
 	if (!rmem_in_bounds(v.iova, v.len, iova, len))
 		return -ERANGE;
-	if (mem->type == RDMAP_MEM_DMA)
-		return rmem_walk_kva(iova, len, fn, ctx);
-	return rmem_walk_pages(&v.pages, v.pages.offset + (iova - v.iova), len,
-			      fn, ctx);
+	return rmem_walk_view(mem, &v, iova, len, fn, ctx);
 }
 EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_walk);
+
+/**
+ * rdmap_mem_use_walk() - check a held object again and visit a range of it
+ * @mem: the object, held by the caller (rdmap_mem_hold())
+ * @stag: the STag the operation was checked with
+ * @pd: the protection domain of the operation's QP
+ * @access: IB_ACCESS_* rights the use needs
+ * @addr: first address
+ * @len: octets
+ * @fn: called for each piece, as by rdmap_mem_walk()
+ * @ctx: passed to @fn
+ *
+ * rdmap_mem_use(), rdmap_mem_walk() and rdmap_mem_put() in one, on one
+ * view of the object: the pages visited are those the check saw (a
+ * placement's cost on the receive path, once per run of payload).
+ *
+ * Context: any context; @fn's constraints apply.
+ * Return: 0 when every piece was visited; -ENOENT or -EACCES as
+ * rdmap_mem_use() (nothing visited); or the first nonzero value @fn
+ * returned.
+ */
+int rdmap_mem_use_walk(struct rdmap_mem *mem, u32 stag, const void *pd,
+		       int access, u64 addr, u64 len, rdmap_mem_piece_fn fn,
+		       void *ctx)
+{
+	struct rdmap_mem_view v;
+	int err = -EACCES;
+
+	if (!kref_get_unless_zero(&mem->ref))
+		return -ENOENT;
+	rmem_snapshot(mem, &v);
+	if (rmem_state(mem, &v, stag, pd) == DDP_STAG_VALID &&
+	    (v.access & access) == access &&
+	    rmem_in_bounds(v.iova, v.len, addr, len))
+		err = rmem_walk_view(mem, &v, addr, len, fn, ctx);
+	rdmap_mem_put(mem);
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_use_walk);

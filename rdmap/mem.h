@@ -269,5 +269,8 @@ int rdmap_mem_invalidate_remote(struct rdmap_mem_table *t, u32 stag,
 
 int rdmap_mem_walk(struct rdmap_mem *mem, u64 iova, u64 len,
 		   rdmap_mem_piece_fn fn, void *ctx);
+int rdmap_mem_use_walk(struct rdmap_mem *mem, u32 stag, const void *pd,
+		       int access, u64 addr, u64 len, rdmap_mem_piece_fn fn,
+		       void *ctx);
 
 #endif /* SOFTIWARP_MEM_H */

@@ -350,7 +350,6 @@ static int swi_rx_place_rqe(struct swi_stream *s, struct swi_skb_cursor *c,
 
 	for (i = 0; i < rx->rqe.num_sge && len && !err; i++) {
 		const struct siw_sge *sge = &rx->rqe.sge[i];
-		struct rdmap_mem *mem;
 		u32 n;
 
 		if (mo >= sge->length) {
@@ -360,13 +359,10 @@ static int swi_rx_place_rqe(struct swi_stream *s, struct swi_skb_cursor *c,
 		n = min(len, sge->length - mo);
 		if (!rx->rqe_mem[i])
 			return -EINVAL;
-		mem = rdmap_mem_use(rx->rqe_mem[i], sge->lkey, s->qp->base.pd,
-				    IB_ACCESS_LOCAL_WRITE, sge->laddr + mo, n);
-		if (IS_ERR(mem))
-			return PTR_ERR(mem);
-		err = rdmap_mem_walk(mem, sge->laddr + mo, n, swi_place_piece,
-				     c);
-		rdmap_mem_put(mem);
+		err = rdmap_mem_use_walk(rx->rqe_mem[i], sge->lkey,
+					 s->qp->base.pd, IB_ACCESS_LOCAL_WRITE,
+					 sge->laddr + mo, n, swi_place_piece,
+					 c);
 		len -= n;
 		mo = 0;
 	}
@@ -381,18 +377,11 @@ static int swi_rx_place_tagged(struct swi_stream *s, struct swi_skb_cursor *c,
 			       u64 to, u32 len)
 {
 	struct swi_rx *rx = &s->rx;
-	struct rdmap_mem *mem;
-	int err;
 
 	if (!rx->mem)
 		return -EINVAL;
-	mem = rdmap_mem_use(rx->mem, rx->h.stag, s->qp->base.pd,
-			    rx->mem_access, to, len);
-	if (IS_ERR(mem))
-		return PTR_ERR(mem);
-	err = rdmap_mem_walk(mem, to, len, swi_place_piece, c);
-	rdmap_mem_put(mem);
-	return err;
+	return rdmap_mem_use_walk(rx->mem, rx->h.stag, s->qp->base.pd,
+				  rx->mem_access, to, len, swi_place_piece, c);
 }
 
 /* Payload octets @poff.. of the current segment are @skb's at @off */

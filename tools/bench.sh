@@ -22,6 +22,11 @@
 # built from `git archive REF` in build/bench-base/, as configuration
 # sw-base (CRC on; 64 KiB and latency) beside sw-crc in the same boot, and
 # the ratio crc/base: the before and after of a change to the data path.
+# BENCH_CONFIGS="sw-crc sw-base" (any of sw-crc sw-base sw-nocrc
+# sw-markers sw-pref siw) measures only those configurations, and TCP: a
+# shorter run, so more repetitions fit; BENCH_SIZES="65536" likewise
+# limits the sizes of the iteration-mode bandwidths (default "4096 65536
+# 1048576").
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -49,7 +54,10 @@ if [ -n "${BENCH_BASE:-}" ]; then
 fi
 echo "bench: booting the test VM; this takes several minutes"
 "$top/tools/vm-run" -o "$res" -t 3600 "${base_env[@]}" \
-	${BENCH_REPS:+-e "BENCH_REPS=$BENCH_REPS"} "$top/tools/guest/bench.sh"
+	${BENCH_REPS:+-e "BENCH_REPS=$BENCH_REPS"} \
+	${BENCH_CONFIGS:+-e "BENCH_CONFIGS=$BENCH_CONFIGS"} \
+	${BENCH_SIZES:+-e "BENCH_SIZES=$BENCH_SIZES"} \
+	"$top/tools/guest/bench.sh"
 rc=$?
 if [ ! -s "$res/bench.csv" ]; then
 	echo "bench: no figures (guest status $rc, console: $res/console.log)" >&2

@@ -17,7 +17,9 @@
 # latencies. With BENCH_BASE_KO (make bench BENCH_BASE=REF: the module of
 # another commit, built by ../bench.sh) one more configuration, sw-base:
 # that module with CRC on, 64 KiB and latency only, beside sw-crc in the
-# same boot.
+# same boot. BENCH_CONFIGS (e.g. "sw-crc sw-base") runs only the
+# configurations it names, and TCP; BENCH_SIZES (default "4096 65536
+# 1048576") the sizes of the iteration-mode bandwidths.
 #
 # Each figure is taken in two placements. As set up, a veth hands a
 # packet to the receiving namespace in the sender's softirq, on the
@@ -235,13 +237,26 @@ if [ -n "${BENCH_BASE_KO:-}" ]; then
 	cfgs="sw-crc sw-base sw-nocrc sw-markers sw-pref siw"
 	cfgs2h="sw-crc sw-base sw-nocrc sw-markers siw"
 fi
+# only_cfgs LIST: the configurations of LIST that BENCH_CONFIGS names
+only_cfgs() {
+	local c
+	for c in $1; do
+		case " ${BENCH_CONFIGS:-$1} " in *" $c "*) echo "$c" ;; esac
+	done
+}
+cfgs=$(only_cfgs "$cfgs")
+cfgs2h=$(only_cfgs "$cfgs2h")
+if [ -z "$cfgs" ]; then
+	echo "bench: BENCH_CONFIGS='${BENCH_CONFIGS:-}' names no configuration" >&2
+	exit 1
+fi
 if [ "$(nproc)" -lt 2 ]; then
 	echo "bench: one CPU: no two-host figures" >&2
 	cfgs2h=
 fi
 for rep in $(seq "$REPS"); do
 	for cfg in $cfgs; do
-		sizes="4096 65536 1048576"
+		sizes=${BENCH_SIZES:-4096 65536 1048576}
 		# sw-pref (CRC on, by the preferred crc32c), sw-base: 64 KiB only
 		case $cfg in sw-pref | sw-base) sizes=65536 ;; esac
 		for t in ib_write_bw ib_send_bw ib_read_bw; do
