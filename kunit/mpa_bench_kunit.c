@@ -8,9 +8,8 @@
  * a stream over Ethernet carries), beside memcpy(), deframing both as
  * data arrives and verify-first (the checker over each skb, then the
  * delivery of what it verified: the receiver's way, RFC 5044 section 6);
- * and CRC32c alone with each
- * implementation the kernel has (crc32c-generic, crc32c-intel), which must
- * agree. The figures are printed, never asserted; the cases are marked
+ * and CRC32c alone with each implementation the kernel has
+ * (crc32c-generic, crc32c-intel, crc32c-lib), which must agree. The figures are printed, never asserted; the cases are marked
  * slow.
  */
 #include <crypto/hash.h>
@@ -209,13 +208,13 @@ static u64 bench_crc_driver(struct kunit *test, struct crypto_shash *tfm,
 
 /*
  * CRC32c throughput of each implementation the kernel has (generic C and
- * SSE4.2), on the same data; both must give the same CRCs. Says which one
- * MPA uses.
+ * SSE4.2 up to 6.x, the library's crc32c-lib from 7.0), on the same data;
+ * all must give the same CRCs. Says which one MPA uses.
  */
 static void mpa_bench_crc32c_drivers(struct kunit *test)
 {
 	static const char * const names[] = { "crc32c-generic",
-					       "crc32c-intel" };
+					       "crc32c-intel", "crc32c-lib" };
 	const u64 bytes = BENCH_BYTES;
 	__le32 *crcs[ARRAY_SIZE(names)];
 	struct crypto_shash *tfm;

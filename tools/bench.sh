@@ -64,6 +64,7 @@ if [ ! -s "$res/bench.csv" ]; then
 	exit 1
 fi
 python3 "$top/tools/bench/summary.py" "$res/bench.csv" "$res" || exit 1
-gnuplot "$res/bench.gp" && echo "bench: plot in $res/bench.png"
+[ ! -f "$res/bench.gp" ] || gnuplot "$res/bench.gp" &&
+	echo "bench: plot in $res/bench.png"
 [ "$rc" -eq 0 ] || echo "bench: guest exited with status $rc" >&2
 exit "$rc"

@@ -28,32 +28,12 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-mirror=http://deb.debian.org/debian
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/softiwarp/chroot
-
-# apt_state SUITE: an apt state for SUITE alone under build/apt/SUITE,
-# updated at most once an hour; prints the apt options that use it
-apt_state() {
-	local d=$top/build/apt/$1 o
-	mkdir -p "$d/lists/partial" "$d/archives/partial"
-	echo "deb $mirror $1 main" > "$d/sources.list"
-	o="-o Dir::State=$d -o Dir::State::Lists=$d/lists"
-	o+=" -o Dir::State::status=/dev/null -o Dir::Cache=$d"
-	o+=" -o Dir::Cache::archives=$d/archives"
-	o+=" -o Dir::Etc::SourceList=$d/sources.list"
-	o+=" -o Dir::Etc::SourceParts=/nonexistent -o Acquire::Languages=none"
-	o+=" -o Acquire::Check-Valid-Until=false -o APT::Sandbox::User=root"
-	if [ -z "$(find "$d/stamp" -mmin -60 2>/dev/null)" ]; then
-		# shellcheck disable=SC2086
-		apt-get $o -qq update >&2 && touch "$d/stamp"
-	fi
-	echo "$o"
-}
 
 # headers SUITE: the header package linux-headers-amd64 of SUITE names
 headers() {
 	local o pkg
-	o=$(apt_state "$1")
+	o=$(debian_apt_state "$1")
 	# shellcheck disable=SC2086
 	pkg=$(apt-cache $o show linux-headers-amd64 | grep '^Depends:' |
 		grep -o 'linux-headers-[^ ,]*' | head -n 1)
@@ -75,8 +55,8 @@ make_chroot() {
 	# --one-file-system: never into a mount an interrupted run left behind
 	# (the repository is bound into the chroot while a build runs)
 	rm -rf --one-file-system "$root"
-	srcs=("deb $mirror $rel main")
-	[ "$rel" = trixie ] && srcs+=("deb $mirror trixie-backports main")
+	srcs=("deb $debian_mirror $rel main")
+	[ "$rel" = trixie ] && srcs+=("deb $debian_mirror trixie-backports main")
 	echo "debian-chroot: making the $rel chroot for $* (a few minutes)" >&2
 	mmdebstrap --variant=apt --quiet \
 		--aptopt='Acquire::Check-Valid-Until "false"' \

@@ -16,6 +16,18 @@
 # the hostile peer, allocation faults, the hostile user; about 19 minutes
 # with the boot), "all" for every one-guest test (about 50 minutes). The
 # two-guest tests run on the test kernel only.
+#
+# E2E_KERNEL=SUITE: on Debian's own kernel of SUITE (trixie: 6.12,
+# trixie-backports: 7.3, sid: 7.2; host:linux-headers-6.12-amd64 the
+# host's 6.12; tools/debian-kernel.sh) instead of the test kernel, the
+# module built against its header package as DKMS would there (in the
+# chroot of tools/debian-chroot.sh, or on the host); VM_KDIR and
+# VM_MODDIR point tools/vm-run at them; one-guest tests, by
+# default those of E2E_DEBIAN_TESTS, else E2E_DEBIAN_DEFAULT (the module,
+# rdma-core's tools, rping, perftest, the hostile peer and user; "all":
+# every one), then the two-guest tests of E2E_DEBIAN_PAIRS (NVMe-oF
+# without its siw phases, NFS/RDMA); results in build/e2e-RELEASE, tallied
+# as e2e-RELEASE:NAME (RELEASE: the kernel's, e.g. 6.12.117+deb12-amd64).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -23,6 +35,9 @@ E2E_DEBUG_DEFAULT="01-module-load 03-netns-rping 12-faults
 	13-remove-under-load 14-mpa-peer 17-setup-alloc-faults 19-hostile-user"
 name=e2e
 vmopts=()
+E2E_DEBIAN_DEFAULT="01-module-load 02-rdma-link 03-netns-rping
+	04-netns-perftest 14-mpa-peer 19-hostile-user"
+E2E_DEBIAN_PAIRS="03-nvmeof 04-nfs-rdma"
 if [ "${KFLAVOUR:-test}" = debug ]; then
 	name=e2e-debug
 	# as for kunit-debug: no ACPI PCI routing under TCG with KASAN; the
@@ -39,8 +54,15 @@ if [ "${KFLAVOUR:-test}" = debug ]; then
 	fi
 fi
 
-prepare_test_kernel || { tally fail $name:build-kernel; exit 1; }
-build_test_modules || { tally fail $name:build-modules; exit 1; }
+if [ -n "${E2E_KERNEL:-}" ]; then
+	export E2E_KERNEL
+	prepare_debian_kernel "$E2E_KERNEL" ||
+		{ tally fail "e2e-$E2E_KERNEL:prepare"; exit 1; }
+	name=e2e-$(cat "$VM_KDIR/release")
+else
+	prepare_test_kernel || { tally fail $name:build-kernel; exit 1; }
+	build_test_modules || { tally fail $name:build-modules; exit 1; }
+fi
 # tools built on the host for the guest (19-hostile-user)
 make -s -C "$top/tools/hostile-user" O="$top/build/tools" ||
 	{ tally fail $name:build-hostile-user; exit 1; }
@@ -50,9 +72,14 @@ rm -rf "$res"
 mkdir -p "$res"
 args=()
 for t in "$@"; do args+=("$(realpath "$t")"); done
-if [ $# -eq 0 ] && [ $name = e2e-debug ] &&
-   [ "${E2E_DEBUG_TESTS:=$E2E_DEBUG_DEFAULT}" != all ]; then
-	for t in $E2E_DEBUG_TESTS; do
+sel=
+if [ $# -eq 0 ] && [ $name = e2e-debug ]; then
+	sel=${E2E_DEBUG_TESTS:-$E2E_DEBUG_DEFAULT}
+elif [ $# -eq 0 ] && [ -n "${E2E_KERNEL:-}" ]; then
+	sel=${E2E_DEBIAN_TESTS:-$E2E_DEBIAN_DEFAULT}
+fi
+if [ -n "$sel" ] && [ "$sel" != all ]; then
+	for t in $sel; do
 		args+=("$top/tools/e2e/$t.sh")
 		[ -f "${args[-1]}" ] || { tally fail "$name:no-such-test-$t"; exit 1; }
 	done
@@ -65,9 +92,18 @@ if [ "$rc" -ne 0 ]; then
 	tally fail $name:guest
 	exit 1
 fi
-# Tests that need two guests run from the host: tools/e2e-pair/NN-*.sh.
+# Tests that need two guests run from the host: tools/e2e-pair/NN-*.sh
+# (on a Debian kernel those of E2E_DEBIAN_PAIRS: siw's are not for it).
+pair_tests=()
 if [ $# -eq 0 ] && [ $name = e2e ]; then
-	for t in "$top"/tools/e2e-pair/[0-9][0-9]-*.sh; do
+	pair_tests=("$top"/tools/e2e-pair/[0-9][0-9]-*.sh)
+elif [ $# -eq 0 ] && [ -n "${E2E_KERNEL:-}" ]; then
+	for t in $E2E_DEBIAN_PAIRS; do
+		pair_tests+=("$top/tools/e2e-pair/$t.sh")
+	done
+fi
+if [ ${#pair_tests[@]} -gt 0 ]; then
+	for t in "${pair_tests[@]}"; do
 		pname=$(basename "$t" .sh)
 		if "$t" > "$res/pair-$pname.log" 2>&1; then
 			echo "pass e2e:$pname" >> "$res/e2e.tally"

@@ -5,7 +5,7 @@
 # lint, test kernel and VM harness need. Safe to run repeatedly; it does
 # nothing (and needs no root) when everything is already installed.
 #
-# Usage: tools/install-deps.sh [--compat] [--deb] [--bench]
+# Usage: tools/install-deps.sh [--compat] [--deb] [--bench] [--demo]
 #   (none)     what `make check` needs: all below but the header packages
 #              (make compat and make deb install those themselves) and
 #              qperf (make bench installs it)
@@ -15,16 +15,22 @@
 #   --deb      only what builds, checks and installs the Debian package
 #              (make deb; it installs the header packages with --compat)
 #   --bench    only what make bench adds (qperf: TCP latency)
+#   --demo     only what make demo needs: the module's build for the
+#              host's own 6.12 kernel headers, the VM harness, rdma-core's
+#              tools
 set -euo pipefail
 
 compat_pkgs=(linux-headers-amd64 linux-headers-6.12-amd64 dkms mmdebstrap)
 deb_pkgs=(dkms dh-dkms debhelper dpkg-dev fakeroot lintian)
 bench_pkgs=(qperf)
+demo_pkgs=(linux-headers-6.12-amd64 build-essential cpio kmod xz-utils zstd
+	rsync qemu-system-x86 busybox-static rdma-core ibverbs-utils
+	rdmacm-utils perftest iproute2)
 
 pkgs=(
 	# test kernel: source and build dependencies
 	linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev
-	cpio kmod xz-utils rsync python3
+	cpio kmod xz-utils zstd rsync python3
 	# lint
 	sparse
 	# VM harness
@@ -47,7 +53,9 @@ if [ $# -gt 0 ]; then
 		--compat)	pkgs+=("${compat_pkgs[@]}") ;;
 		--deb)		pkgs+=("${deb_pkgs[@]}") ;;
 		--bench)	pkgs+=("${bench_pkgs[@]}") ;;
-		*)		echo "usage: $0 [--compat] [--deb] [--bench]" >&2; exit 2 ;;
+		--demo)		pkgs+=("${demo_pkgs[@]}") ;;
+		*)		echo "usage: $0 [--compat] [--deb] [--bench] [--demo]" >&2
+				exit 2 ;;
 		esac
 	done
 fi

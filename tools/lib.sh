@@ -50,3 +50,68 @@ dkms_warnings() {
 	tr -d '\r' < "$1" | grep -Ei 'warning|error' |
 		grep -vFx "readelf: Warning: Section '.comment' was not dumped because it does not exist"
 }
+
+debian_mirror=http://deb.debian.org/debian
+
+# debian_apt_state SUITE: an apt state for SUITE alone under build/apt/SUITE,
+# updated at most once an hour; prints the apt options that use it.
+# The host's apt sources are never changed (tools/debian-chroot.sh,
+# tools/debian-kernel.sh). The archive's Release files can look expired on a
+# machine whose clock is ahead of the mirror: Valid-Until is not checked;
+# signatures are.
+debian_apt_state() {
+	local d=$top/build/apt/$1 o
+	mkdir -p "$d/lists/partial" "$d/archives/partial"
+	echo "deb $debian_mirror $1 main" > "$d/sources.list"
+	o="-o Dir::State=$d -o Dir::State::Lists=$d/lists"
+	o+=" -o Dir::State::status=/dev/null -o Dir::Cache=$d"
+	o+=" -o Dir::Cache::archives=$d/archives"
+	o+=" -o Dir::Etc::SourceList=$d/sources.list"
+	o+=" -o Dir::Etc::SourceParts=/nonexistent -o Acquire::Languages=none"
+	o+=" -o Acquire::Check-Valid-Until=false -o APT::Sandbox::User=root"
+	if [ -z "$(find "$d/stamp" -mmin -60 2>/dev/null)" ]; then
+		# shellcheck disable=SC2086
+		apt-get $o -qq update >&2 && touch "$d/stamp"
+	fi
+	echo "$o"
+}
+
+# prepare_debian_kernel SUITE: Debian's kernel of SUITE (tools/debian-
+# kernel.sh) for the VM, and our module built for it with W=1 as DKMS
+# would there: with the host's headers and compiler (SUITE host[:META]),
+# else in a chroot of its release (tools/debian-chroot.sh). Exports
+# VM_KDIR and VM_MODDIR, which point tools/vm-run (and tools/vm-pair) at
+# them.
+prepare_debian_kernel() {
+	local kdir ver rel pkgs=() root
+	if [[ $1 == host* ]]; then
+		"$top/tools/install-deps.sh" --demo || return 1
+	else
+		"$top/tools/install-deps.sh" --compat || return 1
+	fi
+	kdir=$("$top/tools/debian-kernel.sh" "$1") || return 1
+	ver=$(cat "$kdir/release")
+	export VM_KDIR=$kdir VM_MODDIR=$top/build/deb-$ver
+	case $1 in
+	host*)	# the host's own headers and compiler
+		"$top/tools/kmod-build.sh" "deb-$ver" \
+			"/usr/src/linux-headers-$ver" W=1 -s
+		return ;;
+	trixie | trixie-backports)
+		rel=trixie
+		# the chroot of make compat: both suites' headers
+		pkgs=("$("$top/tools/debian-chroot.sh" headers trixie)"
+		      "$("$top/tools/debian-chroot.sh" headers trixie-backports)")
+		;;
+	*)	rel=$1
+		pkgs=("$("$top/tools/debian-chroot.sh" headers "$1")") ;;
+	esac
+	if [[ " ${pkgs[*]} " != *" linux-headers-$ver "* ]]; then
+		echo "debian-kernel: no headers of $ver in ${pkgs[*]}" >&2
+		return 1
+	fi
+	root=$("$top/tools/debian-chroot.sh" make "$rel" "${pkgs[@]}") ||
+		return 1
+	"$top/tools/debian-chroot.sh" run "$root" "$top/tools/kmod-build.sh" \
+		"deb-$ver" "/usr/src/linux-headers-$ver" W=1 -s
+}

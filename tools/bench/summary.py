@@ -106,12 +106,14 @@ def size_name(s):
 
 
 def write_plot(out, plot):
-    """bench.dat and bench.gp: the plotted ratios per bandwidth test."""
+    """bench.dat and bench.gp: the plotted ratios per bandwidth test, those
+    with a figure (BENCH_CONFIGS may leave siw out)."""
+    cols = [i for i in range(PLOTTED) if any(rs[i] != "NA" for _, rs in plot)]
     with open(out + "/bench.dat", "w") as f:
-        f.write("test %s\n" % " ".join(r[0] for r in RATIOS[:PLOTTED]))
+        f.write("test %s\n" % " ".join(RATIOS[i][0] for i in cols))
         for name, rs in plot:
             f.write('"%s" %s\n' % (name, " ".join(
-                r if r != "NA" else "NaN" for r in rs)))
+                rs[i] if rs[i] != "NA" else "NaN" for i in cols)))
     with open(out + "/bench.gp", "w") as f:
         f.write('set terminal png size 1200,500\n')
         f.write('set output "%s/bench.png"\n' % out)
@@ -120,7 +122,7 @@ def write_plot(out, plot):
         f.write('set ylabel "ratio"\nset logscale y\nset style data histograms\n')
         f.write('set style fill solid\nset key top left\nset xtics rotate\n')
         f.write('plot for [i=2:%d] "%s/bench.dat" using i:xtic(1) '
-                'title columnheader(i)\n' % (PLOTTED + 1, out))
+                'title columnheader(i)\n' % (len(cols) + 1, out))
 
 
 def main():
@@ -162,7 +164,11 @@ def main():
           "are left out); latency and CPU (ms/GB) ratios: lower is better, "
           "bandwidth ratios: "
           "higher is better" % reps)
-    write_plot(sys.argv[2], plot)
+    if any(r != "NA" for _, rs in plot for r in rs[:PLOTTED]):
+        write_plot(sys.argv[2], plot)
+    else:
+        print("nothing to plot: no ratio to siw or TCP was measured "
+              "(BENCH_CONFIGS)")
     return 0
 
 

@@ -24,7 +24,14 @@ for r in a b; do
 done
 [ "$rc" -eq 0 ] || { echo "FAIL: vm-pair exited $rc"; exit 1; }
 # A phase that never ran leaves no line: insist on every one of them.
+# On Debian's kernels (E2E_KERNEL, tools/e2e.sh), which have no siw, the
+# siw phases say they were skipped.
 for phase in sw-sw-ipv4 sw-sw-ipv6 siw-sw sw-siw sw-sw-netem sw-sw-link-down; do
-	grep -q "^ok   $phase: .* read back equal" "$out/b/03-summary.txt" ||
-		{ echo "FAIL: phase $phase did not verify its data"; exit 1; }
+	grep -q "^ok   $phase: .* read back equal" "$out/b/03-summary.txt" &&
+		continue
+	[ -n "${E2E_KERNEL:-}" ] && [[ $phase == *siw* ]] &&
+		grep -q "^skip $phase: this kernel has no siw" \
+			"$out/b/03-summary.txt" && continue
+	echo "FAIL: phase $phase did not verify its data"
+	exit 1
 done
