@@ -66,9 +66,10 @@ initrd() {
 	mkdir -p "$ird/bin" "$ird/dev" "$ird/proc" "$ird/newroot" "$ird/lib"
 	cp /bin/busybox "$ird/bin/busybox"
 	: > "$ird/modules"
-	# shellcheck disable=SC2086
-	for m in $(modprobe -d "$dir/mods" -S "$ver" --show-depends $boot_mods |
-		   awk '$1 == "insmod" { print $2 }' | awk '!seen[$0]++'); do
+	# --show-depends takes one module (more words are its parameters)
+	for m in $(for m in $boot_mods; do
+			modprobe -d "$dir/mods" -S "$ver" --show-depends "$m"
+		   done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }'); do
 		n=$((n + 1))
 		unz "$m" > "$ird/lib/$n.ko"
 		echo "$n.ko $(basename "$m")" >> "$ird/modules"
@@ -127,6 +128,7 @@ prepare() {
 	fi
 	echo "debian-kernel: unpacking $pkg" >&2
 	# the host's kernel comes through the host's apt, the others not
+	o="-o APT::Sandbox::User=root"
 	[[ $1 == host* ]] || o=$(debian_apt_state "$1")
 	rm -rf "$dir"
 	mkdir -p "$dir/mods/lib/modules"
