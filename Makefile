@@ -48,7 +48,7 @@ check:
 	$(TOOLS)/check.sh
 
 check-full:
-	E2E_DEBUG_TESTS=all $(TOOLS)/check.sh
+	CHECK_TIER=full $(TOOLS)/check.sh
 
 demo:
 	$(TOOLS)/demo.sh
@@ -65,9 +65,9 @@ soak:
 help:
 	@echo "make [KDIR=...]     build softiwarp.ko against KDIR (default: running kernel)"
 	@echo "make install        install it into /lib/modules and run depmod"
-	@echo "make check          lint + compat + deb + kunit + e2e; ends with 'N passed, N failed'"
-	@echo "make check-full     make check with every e2e test on the debug kernel too (before a release)"
-	@echo "make demo           boot the test VM and show softiwarp at work"
+	@echo "make check          lint, compat, deb, kunit, e2e on Debian's 6.12 and 7.x and the test kernel, the debug kernel; ends with 'N passed, N failed'"
+	@echo "make check-full     make check with every e2e test on every kernel (before a release)"
+	@echo "make demo           boot Debian's 6.12 image in a VM and show softiwarp at work"
 	@echo "make bench          softiwarp vs siw vs TCP in one VM boot: table + PNG"
 	@echo "make soak           SOAK_MINUTES (10) of verified rping/rstream load, 132 QPs, in the VM"
 	@echo "make trace          ib_send_lat under ftrace, softiwarp and siw: who waits how long"

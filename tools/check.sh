@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: lint + compat + deb + kunit + e2e, then KUnit and the
-# end-to-end tests a memory or locking bug would hide in again on the
-# debug kernel (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, kmemleak: any report
-# fails them; E2E_DEBUG_TESTS, read by tools/e2e.sh, can name others, or
-# "all"). Every stage runs even when an earlier one failed; each check counts
+# make check: lint + compat + deb + kunit, the end-to-end tests on
+# Debian's own 6.12 and 7.x kernel images and (those with siw) on the test
+# kernel, then KUnit and the end-to-end tests a memory or locking bug
+# would hide in again on the debug kernel (KASAN, lockdep,
+# DEBUG_ATOMIC_SLEEP, kmemleak: any report fails them). The tiers are below
+# (make check-full: CHECK_TIER=full). Every stage runs even when an earlier one failed; each check counts
 # once in the summary, every KUnit case counts on its own. Ends with the
 # line "N passed, N failed".
 #
@@ -23,7 +24,7 @@ bg_build=
 trap 'rm -f "$SWP_TALLY"; [ -z "$bg_build" ] || kill -- "-$bg_build" 2>/dev/null' EXIT
 start=$(date +%s)
 # only this run's failures are printed at the end (tools/e2e.sh writes them)
-rm -f "$top"/build/e2e/failures.txt "$top"/build/e2e-debug/failures.txt
+rm -f "$top"/build/e2e*/failures.txt
 
 # debug_build_bg: start the debug kernel build in the background unless
 # it is cached
@@ -53,13 +54,37 @@ debug_build_bg() {
 	done 2>/dev/null
 }
 
+# The tiers. make check (CI): on Debian's 6.12 (bookworm's, built for
+# with the host's headers) and newest 7.x (trixie-backports) images the
+# real consumers (rping, perftest, NVMe-oF, NFS/RDMA) and on 6.12 the
+# faults and the hostile peer and user; on the test kernel the two-guest
+# tests against siw; on the debug kernel KUnit and the tests of
+# CHECK_DEBUG_TESTS. make check-full (CHECK_TIER=full): every test on
+# each of them.
+deb612=host:linux-headers-6.12-amd64
+deb7=trixie-backports
+if [ "${CHECK_TIER:-}" = full ]; then
+	t612=all t7=all tsiw=all psiw=all tdebug=all
+else
+	t612="01-module-load 02-rdma-link 03-netns-rping 04-netns-perftest
+		12-faults 14-mpa-peer 19-hostile-user"
+	t7="01-module-load 03-netns-rping 04-netns-perftest"
+	tsiw=none psiw="01-harness-siw-rping 02-siw-interop"
+	tdebug="01-module-load 03-netns-rping 14-mpa-peer 19-hostile-user"
+fi
+
 "$top/tools/install-deps.sh" || tally fail check:install-deps
-for stage in lint compat deb kunit e2e kunit-debug e2e-debug; do
+for stage in lint compat deb kunit e2e-6.12 e2e-7.x e2e kunit-debug e2e-debug; do
 	echo "=== make $stage"
 	t0=$(date +%s)
 	case $stage in
+	e2e-6.12)	E2E_KERNEL=$deb612 E2E_DEBIAN_TESTS=$t612 \
+				"$top/tools/e2e.sh" ;;
+	e2e-7.x)	E2E_KERNEL=$deb7 E2E_DEBIAN_TESTS=$t7 "$top/tools/e2e.sh" ;;
+	e2e)		E2E_TESTS=$tsiw E2E_PAIRS=$psiw "$top/tools/e2e.sh" ;;
 	kunit-debug)	KFLAVOUR=debug "$top/tools/kunit.sh" ;;
-	e2e-debug)	KFLAVOUR=debug "$top/tools/e2e.sh" ;;
+	e2e-debug)	KFLAVOUR=debug E2E_DEBUG_TESTS=$tdebug \
+				"$top/tools/e2e.sh" ;;
 	*)		"$top/tools/$stage.sh" ;;
 	esac || tally fail "check:$stage"
 	echo "=== make $stage: $(( $(date +%s) - t0 ))s"
@@ -77,7 +102,7 @@ if [ "$fail" -gt 0 ]; then
 	echo "failed:"
 	grep '^fail ' "$SWP_TALLY" | sed 's/^fail /  /'
 	# what the failed end-to-end tests said (tools/e2e.sh)
-	for f in "$top"/build/e2e/failures.txt "$top"/build/e2e-debug/failures.txt; do
+	for f in "$top"/build/e2e*/failures.txt; do
 		[ -s "$f" ] && head -n 80 "$f"
 	done
 fi

@@ -100,6 +100,19 @@ EOF
 	rm -rf "$ird"
 }
 
+# parts APTOPTS PKG VERSION: the packages of PKG's dependencies that are
+# of this kernel's VERSION (linux-binary-VERSION, linux-modules-VERSION, ...)
+parts() {
+	# shellcheck disable=SC2086
+	apt-cache $1 show "$2" | sed -n 's/^Depends: //p' | head -n 1 |
+		tr ',|' '\n\n' | awk -v v="$3" '{
+			n = $1
+			if (length(n) > length(v) &&
+			    substr(n, length(n) - length(v) + 1) == v && n != "'"$2"'")
+				print n
+		}' | sort -u
+}
+
 # host_image host[:META]: the image package of the host's own kernel
 # headers, those the installed META names (default linux-headers-amd64):
 # built for with the host's compiler, no chroot needed
@@ -114,7 +127,7 @@ host_image() {
 
 # prepare SUITE: the kernel directory's path; made when missing
 prepare() {
-	local o='' pkg ver dir tmp deb mods p
+	local o pkg ver dir tmp deb mods kernel p
 	if [[ $1 == host* ]]; then
 		pkg=$(host_image "$1")
 	else
@@ -133,17 +146,25 @@ prepare() {
 	rm -rf "$dir"
 	mkdir -p "$dir/mods/lib/modules"
 	tmp=$(mktemp -d)
+	# From 7.x the image package is a shell around linux-binary-VERSION and
+	# linux-modules-VERSION (and linux-base-VERSION): take those too.
 	# shellcheck disable=SC2086
-	(cd "$tmp" && apt-get $o -qq download "$pkg") >&2 ||
-		{ rm -rf "$tmp"; return 1; }
-	deb=$(ls "$tmp"/*.deb)
-	dpkg-deb -x "$deb" "$tmp/x"
+	(cd "$tmp" && apt-get $o -qq download "$pkg" $(parts "$o" "$pkg" "$ver")) \
+		>&2 || { rm -rf "$tmp"; return 1; }
+	for deb in "$tmp"/*.deb; do
+		dpkg-deb -x "$deb" "$tmp/x"
+	done
 	# /lib/modules, or /usr/lib/modules (merged /usr)
-	mods=
+	# /lib/modules or /usr/lib/modules (merged /usr); the kernel in /boot,
+	# or from 7.x in the modules directory (a hook copies it to /boot)
+	mods= kernel=
 	for p in "$tmp/x/lib/modules/$ver" "$tmp/x/usr/lib/modules/$ver"; do
 		[ -d "$p" ] && mods=$p
 	done
-	if [ -z "$mods" ] || [ ! -f "$tmp/x/boot/vmlinuz-$ver" ]; then
+	for p in "$tmp/x/boot/vmlinuz-$ver" "$mods/vmlinuz"; do
+		[ -f "$p" ] && kernel=$p
+	done
+	if [ -z "$mods" ] || [ -z "$kernel" ]; then
 		echo "debian-kernel: $pkg has no kernel or modules" >&2
 		rm -rf "$tmp"
 		return 1
@@ -151,8 +172,8 @@ prepare() {
 	for p in $prune; do
 		rm -rf "${mods:?}/kernel/$p"
 	done
+	mv "$kernel" "$dir/bzImage"
 	mv "$mods" "$dir/mods/lib/modules/$ver"
-	cp "$tmp/x/boot/vmlinuz-$ver" "$dir/bzImage"
 	rm -rf "$tmp"
 	depmod -b "$dir/mods" "$ver"
 	initrd "$dir" "$ver"

@@ -17,6 +17,11 @@
 # with the boot), "all" for every one-guest test (about 50 minutes). The
 # two-guest tests run on the test kernel only.
 #
+# On the test kernel E2E_TESTS names the one-guest tests to run (default
+# "all"; "none": no guest of its own) and E2E_PAIRS the two-guest ones
+# (default "all"; "none"); make check runs parts of each
+# (tools/check.sh), make check-full all.
+#
 # E2E_KERNEL=SUITE: on Debian's own kernel of SUITE (trixie: 6.12,
 # trixie-backports: 7.3, sid: 7.2; host:linux-headers-6.12-amd64 the
 # host's 6.12; tools/debian-kernel.sh) instead of the test kernel, the
@@ -72,36 +77,47 @@ rm -rf "$res"
 mkdir -p "$res"
 args=()
 for t in "$@"; do args+=("$(realpath "$t")"); done
-sel=
+sel= pairs=
 if [ $# -eq 0 ] && [ $name = e2e-debug ]; then
 	sel=${E2E_DEBUG_TESTS:-$E2E_DEBUG_DEFAULT}
 elif [ $# -eq 0 ] && [ -n "${E2E_KERNEL:-}" ]; then
 	sel=${E2E_DEBIAN_TESTS:-$E2E_DEBIAN_DEFAULT}
+	pairs=${E2E_PAIRS:-$E2E_DEBIAN_PAIRS}
+elif [ $# -eq 0 ]; then
+	sel=${E2E_TESTS:-all}
+	pairs=${E2E_PAIRS:-all}
 fi
-if [ -n "$sel" ] && [ "$sel" != all ]; then
+if [ -n "$sel" ] && [ "$sel" != all ] && [ "$sel" != none ]; then
 	for t in $sel; do
 		args+=("$top/tools/e2e/$t.sh")
 		[ -f "${args[-1]}" ] || { tally fail "$name:no-such-test-$t"; exit 1; }
 	done
 fi
-"$top/tools/vm-run" -o "$res" -t "${E2E_TIMEOUT:-2400}" "${vmopts[@]}" \
-	"$top/tools/guest/e2e.sh" "${args[@]}"
-rc=$?
-if [ "$rc" -ne 0 ]; then
-	echo "$name: guest failed with status $rc (console: $res/console.log)" >&2
-	tally fail $name:guest
-	exit 1
+: > "$res/e2e.tally"
+# "none": the two-guest tests alone
+if [ "$sel" != none ]; then
+	"$top/tools/vm-run" -o "$res" -t "${E2E_TIMEOUT:-2400}" "${vmopts[@]}" \
+		"$top/tools/guest/e2e.sh" "${args[@]}"
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		echo "$name: guest failed with status $rc (console: $res/console.log)" >&2
+		tally fail $name:guest
+		exit 1
+	fi
 fi
-# Tests that need two guests run from the host: tools/e2e-pair/NN-*.sh
-# (on a Debian kernel those of E2E_DEBIAN_PAIRS: siw's are not for it).
+# Tests that need two guests run from the host: tools/e2e-pair/NN-*.sh,
+# those E2E_PAIRS names ("all", "none"; on a Debian kernel by default
+# E2E_DEBIAN_PAIRS: siw's are not for it).
 pair_tests=()
-if [ $# -eq 0 ] && [ $name = e2e ]; then
-	pair_tests=("$top"/tools/e2e-pair/[0-9][0-9]-*.sh)
-elif [ $# -eq 0 ] && [ -n "${E2E_KERNEL:-}" ]; then
-	for t in $E2E_DEBIAN_PAIRS; do
+case $pairs in
+''|none) ;;
+all)	pair_tests=("$top"/tools/e2e-pair/[0-9][0-9]-*.sh) ;;
+*)	for t in $pairs; do
 		pair_tests+=("$top/tools/e2e-pair/$t.sh")
-	done
-fi
+		[ -f "${pair_tests[-1]}" ] ||
+			{ tally fail "$name:no-such-test-$t"; exit 1; }
+	done ;;
+esac
 if [ ${#pair_tests[@]} -gt 0 ]; then
 	for t in "${pair_tests[@]}"; do
 		pname=$(basename "$t" .sh)
