@@ -68,6 +68,17 @@
 #endif
 
 /*
+ * A workqueue is per-CPU or unbound, and from 7.x alloc_workqueue() warns
+ * when the caller says neither (WQ_PERCPU, an enum constant, came with
+ * that change): the transmitter's is per-CPU on purpose.
+ */
+#ifdef SWI_HAVE_WQ_PERCPU
+#define SWI_WQ_PERCPU	WQ_PERCPU
+#else
+#define SWI_WQ_PERCPU	0
+#endif
+
+/*
  * Symbol namespaces are string literals since 6.13: the KUnit module
  * imports the one EXPORT_SYMBOL_IF_KUNIT() exports to.
  */

@@ -1009,8 +1009,8 @@ void swi_stream_flush_tx(struct swi_stream *s)
  */
 int swi_tx_init(void)
 {
-	swi_tx_wq = alloc_workqueue("softiwarp_tx", WQ_HIGHPRI | WQ_MEM_RECLAIM,
-				    0);
+	swi_tx_wq = alloc_workqueue("softiwarp_tx", WQ_HIGHPRI |
+				    WQ_MEM_RECLAIM | SWI_WQ_PERCPU, 0);
 	return swi_tx_wq ? 0 : -ENOMEM;
 }
 
