@@ -54,22 +54,24 @@ debug_build_bg() {
 	done 2>/dev/null
 }
 
-# The tiers. make check (CI): on Debian's 6.12 (bookworm's, built for
-# with the host's headers) and newest 7.x (trixie-backports) images the
-# real consumers (rping, perftest, NVMe-oF, NFS/RDMA) and on 6.12 the
-# faults and the hostile peer and user; on the test kernel the two-guest
-# tests against siw; on the debug kernel KUnit and the tests of
-# CHECK_DEBUG_TESTS. make check-full (CHECK_TIER=full): every test on
-# each of them.
+# The tiers (Documentation/testing.rst). make check (CI): on Debian's 6.12
+# (bookworm's, built for with the host's headers) and newest 7.x
+# (trixie-backports) images the real consumers (rping, perftest, NVMe-oF,
+# NFS/RDMA) and on 6.12 the hostile user; on the test kernel the interop
+# with siw; on the debug kernel KUnit and the tests of $tdebug. make
+# check-full (CHECK_TIER=full): every test on each of them.
 deb612=host:linux-headers-6.12-amd64
 deb7=trixie-backports
+# On 7.x, NVMe-oF runs two of its phases and NFS/RDMA its netem round.
 if [ "${CHECK_TIER:-}" = full ]; then
 	t612=all t7=all tsiw=all psiw=all tdebug=all
+	nvme7=all nfs7="4.0 4.2 4.2+netem"
 else
 	t612="01-module-load 02-rdma-link 03-netns-rping 04-netns-perftest
-		12-faults 14-mpa-peer 19-hostile-user"
+		19-hostile-user"
 	t7="01-module-load 03-netns-rping 04-netns-perftest"
-	tsiw=none psiw="01-harness-siw-rping 02-siw-interop"
+	nvme7="sw-sw-ipv4 sw-sw-link-down" nfs7="4.2+netem"
+	tsiw=none psiw="02-siw-interop"
 	tdebug="01-module-load 03-netns-rping 14-mpa-peer 19-hostile-user"
 fi
 
@@ -80,7 +82,8 @@ for stage in lint compat deb kunit e2e-6.12 e2e-7.x e2e kunit-debug e2e-debug; d
 	case $stage in
 	e2e-6.12)	E2E_KERNEL=$deb612 E2E_DEBIAN_TESTS=$t612 \
 				"$top/tools/e2e.sh" ;;
-	e2e-7.x)	E2E_KERNEL=$deb7 E2E_DEBIAN_TESTS=$t7 "$top/tools/e2e.sh" ;;
+	e2e-7.x)	E2E_KERNEL=$deb7 E2E_DEBIAN_TESTS=$t7 \
+			NVME_PHASES=$nvme7 NFS_ROUNDS=$nfs7 "$top/tools/e2e.sh" ;;
 	e2e)		E2E_TESTS=$tsiw E2E_PAIRS=$psiw "$top/tools/e2e.sh" ;;
 	kunit-debug)	KFLAVOUR=debug "$top/tools/kunit.sh" ;;
 	e2e-debug)	KFLAVOUR=debug E2E_DEBUG_TESTS=$tdebug \
