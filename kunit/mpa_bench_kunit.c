@@ -9,8 +9,8 @@
  * data arrives and verify-first (the checker over each skb, then the
  * delivery of what it verified: the receiver's way, RFC 5044 section 6);
  * and CRC32c alone with each implementation the kernel has
- * (crc32c-generic, crc32c-intel, crc32c-lib), which must agree. The figures are printed, never asserted; the cases are marked
- * slow.
+ * (crc32c-generic, crc32c-intel, crc32c-lib), which must agree. The
+ * figures are printed, never asserted; the cases are marked slow.
  */
 #include <crypto/hash.h>
 #include <kunit/test.h>
