@@ -32,13 +32,7 @@ cache=${XDG_CACHE_HOME:-$HOME/.cache}/softiwarp/chroot
 
 # headers SUITE: the header package linux-headers-amd64 of SUITE names
 headers() {
-	local o pkg
-	o=$(debian_apt_state "$1")
-	# shellcheck disable=SC2086
-	pkg=$(apt-cache $o show linux-headers-amd64 | grep '^Depends:' |
-		grep -o 'linux-headers-[^ ,]*' | head -n 1)
-	[ -n "$pkg" ] || { echo "no linux-headers-amd64 in $1" >&2; return 1; }
-	echo "$pkg"
+	debian_current "$1" headers
 }
 
 # make_chroot RELEASE PKG...: the chroot's path; made when missing

@@ -40,13 +40,7 @@ prune="drivers/gpu drivers/media sound drivers/net/wireless net/wireless
 
 # image SUITE: the versioned image package linux-image-amd64 names
 image() {
-	local o pkg
-	o=$(debian_apt_state "$1")
-	# shellcheck disable=SC2086
-	pkg=$(apt-cache $o show linux-image-amd64 | grep '^Depends:' |
-		grep -o 'linux-image-[0-9][^ ,]*' | head -n 1)
-	[ -n "$pkg" ] || { echo "no linux-image-amd64 in $1" >&2; return 1; }
-	echo "$pkg"
+	debian_current "$1" image
 }
 
 # unz FILE: a module's contents, uncompressed

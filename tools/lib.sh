@@ -76,6 +76,19 @@ debian_apt_state() {
 	echo "$o"
 }
 
+# debian_current SUITE KIND: the versioned package of SUITE's current
+# kernel that linux-KIND-amd64 depends on (KIND: headers, image), e.g.
+# linux-headers-7.3.4+deb13-amd64
+debian_current() {
+	local o pkg
+	o=$(debian_apt_state "$1")
+	# shellcheck disable=SC2086
+	pkg=$(apt-cache $o show "linux-$2-amd64" | grep '^Depends:' |
+		grep -o "linux-$2-[0-9][^ ,]*" | head -n 1)
+	[ -n "$pkg" ] || { echo "no linux-$2-amd64 in $1" >&2; return 1; }
+	echo "$pkg"
+}
+
 # prepare_debian_kernel SUITE: Debian's kernel of SUITE (tools/debian-
 # kernel.sh) for the VM, and our module built for it with W=1 as DKMS
 # would there: with the host's headers and compiler (SUITE host[:META]),
