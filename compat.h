@@ -11,7 +11,7 @@
  * on what the headers declare (the SWI_HAVE_* keys, probed by Kbuild).
  * This header is the part every layer may use; it includes nothing of
  * <rdma/...>, so that the protocol layers (mpa/, ddp/) stay free of the
- * verbs API. The verbs differences are in rdmap/verbs_compat.h.
+ * verbs API. The verbs differences are in dev/verbs_compat.h.
  */
 #ifndef SOFTIWARP_COMPAT_H
 #define SOFTIWARP_COMPAT_H

@@ -31,7 +31,7 @@
 #include "cm/cm.h"
 #include "cm/cm_trace.h"
 #include "cm/rpcrdma_cm.h"
-#include "rdmap/softiwarp.h"
+#include "dev/softiwarp.h"
 
 #define SWI_LISTEN_MAX	8	/* sockets per listener (one per address) */
 
@@ -99,7 +99,7 @@ struct swi_cep {
 	struct swi_listener *lst;
 	struct socket *sock;
 	struct swi_qp *qp;
-	struct swi_stream *stream;
+	struct eng_stream *stream;
 	struct work_struct work;
 	u8 state;
 	bool initiator;
@@ -437,7 +437,7 @@ static void swi_cm_sock_timeouts(struct socket *sock)
  */
 static int swi_cm_prepare(struct swi_cep *cep)
 {
-	struct swi_stream_cfg cfg = {
+	struct eng_stream_cfg cfg = {
 		.tx = { .crc = cep->res.crc_tx, .markers = cep->res.markers_tx },
 		.rx = { .crc = cep->res.crc_rx, .markers = cep->res.markers_rx },
 		.rdmac = cep->res.ddp_rdmap_ver == 0,
@@ -448,7 +448,7 @@ static int swi_cm_prepare(struct swi_cep *cep)
 		.ird = cep->res.ird,
 		.ord = cep->res.ord,
 	};
-	struct swi_stream *s;
+	struct eng_stream *s;
 
 	swi_qp_set_rd_limits(cep->qp, cep->res.ird, cep->res.ord);
 	s = swi_qp_stream_new(cep->qp, cep->sock, &cfg);
@@ -461,7 +461,7 @@ static int swi_cm_prepare(struct swi_cep *cep)
 /* Full Operation: hand the socket, in its prepared stream, to the QP */
 static int swi_cm_attach(struct swi_cep *cep)
 {
-	struct swi_stream *s = cep->stream;
+	struct eng_stream *s = cep->stream;
 	int err;
 
 	cep->stream = NULL;
@@ -852,8 +852,8 @@ EXPORT_SYMBOL_IF_KUNIT(swi_cm_reject);
 
 /**
  * swi_cm_qp_changed() - report a QP's state change to iw_cm
- * @conn: the QP's endpoint (&swi_qp.conn)
- * @old: the state before (enum rdmap_qps)
+ * @cep: the QP's endpoint (&swi_qp.conn)
+ * @old: the state before
  * @new: the state now
  *
  * Leaving RTS is IW_CM_EVENT_DISCONNECT; reaching IDLE or ERROR is
@@ -862,11 +862,11 @@ EXPORT_SYMBOL_IF_KUNIT(swi_cm_reject);
  * by swi_cm_announce() right after it.
  *
  * Context: process context, under the QP's state_lock.
- * Return: true when the endpoint let go: the QP must forget @conn.
+ * Return: true when the endpoint let go: the QP must forget @cep.
  */
-bool swi_cm_qp_changed(void *conn, int old, int new)
+bool swi_cm_qp_changed(struct swi_cep *cep, enum rdmap_qps old,
+		       enum rdmap_qps new)
 {
-	struct swi_cep *cep = conn;
 	int status = new == RDMAP_QPS_IDLE ? 0 : -ECONNRESET;
 
 	lockdep_assert_held(&cep->qp->state_lock);
@@ -1200,9 +1200,9 @@ static void swi_cm_show_rpc(struct seq_file *m, const char *who,
 		   r->p.send_size, r->p.recv_size, r->p.remote_inv);
 }
 
-static void swi_cm_show_cep(struct swi_qp *qp, void *conn, void *arg)
+static void swi_cm_show_cep(struct swi_qp *qp, struct swi_cep *cep,
+			    void *arg)
 {
-	const struct swi_cep *cep = conn;
 	const struct mpa_startup_result *r = &cep->res;
 	struct seq_file *m = arg;
 

@@ -14,7 +14,7 @@
 #include <rdma/iw_cm.h>
 
 #include "mpa/mpa_startup.h"
-#include "rdmap/softiwarp.h"
+#include "dev/softiwarp.h"
 
 extern const struct attribute_group swi_cm_attr_group;
 
@@ -29,7 +29,8 @@ int swi_cm_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p);
 int swi_cm_reject(struct iw_cm_id *id, const void *pdata, u8 len);
 int swi_cm_create_listen(struct iw_cm_id *id, int backlog);
 int swi_cm_destroy_listen(struct iw_cm_id *id);
-bool swi_cm_qp_changed(void *conn, int old, int new);
+bool swi_cm_qp_changed(struct swi_cep *cep, enum rdmap_qps old,
+		       enum rdmap_qps new);
 void swi_cm_debugfs_add(struct swi_device *dev);
 void swi_cm_debugfs_remove(struct swi_device *dev);
 int swi_cm_init(void);

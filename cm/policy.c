@@ -19,7 +19,7 @@
 #include <linux/sysfs.h>
 
 #include "cm/cm.h"
-#include "rdmap/softiwarp.h"
+#include "dev/softiwarp.h"
 
 static bool mpa_crc = true;
 module_param(mpa_crc, bool, 0644);

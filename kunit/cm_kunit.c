@@ -61,7 +61,7 @@
 
 #include "cm/cm.h"
 #include "kunit/helpers.h"
-#include "rdmap/softiwarp.h"
+#include "dev/softiwarp.h"
 
 #define CMT_EVENTS	8
 #define CMT_WAIT	(10 * HZ)

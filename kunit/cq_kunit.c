@@ -22,7 +22,7 @@
 #include <linux/bottom_half.h>
 #include <linux/irqflags.h>
 
-#include "rdmap/softiwarp.h"
+#include "dev/softiwarp.h"
 
 #define CQ_NUM	8
 #define SRQ_NUM	4

@@ -44,7 +44,7 @@
 #include "kunit/helpers.h"
 #include "mpa/mpa_proto.h"
 #include "rdmap/rdmap_proto.h"
-#include "rdmap/softiwarp.h"
+#include "dev/softiwarp.h"
 
 #define QPT_LEN		(96 * 1024 + 123)	/* several FPDUs, odd tail */
 #define QPT_BUF		(128 * 1024)
@@ -89,7 +89,7 @@ static void qpt_down_action(void *t)
  * peer with.
  */
 static struct qpt *qpt_up_pair(struct kunit *test,
-			       const struct swi_stream_cfg *cfg[2], u32 rd)
+			       const struct eng_stream_cfg *cfg[2], u32 rd)
 {
 	struct ib_qp_init_attr qa = {
 		.cap = { .max_send_wr = 16, .max_recv_wr = 16,
@@ -143,14 +143,14 @@ static struct qpt *qpt_up_pair(struct kunit *test,
 
 /* The same, both QPs connected with @cfg */
 static struct qpt *qpt_up_rd(struct kunit *test,
-			     const struct swi_stream_cfg *cfg, u32 rd)
+			     const struct eng_stream_cfg *cfg, u32 rd)
 {
-	const struct swi_stream_cfg *both[2] = { cfg, cfg };
+	const struct eng_stream_cfg *both[2] = { cfg, cfg };
 
 	return qpt_up_pair(test, both, rd);
 }
 
-static struct qpt *qpt_up(struct kunit *test, const struct swi_stream_cfg *cfg)
+static struct qpt *qpt_up(struct kunit *test, const struct eng_stream_cfg *cfg)
 {
 	return qpt_up_rd(test, cfg, 0);
 }
@@ -287,7 +287,7 @@ static void qpt_counters_settled(struct kunit *test, struct qpt *t,
 
 /* The counters after a clean exchange of at least @octets payload */
 static void qpt_expect_clean_counters(struct kunit *test, struct qpt *t,
-				      const struct swi_stream_cfg *cfg,
+				      const struct eng_stream_cfg *cfg,
 				      u64 octets)
 {
 	u64 v[SWI_CNT_MAX] = {};
@@ -316,7 +316,7 @@ static void qpt_expect_clean_counters(struct kunit *test, struct qpt *t,
 }
 
 /* Send, RDMA Write (fenced by a Send) and RDMA Read, all checked */
-static void qpt_ops(struct kunit *test, const struct swi_stream_cfg *cfg)
+static void qpt_ops(struct kunit *test, const struct eng_stream_cfg *cfg)
 {
 	struct qpt *t = qpt_up(test, cfg);
 	struct ib_rdma_wr rw = {};
@@ -370,7 +370,7 @@ static void qpt_ops(struct kunit *test, const struct swi_stream_cfg *cfg)
 
 static void qpt_ops_crc(struct kunit *test)
 {
-	const struct swi_stream_cfg cfg = {
+	const struct eng_stream_cfg cfg = {
 		.tx = { .crc = true }, .rx = { .crc = true },
 	};
 
@@ -379,7 +379,7 @@ static void qpt_ops_crc(struct kunit *test)
 
 static void qpt_ops_plain(struct kunit *test)
 {
-	const struct swi_stream_cfg cfg = {};
+	const struct eng_stream_cfg cfg = {};
 
 	qpt_ops(test, &cfg);
 }
@@ -387,7 +387,7 @@ static void qpt_ops_plain(struct kunit *test)
 static void qpt_ops_markers(struct kunit *test)
 {
 	/* Full Operation starting mid-stream, as after a Request/Reply */
-	const struct swi_stream_cfg cfg = {
+	const struct eng_stream_cfg cfg = {
 		.tx = { .pos = 44, .markers = true, .crc = true },
 		.rx = { .pos = 44, .markers = true, .crc = true },
 	};
@@ -440,7 +440,7 @@ static void qpt_expect_terms(struct kunit *test, struct qpt *t,
 /* An RDMA Write to an STag that does not exist: Terminate, both ERROR */
 static void qpt_bad_stag_terminates(struct kunit *test)
 {
-	const struct swi_stream_cfg cfg = {
+	const struct eng_stream_cfg cfg = {
 		.tx = { .crc = true }, .rx = { .crc = true },
 	};
 	struct qpt *t = qpt_up(test, &cfg);
@@ -471,9 +471,9 @@ static void qpt_bad_stag_terminates(struct kunit *test)
  */
 static void qpt_crc_error_terminates(struct kunit *test)
 {
-	const struct swi_stream_cfg a = {};
-	const struct swi_stream_cfg b = { .rx = { .crc = true } };
-	const struct swi_stream_cfg *cfg[2] = { &a, &b };
+	const struct eng_stream_cfg a = {};
+	const struct eng_stream_cfg b = { .rx = { .crc = true } };
+	const struct eng_stream_cfg *cfg[2] = { &a, &b };
 	struct qpt *t = qpt_up_pair(test, cfg, 0);
 	struct ib_send_wr sw = { .opcode = IB_WR_SEND, .wr_id = 31 };
 	u64 *v = kunit_kcalloc(test, SWI_CNT_MAX, sizeof(*v), GFP_KERNEL);
@@ -499,7 +499,7 @@ static void qpt_crc_error_terminates(struct kunit *test)
  */
 static void qpt_failed_check_releases_mr(struct kunit *test)
 {
-	const struct swi_stream_cfg cfg = {};
+	const struct eng_stream_cfg cfg = {};
 	struct qpt *t = qpt_up(test, &cfg);
 	struct ib_mr *mr = qpt_reg(test, t, 0, IB_ACCESS_LOCAL_WRITE);
 	struct ib_sge sge[2] = {
@@ -528,7 +528,7 @@ static void qpt_failed_check_releases_mr(struct kunit *test)
  */
 static void qpt_local_error_terminates(struct kunit *test)
 {
-	const struct swi_stream_cfg cfg = {};
+	const struct eng_stream_cfg cfg = {};
 	struct qpt *t = qpt_up(test, &cfg);
 	struct ib_send_wr wr = { .opcode = IB_WR_SEND, .wr_id = 25,
 				 .send_flags = IB_SEND_SIGNALED };
@@ -559,7 +559,7 @@ static void qpt_local_error_terminates(struct kunit *test)
  */
 static void qpt_cq_overflow_fails_qp(struct kunit *test)
 {
-	const struct swi_stream_cfg cfg = {};
+	const struct eng_stream_cfg cfg = {};
 	struct qpt *t = qpt_up(test, &cfg);
 	/* on the heap: the frame outgrew 1024 octets on the KASAN kernel */
 	u64 *v = kunit_kcalloc(test, SWI_CNT_MAX, sizeof(*v), GFP_KERNEL);
@@ -598,7 +598,7 @@ static void qpt_cq_overflow_fails_qp(struct kunit *test)
  */
 static void qpt_close_answers_read(struct kunit *test)
 {
-	const struct swi_stream_cfg cfg = {
+	const struct eng_stream_cfg cfg = {
 		.tx = { .crc = true }, .rx = { .crc = true },
 	};
 	struct qpt *t = qpt_up(test, &cfg);
@@ -648,8 +648,8 @@ static void qpt_close_answers_read(struct kunit *test)
  */
 static void qpt_close_with_queued_send_aborts(struct kunit *test)
 {
-	const struct swi_stream_cfg held = { .hold = true }, plain = { };
-	const struct swi_stream_cfg *cfg[2] = { &held, &plain };
+	const struct eng_stream_cfg held = { .hold = true }, plain = { };
+	const struct eng_stream_cfg *cfg[2] = { &held, &plain };
 	struct qpt *t = qpt_up_pair(test, cfg, 0);
 	/* on the heap: a frame over 1024 octets on the KASAN kernel */
 	struct ib_qp_attr *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
@@ -672,14 +672,14 @@ static void qpt_close_with_queued_send_aborts(struct kunit *test)
 /*
  * swi_qp_take_sqe() checks its hold on the copy it hands out, never on a
  * second read of the slot: with the transmitter held, an RDMA Read stays
- * on the SQ under SWI_SQ_HOLD_READ (-EAGAIN, the copy showing the Read),
- * a fenced Send under SWI_SQ_HOLD_FENCE, and a hold on Reads lets a plain
+ * on the SQ under ENG_SQ_HOLD_READ (-EAGAIN, the copy showing the Read),
+ * a fenced Send under ENG_SQ_HOLD_FENCE, and a hold on Reads lets a plain
  * Send through; each is then taken whole, in order, once released.
  */
 static void qpt_take_sqe_hold(struct kunit *test)
 {
-	const struct swi_stream_cfg held = { .hold = true }, plain = { };
-	const struct swi_stream_cfg *cfg[2] = { &held, &plain };
+	const struct eng_stream_cfg held = { .hold = true }, plain = { };
+	const struct eng_stream_cfg *cfg[2] = { &held, &plain };
 	struct qpt *t = qpt_up_pair(test, cfg, 1);
 	struct swi_qp *qp = to_swi_qp(t->qp[0]);
 	struct ib_rdma_wr rd = {
@@ -695,19 +695,19 @@ static void qpt_take_sqe_hold(struct kunit *test)
 	qpt_post(test, t, 0, &rd.wr, 64);
 	qpt_post(test, t, 0, &fenced, 8);
 	qpt_post(test, t, 0, &send, 8);
-	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, SWI_SQ_HOLD_READ),
+	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, ENG_SQ_HOLD_READ),
 			-EAGAIN);
 	KUNIT_EXPECT_EQ(test, sqe.id, 31);
-	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, SWI_SQ_HOLD_FENCE), 0);
+	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, ENG_SQ_HOLD_FENCE), 0);
 	KUNIT_EXPECT_EQ(test, sqe.id, 31);
 	KUNIT_EXPECT_EQ(test, sqe.opcode, SIW_OP_READ);
-	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, SWI_SQ_HOLD_FENCE),
+	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, ENG_SQ_HOLD_FENCE),
 			-EAGAIN);
-	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, SWI_SQ_HOLD_READ), 0);
+	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, ENG_SQ_HOLD_READ), 0);
 	KUNIT_EXPECT_EQ(test, sqe.id, 32);
 	KUNIT_EXPECT_TRUE(test, sqe.flags & SIW_WQE_READ_FENCE);
-	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, SWI_SQ_HOLD_READ |
-					      SWI_SQ_HOLD_FENCE), 0);
+	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, ENG_SQ_HOLD_READ |
+					      ENG_SQ_HOLD_FENCE), 0);
 	KUNIT_EXPECT_EQ(test, sqe.id, 33);
 	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, 0), -ENOENT);
 }
@@ -744,7 +744,7 @@ static int qpt_spin(struct ib_cq *cq, struct ib_wc *wc)
  */
 static void qpt_read_ird_one(struct kunit *test)
 {
-	const struct swi_stream_cfg cfg = { };
+	const struct eng_stream_cfg cfg = { };
 	struct qpt *t = qpt_up_rd(test, &cfg, 1);
 	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
 					       IB_ACCESS_REMOTE_READ);
@@ -772,7 +772,7 @@ static void qpt_read_ird_one(struct kunit *test)
 /* Send with Invalidate: B's STag is invalid afterwards */
 static void qpt_send_invalidate(struct kunit *test)
 {
-	const struct swi_stream_cfg cfg = {
+	const struct eng_stream_cfg cfg = {
 		.tx = { .crc = true }, .rx = { .crc = true },
 	};
 	struct qpt *t = qpt_up(test, &cfg);
@@ -844,7 +844,7 @@ static bool qpt_stag_valid(struct qpt *t, u32 stag)
  */
 static void qpt_rdma_rw(struct kunit *test)
 {
-	const struct swi_stream_cfg cfg = {
+	const struct eng_stream_cfg cfg = {
 		.tx = { .crc = true }, .rx = { .crc = true },
 	};
 	struct qpt *t = qpt_up(test, &cfg);
@@ -885,7 +885,7 @@ static void qpt_rdma_rw(struct kunit *test)
 /* Read with Invalidate of an STag that cannot be: local protection error */
 static void qpt_read_inv_bad_stag(struct kunit *test)
 {
-	const struct swi_stream_cfg cfg = {
+	const struct eng_stream_cfg cfg = {
 		.tx = { .crc = true }, .rx = { .crc = true },
 	};
 	struct qpt *t = qpt_up(test, &cfg);
@@ -923,7 +923,7 @@ static void qpt_unsupported_wr(struct kunit *test)
 		IB_WR_ATOMIC_CMP_AND_SWP, IB_WR_ATOMIC_FETCH_AND_ADD,
 		IB_WR_LSO, IB_WR_MASKED_ATOMIC_CMP_AND_SWP,
 	};
-	const struct swi_stream_cfg cfg = {};
+	const struct eng_stream_cfg cfg = {};
 	struct qpt *t = qpt_up(test, &cfg);
 	struct ib_send_wr ok = { .opcode = IB_WR_SEND, .wr_id = 71,
 				 .send_flags = IB_SEND_SIGNALED };
@@ -967,7 +967,7 @@ static void qpt_count_done(struct ib_cq *cq, struct ib_wc *wc)
 /* ib_drain_qp() as ULPs call it on teardown: returns, all flushed */
 static void qpt_drain(struct kunit *test)
 {
-	const struct swi_stream_cfg cfg = { .tx = { .crc = true },
+	const struct eng_stream_cfg cfg = { .tx = { .crc = true },
 					    .rx = { .crc = true } };
 	struct qpt *t = qpt_up(test, &cfg);
 	struct qpt_count c = { .cqe.done = qpt_count_done };
@@ -996,7 +996,7 @@ static void qpt_drain(struct kunit *test)
  */
 static void qpt_limits(struct kunit *test)
 {
-	const struct swi_stream_cfg cfg = {};
+	const struct eng_stream_cfg cfg = {};
 	struct qpt *t = qpt_up(test, &cfg);
 	const struct ib_device_attr *a = &t->dev->attrs;
 	struct ib_qp_init_attr qa = {
@@ -1045,7 +1045,7 @@ static void qpt_limits(struct kunit *test)
 /* A QP of every per-QP maximum is created; its IRD and ORD go to theirs */
 static void qpt_limits_qp_at(struct kunit *test)
 {
-	const struct swi_stream_cfg cfg = {};
+	const struct eng_stream_cfg cfg = {};
 	struct qpt *t = qpt_up(test, &cfg);
 	const struct ib_device_attr *a = &t->dev->attrs;
 	struct ib_qp_init_attr qa = {
@@ -1087,7 +1087,7 @@ static void qpt_limits_qp_at(struct kunit *test)
 /* CQ and SRQ: the largest is created, one entry or SGE more is refused */
 static void qpt_limits_cq_srq(struct kunit *test)
 {
-	const struct swi_stream_cfg cfg = {};
+	const struct eng_stream_cfg cfg = {};
 	struct qpt *t = qpt_up(test, &cfg);
 	const struct ib_device_attr *a = &t->dev->attrs;
 	struct ib_srq_init_attr sa = {
@@ -1172,7 +1172,7 @@ static struct sk_buff *qpt_res_skb(struct kunit *test, unsigned int size)
 /* rdma resource show: the driver attributes of a connected QP, CQ and MR */
 static void qpt_restrack(struct kunit *test)
 {
-	const struct swi_stream_cfg cfg = {
+	const struct eng_stream_cfg cfg = {
 		.tx = { .crc = true, .markers = true },
 		.rx = { .crc = true, .markers = true },
 		.rev = 2, .p2p = true,
@@ -1221,7 +1221,7 @@ static void qpt_restrack(struct kunit *test)
 /* An unconnected QP has no MPA attributes; a full message is reported */
 static void qpt_restrack_idle(struct kunit *test)
 {
-	const struct swi_stream_cfg cfg = {};
+	const struct eng_stream_cfg cfg = {};
 	struct qpt *t = qpt_up(test, &cfg);
 	struct ib_qp_init_attr qa = {
 		.send_cq = t->cq[0], .recv_cq = t->cq[0],
@@ -1280,8 +1280,8 @@ static unsigned int qpt_mem_refs(struct kunit *test, struct qpt *t, u32 stag)
  */
 static void qpt_cut_write_releases_mr(struct kunit *test)
 {
-	const struct swi_stream_cfg cfg = {};
-	const struct swi_stream_cfg *both[2] = { NULL, &cfg };
+	const struct eng_stream_cfg cfg = {};
+	const struct eng_stream_cfg *both[2] = { NULL, &cfg };
 	struct qpt *t = qpt_up_pair(test, both, 0);
 	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
 					       IB_ACCESS_REMOTE_WRITE);
@@ -1483,8 +1483,8 @@ static bool qpt_all(const u8 *buf, size_t len, u8 v)
  */
 static void qpt_rresp_after_dereg(struct kunit *test)
 {
-	const struct swi_stream_cfg cfg = {};
-	const struct swi_stream_cfg *both[2] = { NULL, &cfg };
+	const struct eng_stream_cfg cfg = {};
+	const struct eng_stream_cfg *both[2] = { NULL, &cfg };
 	struct qpt *t = qpt_up_pair(test, both, 0);
 	struct ib_mr *a = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE);
 	struct ib_sge sge = { .addr = a->iova, .length = 64, .lkey = a->lkey };
@@ -1523,8 +1523,8 @@ static void qpt_rresp_after_dereg(struct kunit *test)
  */
 static void qpt_send_after_dereg(struct kunit *test)
 {
-	const struct swi_stream_cfg cfg = {};
-	const struct swi_stream_cfg *both[2] = { NULL, &cfg };
+	const struct eng_stream_cfg cfg = {};
+	const struct eng_stream_cfg *both[2] = { NULL, &cfg };
 	struct qpt *t = qpt_up_pair(test, both, 0);
 	struct ib_mr *a = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE);
 	struct ib_mr *c = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE);
@@ -1567,8 +1567,8 @@ static void qpt_send_after_dereg(struct kunit *test)
  */
 static void qpt_rresp_zero_len_wrong_stag(struct kunit *test)
 {
-	const struct swi_stream_cfg cfg = {};
-	const struct swi_stream_cfg *both[2] = { NULL, &cfg };
+	const struct eng_stream_cfg cfg = {};
+	const struct eng_stream_cfg *both[2] = { NULL, &cfg };
 	struct qpt *t = qpt_up_pair(test, both, 0);
 	struct ib_mr *a = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE);
 	struct ib_sge sge = { .addr = a->iova, .length = 64, .lkey = a->lkey };
@@ -1600,10 +1600,10 @@ static void qpt_rresp_zero_len_wrong_stag(struct kunit *test)
  */
 static void qpt_bad_crc_not_placed(struct kunit *test)
 {
-	const struct swi_stream_cfg cfg = {
+	const struct eng_stream_cfg cfg = {
 		.tx = { .crc = true }, .rx = { .crc = true },
 	};
-	const struct swi_stream_cfg *both[2] = { NULL, &cfg };
+	const struct eng_stream_cfg *both[2] = { NULL, &cfg };
 	struct qpt *t = qpt_up_pair(test, both, 0);
 	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
 					       IB_ACCESS_REMOTE_WRITE);
@@ -1627,8 +1627,8 @@ static void qpt_bad_crc_not_placed(struct kunit *test)
  */
 static void qpt_partial_fpdu_not_placed(struct kunit *test)
 {
-	const struct swi_stream_cfg cfg = { .rx = { .crc = true } };
-	const struct swi_stream_cfg *both[2] = { NULL, &cfg };
+	const struct eng_stream_cfg cfg = { .rx = { .crc = true } };
+	const struct eng_stream_cfg *both[2] = { NULL, &cfg };
 	struct qpt *t = qpt_up_pair(test, both, 0);
 	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
 					       IB_ACCESS_REMOTE_WRITE);
@@ -1665,8 +1665,8 @@ static void qpt_partial_fpdu_not_placed(struct kunit *test)
  */
 static void qpt_ird_fixed_by_stream(struct kunit *test)
 {
-	const struct swi_stream_cfg *both[2] = { NULL, NULL };
-	const struct swi_stream_cfg cfg = {};
+	const struct eng_stream_cfg *both[2] = { NULL, NULL };
+	const struct eng_stream_cfg cfg = {};
 	struct qpt *t = qpt_up_pair(test, both, 1);
 	struct rdmap_read_req_info r = {
 		.sink_stag = 0x1100, .sink_to = 0, .size = 16,
@@ -1680,7 +1680,7 @@ static void qpt_ird_fixed_by_stream(struct kunit *test)
 	struct ib_qp_attr attr = { .max_dest_rd_atomic = 128,
 				   .max_rd_atomic = 128 };
 	struct rdmap_read_req rr;
-	struct swi_stream *s;
+	struct eng_stream *s;
 	struct socket *sock[2];
 	int i;
 
@@ -1732,7 +1732,7 @@ static void qpt_ird_fixed_by_stream(struct kunit *test)
  */
 static void qpt_user_flags_masked(struct kunit *test)
 {
-	const struct swi_stream_cfg *none[2] = { NULL, NULL };
+	const struct eng_stream_cfg *none[2] = { NULL, NULL };
 	struct qpt *t = qpt_up_pair(test, none, 0);
 	struct swi_qp *qp = to_swi_qp(t->qp[1]);
 	struct siw_sqe *slot = qp->sq.queue, sqe;
@@ -1741,12 +1741,12 @@ static void qpt_user_flags_masked(struct kunit *test)
 	slot->opcode = SIW_OP_SEND;
 	slot->id = 71;
 	WRITE_ONCE(slot->flags, SIW_WQE_VALID | SIW_WQE_SIGNALLED |
-				SWI_WQE_INTERNAL | BIT(12));
+				ENG_WQE_INTERNAL | BIT(12));
 	qp->user = true;
 	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, 0), 0);
 	qp->user = false;
 	KUNIT_EXPECT_EQ(test, sqe.id, 71);
-	KUNIT_EXPECT_FALSE(test, sqe.flags & SWI_WQE_INTERNAL);
+	KUNIT_EXPECT_FALSE(test, sqe.flags & ENG_WQE_INTERNAL);
 	KUNIT_EXPECT_FALSE(test, sqe.flags & BIT(12));
 	KUNIT_EXPECT_TRUE(test, sqe.flags & SIW_WQE_SIGNALLED);
 }
@@ -1760,8 +1760,8 @@ static void qpt_user_flags_masked(struct kunit *test)
  */
 static void qpt_largest_fpdu_placed(struct kunit *test)
 {
-	const struct swi_stream_cfg cfg = { .rx = { .crc = true } };
-	const struct swi_stream_cfg *both[2] = { NULL, &cfg };
+	const struct eng_stream_cfg cfg = { .rx = { .crc = true } };
+	const struct eng_stream_cfg *both[2] = { NULL, &cfg };
 	struct qpt *t = qpt_up_pair(test, both, 0);
 	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
 					       IB_ACCESS_REMOTE_WRITE);
@@ -1810,7 +1810,7 @@ static void qpt_largest_fpdu_placed(struct kunit *test)
  */
 static void qpt_map_valid_mr_refused(struct kunit *test)
 {
-	const struct swi_stream_cfg cfg = {};
+	const struct eng_stream_cfg cfg = {};
 	struct qpt *t = qpt_up(test, &cfg);
 	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE);
 	struct swi_mr *smr = to_swi_mr(mr);
@@ -1842,7 +1842,7 @@ static void qpt_map_valid_mr_refused(struct kunit *test)
  */
 static void qpt_find_owner(struct kunit *test)
 {
-	const struct swi_stream_cfg *none[2] = { NULL, NULL };
+	const struct eng_stream_cfg *none[2] = { NULL, NULL };
 	struct qpt *t = qpt_up_pair(test, none, 0);
 	struct swi_qp *qp = to_swi_qp(t->qp[1]);
 	struct swi_device *dev = to_swi_dev(t->dev);

@@ -2,7 +2,7 @@
 /*
  * DOC: KUnit suite softiwarp_ring
  *
- * The ring of rdmap/ring.h on its own: allocation limits and sizes, the
+ * The ring of dev/ring.h on its own: allocation limits and sizes, the
  * index wrap, the slot protocol (busy, fill, free) in one thread, and a
  * producer and a consumer in two kernel threads, bound to CPUs 1 and 0
  * when both are online, passing entries whose payload the consumer checks
@@ -18,8 +18,8 @@
 #include <linux/kthread.h>
 #include <linux/sched.h>
 
-#include "rdmap/ring.h"
-#include "rdmap/softiwarp.h"
+#include "dev/ring.h"
+#include "dev/softiwarp.h"
 
 #define RING_NUM	8
 #define RING_PASSES	8192

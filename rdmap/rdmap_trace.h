@@ -2,7 +2,7 @@
 /*
  * DOC: trace events of the RDMA device (system "softiwarp")
  *
- * QP state changes as rdmap/qp.c applies them, Terminate messages sent
+ * QP state changes as dev/qp.c applies them, Terminate messages sent
  * and received, and received segments the receiver refuses (the cause of
  * the Terminate it sends). The connection manager's events (MPA startup)
  * are in cm/cm_trace.h, in the same system: cm/ may not include this

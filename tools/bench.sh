@@ -46,8 +46,11 @@ if [ -n "${BENCH_BASE:-}" ]; then
 	rm -rf "$base"
 	mkdir -p "$base/src"
 	echo "bench: building the module of $BENCH_BASE in $base"
-	git -C "$top" archive "$BENCH_BASE" Kbuild VERSION compat.h mpa ddp \
-		rdmap cm | tar -x -C "$base/src" || exit 1
+	# the layer folders the base has (rdmap/ was split in three later)
+	git -C "$top" archive "$BENCH_BASE" Kbuild VERSION compat.h \
+		$(git -C "$top" ls-tree --name-only -d "$BENCH_BASE" |
+		  grep -xE 'mpa|ddp|rdmap|engine|dev|cm') |
+		tar -x -C "$base/src" || exit 1
 	make -s -C "$KSRC" M="$base/src" SWI_KUNIT=n modules ||
 		{ echo "bench: the module of $BENCH_BASE does not build" >&2; exit 1; }
 	base_env=(-e "BENCH_BASE_KO=$base/src/softiwarp.ko")

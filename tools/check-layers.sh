@@ -11,9 +11,9 @@
 #             iw_cm callbacks (the one allowed cycle): device.c (the
 #             device's iw_cm ops), qp.c (QP state changes reported to the
 #             connection), main.c (module init and exit); the engine's
-#             private rdmap/stream.h only from the engine (stream.c, tx.c,
-#             rx.c); the others use rdmap/engine.h
-#   cm/       cm/, mpa/, compat.h and the device API rdmap/softiwarp.h
+#             private engine/stream.h only from the engine (stream.c, tx.c,
+#             rx.c); the others use engine/engine.h
+#   cm/       cm/, mpa/, compat.h and the device API dev/softiwarp.h
 #
 # Exceptions still to be undone would be listed below with their reason
 # (there are none at present); the check fails on any other offending
@@ -40,16 +40,16 @@ allowed() {
 	mpa/* | ddp/*)
 		[[ $inc == "${f%%/*}/"* || $inc == compat.h ||
 		   ( $inc == '<'* && $inc != '<rdma/'* ) ]] ;;
-	rdmap/stream.c | rdmap/tx.c | rdmap/rx.c)
+	engine/stream.c | engine/tx.c | engine/rx.c)
 		[[ $inc != cm/* ]] ;;
-	rdmap/device.c | rdmap/qp.c | rdmap/main.c)
+	dev/device.c | dev/qp.c | dev/main.c)
 		[[ $inc != cm/* || $inc == cm/cm.h ]] &&
-			[[ $inc != rdmap/stream.h ]] ;;
+			[[ $inc != engine/stream.h ]] ;;
 	rdmap/*)
-		[[ $inc != cm/* && $inc != rdmap/stream.h ]] ;;
+		[[ $inc != cm/* && $inc != engine/stream.h ]] ;;
 	cm/*)
 		[[ $inc == '<'* || $inc == cm/* || $inc == mpa/* ||
-		   $inc == compat.h || $inc == rdmap/softiwarp.h ]] ;;
+		   $inc == compat.h || $inc == dev/softiwarp.h ]] ;;
 	*)
 		return 0 ;;
 	esac
@@ -81,13 +81,13 @@ self_test() {
 	mkdir -p "$t/mpa" "$t/ddp" "$t/rdmap" "$t/cm"
 	printf '#include <linux/types.h>\n' > "$t/compat.h"
 	printf '#include "mpa/mpa.h"\n#include "compat.h"\n' > "$t/mpa/ok.c"
-	printf '#include "cm/cm.h"\n' > "$t/rdmap/device.c"
+	printf '#include "cm/cm.h"\n' > "$t/dev/device.c"
 	check "$t" > /dev/null || { echo "self-test: a clean tree failed"; rc=1; }
 	printf '#include <rdma/ib_verbs.h>\n' > "$t/mpa/bad.h"
 	printf '#include "rdmap/qp_state.h"\n' > "$t/ddp/bad.c"
 	printf '#include "rdmap/rdmap_proto.h"\n' > "$t/ddp/ddp.h"
-	printf '#include "cm/cm.h"\n#include "rdmap/stream.h"\n' > "$t/rdmap/cq.c"
-	printf '#include "rdmap/stream.h"\n' > "$t/rdmap/tx.c"
+	printf '#include "cm/cm.h"\n#include "engine/stream.h"\n' > "$t/dev/cq.c"
+	printf '#include "engine/stream.h"\n' > "$t/engine/tx.c"
 	[ "$(check "$t" | wc -l)" -eq 5 ] ||
 		{ echo "self-test: five bad lines not all found"; rc=1; }
 	rm -rf "$t"

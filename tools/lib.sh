@@ -38,6 +38,7 @@ copy_module_sources() {
 		--include='/Kbuild' --include='/VERSION' --include='/dkms.conf' \
 		--include='/compat.h' \
 		--include='/mpa/' --include='/ddp/' --include='/rdmap/' \
+		--include='/engine/' --include='/dev/' \
 		--include='/cm/' --include='/*/*.c' --include='/*/*.h' \
 		--exclude='*' "$top/" "$1/"
 }

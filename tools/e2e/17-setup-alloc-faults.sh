@@ -5,7 +5,7 @@
 # makes to set up a connection fails in turn, and each failure must end in
 # a clean error for the consumer, never a hang, a crash or a leak.
 #
-# debugfs softiwarp/fail_setup_alloc (rdmap/fault.c) fails the N-th setup
+# debugfs softiwarp/fail_setup_alloc (dev/fault.c) fails the N-th setup
 # allocation from the moment it is armed: the endpoint, the MPA frame
 # buffers, the private data copy, the socket, the listener, the stream and
 # its queues. Both devices live in this guest, so one rping connection

@@ -1041,7 +1041,7 @@ for how in ('fin', 'rst'):
     add('%s-read-response-partial' % how, 'initiator', 'teardown-read', exp,
         read_pending_end(how, rresp_first_seg))
     # Found a defect (fixed): the receiver kept its reference on the
-    # Read's sink MR (swi_rx.mem, taken for the FPDU that was cut) until
+    # Read's sink MR (eng_rx.mem, taken for the FPDU that was cut) until
     # the QP was destroyed; rping deregisters its MRs first and hung for
     # ever in rdmap_mem_dereg()
     add('%s-mid-read-response' % how, 'initiator', 'teardown-read', exp,
@@ -1171,11 +1171,11 @@ def _fin_after_reply(ctx):
     """100 times a good Request, the Reply, and at once our FIN. The rping server waits for its first
     Send, so the module must close on the FIN (CLOSING, then IDLE) and
     drop the connection. Found a defect (fixed): a FIN that arrived
-    between the Reply and swi_stream_start() installing the socket
+    between the Reply and eng_stream_start() installing the socket
     callbacks was never seen (the socket already in CLOSE_WAIT, no state
     change followed), and the QP stayed in RTS until the consumer
     destroyed it. Seen twice in the ~180 such closes of one full run in
-    the TCG VM; swi_stream_start() now looks at the state itself."""
+    the TCG VM; eng_stream_start() now looks at the state itself."""
     if conn_lines(ctx) is None:
         return 'needs --knob-dev (debugfs)'
     before = set(conn_lines(ctx))

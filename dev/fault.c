@@ -37,7 +37,7 @@
 #include <linux/fs.h>
 #include <linux/kernel.h>
 
-#include "rdmap/softiwarp.h"
+#include "dev/softiwarp.h"
 
 static atomic_t swi_fault_countdown = ATOMIC_INIT(0);
 static atomic_t swi_fault_injected = ATOMIC_INIT(0);

@@ -13,7 +13,7 @@
 #include <linux/slab.h>
 #include <rdma/ib_umem.h>
 
-#include "rdmap/softiwarp.h"
+#include "dev/softiwarp.h"
 
 static struct swi_mr *swi_mr_alloc(struct swi_device *dev)
 {
@@ -309,4 +309,17 @@ int swi_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 		ib_umem_release(mr->umem);
 	swi_mr_free(dev, mr);
 	return 0;
+}
+
+/**
+ * swi_mr_mem() - the memory object behind a fast-register work request
+ * @ibmr: the MR a kernel consumer's IB_WR_REG_MR names, one of this
+ *	device's (swi_alloc_mr()); dev/qp.c copied the pointer into the SQE
+ *
+ * Context: any context.
+ * Return: the MR's memory object, which lives as long as the MR.
+ */
+struct rdmap_mem *swi_mr_mem(struct ib_mr *ibmr)
+{
+	return to_swi_mr(ibmr)->mem;
 }

@@ -2,10 +2,10 @@
 /*
  * DOC: the engine's private state
  *
- * Included by rdmap/stream.c, rdmap/tx.c and rdmap/rx.c only (and the
+ * Included by engine/stream.c, engine/tx.c and engine/rx.c only (and the
  * KUnit suites); ``make lint`` (tools/check-layers.sh) refuses it
- * anywhere else. Everyone else sees struct swi_stream as an opaque
- * pointer behind rdmap/engine.h. Which part of the state belongs to whom
+ * anywhere else. Everyone else sees struct eng_stream as an opaque
+ * pointer behind engine/engine.h. Which part of the state belongs to whom
  * is written at each field; the locks are described in
  * Documentation/locking.rst.
  */
@@ -17,12 +17,17 @@
 #include <linux/workqueue.h>
 #include <net/sock.h>
 
+#include <rdma/ib_verbs.h>
+
+#include "compat.h"
 #include "ddp/ddp.h"
+#include "engine/engine.h"
+#include "rdmap/mem.h"
 #include "rdmap/rdmap.h"
-#include "rdmap/softiwarp.h"
+#include "rdmap/terminate.h"
 
 /**
- * struct swi_rreq - an RDMA Read Request received, to be answered
+ * struct eng_rreq - an RDMA Read Request received, to be answered
  * @sink_stag: where the Read Response goes (the peer's STag)
  * @sink_to: and at which tagged offset
  * @size: octets to read
@@ -32,7 +37,7 @@
  *	(rdmap_mem_hold()) while the entry lives (NULL for a zero-size
  *	read); each FPDU of the Response checks it again
  */
-struct swi_rreq {
+struct eng_rreq {
 	u32 sink_stag;
 	u64 sink_to;
 	u32 size;
@@ -42,31 +47,31 @@ struct swi_rreq {
 };
 
 /**
- * struct swi_orqe - an RDMA Read of ours awaiting its Response
+ * struct eng_orqe - an RDMA Read of ours awaiting its Response
  * @sqe: the work request
  * @sink: the memory object its Data Sink was checked against when the
  *	Request left, held (rdmap_mem_hold()) while the entry lives; NULL
  *	for a zero-length Read. The Response lands in this object only,
  *	checked again for each segment (rdmap_mem_use())
  */
-struct swi_orqe {
+struct eng_orqe {
 	struct siw_sqe sqe;
 	struct rdmap_mem *sink;
 };
 
-/* What the transmitter is working on (struct swi_tx_job kind) */
-enum swi_tx_kind {
-	SWI_TX_NONE,
-	SWI_TX_SQE,		/* a work request of the SQ */
-	SWI_TX_RRESP,		/* a Read Response */
-	SWI_TX_TERM,		/* the Terminate */
+/* What the transmitter is working on (struct eng_tx_job kind) */
+enum eng_tx_kind {
+	ENG_TX_NONE,
+	ENG_TX_SQE,		/* a work request of the SQ */
+	ENG_TX_RRESP,		/* a Read Response */
+	ENG_TX_TERM,		/* the Terminate */
 };
 
 /**
- * struct swi_tx_job - the message being transmitted
- * @kind: enum swi_tx_kind
- * @sqe: the work request (SWI_TX_SQE)
- * @rr: the Read Request answered (SWI_TX_RRESP)
+ * struct eng_tx_job - the message being transmitted
+ * @kind: enum eng_tx_kind
+ * @sqe: the work request (ENG_TX_SQE)
+ * @rr: the Read Request answered (ENG_TX_RRESP)
  * @len: payload octets of the message
  * @done: payload octets already framed
  * @last: the FPDU on the wire is the message's last
@@ -75,11 +80,11 @@ enum swi_tx_kind {
  * @sink: an RDMA Read's Data Sink object, held from the check of the
  *	work request until it moves to the ORQ entry
  */
-struct swi_tx_job {
+struct eng_tx_job {
 	u8 kind;
 	struct siw_sqe sqe;
 	struct rdmap_mem *sink;
-	struct swi_rreq rr;
+	struct eng_rreq rr;
 	u32 len;
 	u32 done;
 	bool last;
@@ -87,10 +92,10 @@ struct swi_tx_job {
 };
 
 /* Octets of ULPDU that rx collects before placing payload */
-#define SWI_RX_HDR_MAX	(DDP_UNTAGGED_HDR_SIZE + RDMAP_TERM_MAX_SIZE)
+#define ENG_RX_HDR_MAX	(DDP_UNTAGGED_HDR_SIZE + RDMAP_TERM_MAX_SIZE)
 
 /**
- * struct swi_rx - receive state of one stream, used under the socket lock
+ * struct eng_rx - receive state of one stream, used under the socket lock
  * @hdr: the headers of the current segment, collected
  * @hdr_got: octets in @hdr
  * @hdr_len: octets of header the segment has (known after two octets)
@@ -104,7 +109,7 @@ struct swi_tx_job {
  * @mem_access: the IB_ACCESS_* right @mem's placements need
  * @kept: the object the last segment used, still held, for the next
  *	segment of the same read burst: a message in one MR costs one
- *	lookup per burst, not one per FPDU; put when swi_rx_data_ready()
+ *	lookup per burst, not one per FPDU; put when eng_rx_data_ready()
  *	returns, so that no idle stream holds an MR
  * @kept_stag: the STag that found @kept
  * @rqe: the receive buffer of the Send in progress
@@ -116,8 +121,8 @@ struct swi_tx_job {
  * @rqe_valid: @rqe is taken
  * @failed: a Terminate was raised, nothing more is processed
  */
-struct swi_rx {
-	u8 hdr[SWI_RX_HDR_MAX];
+struct eng_rx {
+	u8 hdr[ENG_RX_HDR_MAX];
 	u8 hdr_got;
 	u8 hdr_len;
 	u16 ulpdu_len;
@@ -140,12 +145,12 @@ struct swi_rx {
  * most; the batch also ends when its ULPDUs fill the stage buffer
  * (MPA_MULPDU_MAX octets) or its kvecs the wire array
  */
-#define SWI_TX_BATCH		16
-#define SWI_TX_RUNS		8	/* runs of octets one ULPDU may have */
-#define SWI_TX_WIRE_MAX		(2 * MPA_FPDU_MAX_PIECES + SWI_TX_RUNS)
+#define ENG_TX_BATCH		16
+#define ENG_TX_RUNS		8	/* runs of octets one ULPDU may have */
+#define ENG_TX_WIRE_MAX		(2 * MPA_FPDU_MAX_PIECES + ENG_TX_RUNS)
 
 /**
- * struct swi_ulpdu - where the octets of a ULPDU being framed lie
+ * struct eng_ulpdu - where the octets of a ULPDU being framed lie
  * @stage: its place in the stage, of the ULPDU's length: the headers are
  *	built there, and payload that is not sent from where it lies is
  *	copied to its offset there
@@ -154,24 +159,30 @@ struct swi_rx {
  * @nr: runs in use
  * @len: octets in all runs
  */
-struct swi_ulpdu {
+struct eng_ulpdu {
 	u8 *stage;
-	struct kvec run[SWI_TX_RUNS];
-	bool direct[SWI_TX_RUNS];
+	struct kvec run[ENG_TX_RUNS];
+	bool direct[ENG_TX_RUNS];
 	unsigned int nr;
 	u32 len;
 };
 
-/* struct swi_stream flags bits */
-#define SWI_TX_RUNNING	0	/* one transmitter at a time */
-#define SWI_TX_STOPPED	1	/* nothing more is sent */
-#define SWI_TX_CLOSE	2	/* shut down writing once idle */
-#define SWI_TX_HOLD	3	/* responder: wait for the first FPDU */
-#define SWI_TX_RTR	4	/* initiator: the RTR goes first */
+/* struct eng_stream flags bits */
+#define ENG_TX_RUNNING	0	/* one transmitter at a time */
+#define ENG_TX_STOPPED	1	/* nothing more is sent */
+#define ENG_TX_CLOSE	2	/* shut down writing once idle */
+#define ENG_TX_HOLD	3	/* responder: wait for the first FPDU */
+#define ENG_TX_RTR	4	/* initiator: the RTR goes first */
 
 /**
- * struct swi_stream - a QP's TCP stream in Full Operation
- * @qp: its QP (the stream holds a reference)
+ * struct eng_stream - a QP's TCP stream in Full Operation
+ * @qp: its QP, opaque: handed back in the device's calls (the stream
+ *	holds a reference)
+ * @pd: the QP's protection domain (struct eng_qp_link)
+ * @mem: the device's STag table
+ * @qp_state: the QP's state word, read with READ_ONCE() only
+ * @state_lock: the lock of its changes, for lockdep assertions
+ * @qp_num: the QP's number, for traces and log lines
  * @sock: the kernel socket, owned
  * @saved_data_ready: the socket's callbacks before attach
  * @saved_write_space: see @saved_data_ready
@@ -179,10 +190,10 @@ struct swi_ulpdu {
  * @tx_work: runs the transmitter where the poster cannot
  * @tx_mutex: held by whoever runs the transmitter or flushes its job;
  *	process context only
- * @flags: SWI_TX_* bits
+ * @flags: ENG_TX_* bits
  * @cfg: what was negotiated
  * @mtx: MPA transmit state (transmitter only)
- * @fpdu: the batch of FPDUs being sent, SWI_TX_BATCH of them at most,
+ * @fpdu: the batch of FPDUs being sent, ENG_TX_BATCH of them at most,
  *	all of one message (transmitter only)
  * @nr_fpdu: FPDUs in the batch
  * @stage: their ULPDUs, one after the other (transmitter only)
@@ -191,7 +202,7 @@ struct swi_ulpdu {
  *	octets of each @fpdu and its ULPDU: headers in @stage, payload in
  *	the source MR's pages or, copied, in @stage (transmitter only)
  * @wire_stage: for each kvec of @wire that points into an MR, the place
- *	of the same octets in @stage, for swi_tx_settle(); else NULL
+ *	of the same octets in @stage, for eng_tx_settle(); else NULL
  * @wire_nr: kvecs in @wire
  * @wire_len: octets of the batch
  * @wire_sent: of which the socket took these
@@ -200,7 +211,7 @@ struct swi_ulpdu {
  * @tx_src: the local memory object the batch sends from, referenced,
  *	found by @tx_src_stag: one lookup per batch rather than one per FPDU.
  *	Held until the socket has taken the whole batch, or the transmitter
- *	returns, whichever is first (swi_tx_settle()) (transmitter only)
+ *	returns, whichever is first (eng_tx_settle()) (transmitter only)
  * @tx_src_stag: the STag that found @tx_src
  * @msn: next MSN per untagged queue we send on (transmitter only)
  * @ird: entries of @irq, the IRD the stream was created with, fixed
@@ -220,8 +231,13 @@ struct swi_ulpdu {
  *	verified before any of it is read out of the socket (receiver only)
  * @rx: DDP/RDMAP receive state (receiver only)
  */
-struct swi_stream {
+struct eng_stream {
 	struct swi_qp *qp;
+	struct ib_pd *pd;
+	struct rdmap_mem_table *mem;
+	const enum rdmap_qps *qp_state;
+	struct mutex *state_lock;
+	u32 qp_num;
 	struct socket *sock;
 	void (*saved_data_ready)(struct sock *sk);
 	void (*saved_write_space)(struct sock *sk);
@@ -229,7 +245,7 @@ struct swi_stream {
 	struct work_struct tx_work;
 	struct mutex tx_mutex;		/* the transmitter */
 	unsigned long flags;
-	struct swi_stream_cfg cfg;
+	struct eng_stream_cfg cfg;
 	struct mpa_tx mtx;
 	struct mpa_fpdu *fpdu;
 	u32 nr_fpdu;
@@ -241,17 +257,17 @@ struct swi_stream {
 	u32 wire_len;
 	u32 wire_sent;
 	u32 wire_markers;
-	struct swi_tx_job job;
+	struct eng_tx_job job;
 	struct rdmap_mem *tx_src;
 	u32 tx_src_stag;
 	u32 msn[RDMAP_QN_COUNT];
 	u32 ird;
 	u32 ord;
 	spinlock_t qlock;		/* IRQ, ORQ, Terminate */
-	struct swi_rreq *irq;
+	struct eng_rreq *irq;
 	u32 irq_put;
 	u32 irq_get;
-	struct swi_orqe *orq;
+	struct eng_orqe *orq;
 	u32 orq_put;
 	u32 orq_get;
 	struct rdmap_term_hdr term;
@@ -259,32 +275,32 @@ struct swi_stream {
 	bool term_sent;
 	struct mpa_rx mrx;
 	struct mpa_rx mscan;
-	struct swi_rx rx;
+	struct eng_rx rx;
 };
 
 /**
- * swi_orq_used() - RDMA Reads of ours awaiting their Response
+ * eng_orq_used() - RDMA Reads of ours awaiting their Response
  * @s: the stream
  *
  * Context: any context; a snapshot.
  * Return: the number of ORQ entries in use.
  */
-static inline u32 swi_orq_used(struct swi_stream *s)
+static inline u32 eng_orq_used(struct eng_stream *s)
 {
 	return READ_ONCE(s->orq_put) - READ_ONCE(s->orq_get);
 }
 
-/* rdmap/tx.c */
-int swi_tx_init(void);
-void swi_tx_exit(void);
-void swi_tx_work(struct work_struct *work);
-u32 swi_tx_mulpdu(struct swi_stream *s);
+/* engine/tx.c */
+int eng_tx_init(void);
+void eng_tx_exit(void);
+void eng_tx_work(struct work_struct *work);
+u32 eng_tx_mulpdu(struct eng_stream *s);
 
-/* rdmap/rx.c */
-int swi_rx_init(struct swi_stream *s);
-void swi_rx_release(struct swi_stream *s);
-void swi_rx_peer_closed(struct swi_stream *s, struct sock *sk);
-void swi_rx_data_ready(struct sock *sk);
-int swi_rx_orq_complete(struct swi_stream *s, enum siw_wc_status status);
+/* engine/rx.c */
+int eng_rx_init(struct eng_stream *s);
+void eng_rx_release(struct eng_stream *s);
+void eng_rx_peer_closed(struct eng_stream *s, struct sock *sk);
+void eng_rx_data_ready(struct sock *sk);
+int eng_rx_orq_complete(struct eng_stream *s, enum siw_wc_status status);
 
 #endif /* SOFTIWARP_STREAM_H */

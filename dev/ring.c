@@ -3,7 +3,7 @@
  * DOC: ring memory
  *
  * Allocation, publication to user space and release of the rings of
- * rdmap/ring.h. A ring published for mapping belongs to the mapping
+ * dev/ring.h. A ring published for mapping belongs to the mapping
  * machinery from then on (swi_mmap_publish()): it is withdrawn, not freed,
  * and freed after the last mapping is gone.
  */
@@ -14,8 +14,8 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
-#include "rdmap/ring.h"
-#include "rdmap/softiwarp.h"
+#include "dev/ring.h"
+#include "dev/softiwarp.h"
 
 /**
  * swi_ring_bytes() - the size of a ring's memory

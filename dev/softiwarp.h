@@ -24,12 +24,12 @@
 
 #include "compat.h"
 #include "mpa/mpa_frame.h"
-#include "rdmap/engine.h"
+#include "engine/engine.h"
 #include "rdmap/mem.h"
 #include "rdmap/qp_state.h"
-#include "rdmap/ring.h"
+#include "dev/ring.h"
 #include "rdmap/terminate.h"
-#include "rdmap/verbs_compat.h"
+#include "dev/verbs_compat.h"
 
 /*
  * Identity. The vendor id is ASCII "swi" (0x73 0x77 0x69): the project has
@@ -57,8 +57,8 @@
 #define SWI_MAX_SGE		SIW_MAX_SGE
 #define SWI_MAX_SGE_RD		1	/* a Read Request names one sink */
 #define SWI_MAX_INLINE		SIW_MAX_INLINE	/* 80 octets */
-#define SWI_MAX_ORD		128
-#define SWI_MAX_IRD		128
+#define SWI_MAX_ORD		ENG_MAX_ORD
+#define SWI_MAX_IRD		ENG_MAX_IRD
 #define SWI_MAX_FRMR_PAGES	2048
 #define SWI_MAX_CONTEXT		1024
 
@@ -72,6 +72,9 @@
 
 /* A per-device knob not set: the module parameter applies */
 #define SWI_KNOB_DEFAULT	(-1)
+
+/* The connection endpoint of cm/cm.c: a QP holds it, opaque, while connected */
+struct swi_cep;
 
 /**
  * struct swi_cm_knobs - per-device overrides of the startup policy
@@ -182,7 +185,7 @@ struct swi_counters {
  * @num_srq: SRQs, against SWI_MAX_SRQ
  * @knobs: per-device MPA startup policy (sysfs), see cm/policy.c
  * @debugfs: the device's debugfs directory (cm/cm.c)
- * @counters: the statistics, per CPU (swi_count(), rdmap/counters.c)
+ * @counters: the statistics, per CPU (swi_count(), dev/counters.c)
  *
  * Lifetime: from swi_newlink() to ib_unregister_device() (dealloc_driver
  * frees the rest). The num_* counts are atomics, @counters per CPU;
@@ -295,26 +298,11 @@ struct swi_mr {
 	u32 max_pages;
 };
 
-/* SQE flag of a work request the driver made itself: never completes */
-#define SWI_WQE_INTERNAL	BIT(15)
-
 /* The SQE flags of the siw user ABI: all a user SQE may carry */
 #define SWI_USER_SQE_FLAGS	(SIW_WQE_VALID | SIW_WQE_INLINE | \
 				 SIW_WQE_SIGNALLED | SIW_WQE_SOLICITED | \
 				 SIW_WQE_READ_FENCE | SIW_WQE_REM_INVAL | \
 				 SIW_WQE_COMPLETED)
-
-/**
- * swi_op_is_read() - is an SQE opcode an RDMA Read?
- * @op: SIW_OP_* of an SQE
- *
- * Context: any context.
- * Return: true for SIW_OP_READ and SIW_OP_READ_LOCAL_INV.
- */
-static inline bool swi_op_is_read(u8 op)
-{
-	return op == SIW_OP_READ || op == SIW_OP_READ_LOCAL_INV;
-}
 
 /**
  * struct swi_qp - a reliable connected queue pair
@@ -379,8 +367,8 @@ struct swi_qp {
 	bool sig_all;
 	bool user;
 	struct pid *owner;
-	void *conn;
-	struct swi_stream *stream;
+	struct swi_cep *conn;
+	struct eng_stream *stream;
 	struct work_struct err_work;
 	struct delayed_work close_work;
 	struct delayed_work sweep_work;
@@ -448,7 +436,7 @@ static inline struct swi_mr *to_swi_mr(struct ib_mr *mr)
 	return container_of(mr, struct swi_mr, base);
 }
 
-/* rdmap/device.c */
+/* dev/device.c */
 int swi_device_init(void);
 void swi_device_exit(void);
 struct ib_device *swi_device_add(const char *name, struct net_device *netdev);
@@ -456,26 +444,24 @@ int swi_mmap_publish(struct ib_udata *udata, void *vaddr, size_t len,
 		     struct rdma_user_mmap_entry **entry, u64 *key);
 void swi_mmap_unpublish(struct rdma_user_mmap_entry *entry);
 
-/* rdmap/counters.c */
+/* dev/counters.c */
 int swi_counters_alloc(struct swi_device *dev);
 void swi_counters_free(struct swi_device *dev);
 u64 swi_counter_read(struct swi_device *dev, enum swi_counter c);
-void swi_count_term(struct swi_device *dev, bool sent, u8 layer);
 struct rdma_hw_stats *swi_alloc_hw_port_stats(struct ib_device *ibdev,
 					      u32 port);
 int swi_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
 		     u32 port, int index);
 
-/* rdmap/fault.c */
-bool swi_fault_setup_alloc(void);
+/* dev/fault.c (swi_fault_setup_alloc() is declared in engine/engine.h) */
 void swi_fault_debugfs_add(struct dentry *root);
 
-/* rdmap/restrack.c */
+/* dev/restrack.c */
 int swi_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
 int swi_fill_res_cq_entry(struct sk_buff *msg, struct ib_cq *ibcq);
 int swi_fill_res_mr_entry(struct sk_buff *msg, struct ib_mr *ibmr);
 
-/* rdmap/cq.c */
+/* dev/cq.c */
 int swi_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		  SWI_CREATE_CQ_ARG *arg);
 int swi_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
@@ -486,7 +472,7 @@ int swi_cq_push(struct swi_cq *cq, const struct siw_cqe *cqe,
 int swi_cq_init_ring(struct swi_cq *cq, u32 num, bool user);
 void swi_cq_free_ring(struct swi_cq *cq);
 
-/* rdmap/srq.c */
+/* dev/srq.c */
 int swi_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *attr,
 		   struct ib_udata *udata);
 int swi_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
@@ -499,7 +485,7 @@ int swi_srq_get(struct swi_srq *srq, struct siw_rqe *rqe);
 int swi_srq_init_ring(struct swi_srq *srq, u32 num, bool user);
 void swi_srq_free_ring(struct swi_srq *srq);
 
-/* rdmap/mr.c */
+/* dev/mr.c */
 struct ib_mr *swi_get_dma_mr(struct ib_pd *pd, int access);
 struct ib_mr *swi_reg_user_mr(struct ib_pd *pd, u64 start, u64 len,
 			      u64 iova, int access, struct ib_udata *udata);
@@ -514,7 +500,7 @@ int swi_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int nents,
 		  unsigned int *sg_offset);
 int swi_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
 
-/* rdmap/qp.c */
+/* dev/qp.c */
 int swi_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 		  struct ib_udata *udata);
 int swi_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
@@ -531,31 +517,22 @@ void swi_qp_put(struct ib_qp *ibqp);
 struct ib_qp *swi_get_qp(struct ib_device *ibdev, int qpn);
 struct swi_qp *swi_qp_find(struct swi_device *dev, u32 qpn);
 /* What swi_qp_walk_conns() calls per connected QP */
-typedef void (*swi_qp_conn_fn)(struct swi_qp *qp, void *conn, void *arg);
+typedef void (*swi_qp_conn_fn)(struct swi_qp *qp, struct swi_cep *conn,
+			       void *arg);
 void swi_qp_walk_conns(struct swi_device *dev, swi_qp_conn_fn fn, void *arg);
 int swi_qp_event(struct swi_qp *qp, enum rdmap_qp_event event,
 		 enum rdmap_qp_err err);
-/* swi_qp_take_sqe()'s @hold: which work requests may not start now */
-#define SWI_SQ_HOLD_READ	BIT(0)	/* the ORQ is full: no RDMA Read */
-#define SWI_SQ_HOLD_FENCE	BIT(1)	/* Reads outstanding: no fenced WR */
-int swi_qp_take_sqe(struct swi_qp *qp, struct siw_sqe *sqe, unsigned int hold);
-int swi_qp_take_rqe(struct swi_qp *qp, struct siw_rqe *rqe);
 void swi_qp_err_work(struct work_struct *work);
 unsigned int swi_qp_set_close_timeout_ms(unsigned int ms);
-void swi_qp_raise(struct swi_qp *qp, enum rdmap_qp_event event,
-		  enum rdmap_qp_err err);
-void swi_qp_complete_sqe(struct swi_qp *qp, const struct siw_sqe *sqe,
-			 u32 bytes, enum siw_wc_status status);
-void swi_qp_complete_rqe(struct swi_qp *qp, const struct siw_rqe *rqe,
-			 u32 bytes, enum siw_wc_status status, u32 inval);
 int swi_qp_init(void);
 void swi_qp_exit(void);
 void swi_qp_set_rd_limits(struct swi_qp *qp, u32 ird, u32 ord);
-struct swi_stream *swi_qp_stream_new(struct swi_qp *qp, struct socket *sock,
-				     const struct swi_stream_cfg *cfg);
-void swi_qp_stream_drop(struct swi_stream *s);
-int swi_qp_attach_stream(struct swi_qp *qp, struct swi_stream *s, void *conn);
+struct eng_stream *swi_qp_stream_new(struct swi_qp *qp, struct socket *sock,
+				     const struct eng_stream_cfg *cfg);
+void swi_qp_stream_drop(struct eng_stream *s);
+int swi_qp_attach_stream(struct swi_qp *qp, struct eng_stream *s,
+			 struct swi_cep *conn);
 int swi_qp_attach(struct swi_qp *qp, struct socket *sock,
-		  const struct swi_stream_cfg *cfg, void *conn);
+		  const struct eng_stream_cfg *cfg, struct swi_cep *conn);
 
 #endif /* SOFTIWARP_H */

@@ -13,7 +13,7 @@
  *
  * Of each ULPDU the receiver first collects the headers (DDP, and the
  * RDMA Read Request or Terminate header behind an untagged one) into
- * &swi_rx.hdr; with the header complete it validates the segment with
+ * &eng_rx.hdr; with the header complete it validates the segment with
  * rdmap_rx_check() against the STag table, the ORQ or the posted receive,
  * and places the payload that follows straight from the skb into the
  * target pages. A bad CRC ends the stream with a Terminate.
@@ -27,20 +27,20 @@
 #include <net/tcp.h>
 
 #include "rdmap/rdmap_trace.h"
-#include "rdmap/stream.h"
+#include "engine/stream.h"
 
-static struct swi_stream *swi_rx_stream(void *ctx)
+static struct eng_stream *eng_rx_stream(void *ctx)
 {
 	return ctx;
 }
 
 /* Stop the receiver with a Terminate for @cause */
-static int swi_rx_fail(struct swi_stream *s, u8 layer, u8 etype, u8 code)
+static int eng_rx_fail(struct eng_stream *s, u8 layer, u8 etype, u8 code)
 {
 	struct rdmap_term_cause cause = {
 		.layer = layer, .etype = etype, .code = code,
 	};
-	struct swi_rx *rx = &s->rx;
+	struct eng_rx *rx = &s->rx;
 	struct rdmap_term_offender seg = {
 		.hdr = rx->hdr,
 		.len = rx->hdr_got,
@@ -49,38 +49,38 @@ static int swi_rx_fail(struct swi_stream *s, u8 layer, u8 etype, u8 code)
 	bool with_hdr = rx->hdr_got >= DDP_TAGGED_HDR_SIZE;
 
 	rx->failed = true;
-	trace_rx_refused(s->qp->base.qp_num, &cause, rx->hdr, rx->hdr_got,
+	trace_rx_refused(s->qp_num, &cause, rx->hdr, rx->hdr_got,
 			 rx->ulpdu_len);
 	net_info_ratelimited("softiwarp: QP %u: sending Terminate: %s\n",
-			     s->qp->base.qp_num,
+			     s->qp_num,
 			     rdmap_term_name(layer, etype, code));
 	/*
 	 * Queued, not sent: the transmitter is kicked by the QP's move to
 	 * TERMINATE, so TERM_SENT cannot overtake the error event.
 	 */
-	swi_tx_queue_term(s, &cause, with_hdr ? &seg : NULL, false);
+	eng_tx_queue_term(s, &cause, with_hdr ? &seg : NULL, false);
 	swi_qp_raise(s->qp, RDMAP_QPE_LOCAL_ERROR,
 		     rdmap_qp_err_from_term(&cause));
 	return -EPROTO;
 }
 
-static int swi_rx_fail_cause(struct swi_stream *s,
+static int eng_rx_fail_cause(struct eng_stream *s,
 			     const struct rdmap_term_cause *c)
 {
-	return swi_rx_fail(s, c->layer, c->etype, c->code);
+	return eng_rx_fail(s, c->layer, c->etype, c->code);
 }
 
 /* Malformed header: too short for what its opcode needs */
-static int swi_rx_malformed(struct swi_stream *s)
+static int eng_rx_malformed(struct eng_stream *s)
 {
-	return swi_rx_fail(s, TERM_LAYER_RDMAP, TERM_ETYPE_RDMAP_OPERATION,
+	return eng_rx_fail(s, TERM_LAYER_RDMAP, TERM_ETYPE_RDMAP_OPERATION,
 			   TERM_RDMAP_UNSPECIFIED);
 }
 
 /* From the first two octets: how long the headers of this ULPDU are */
-static int swi_rx_hdr_len(struct swi_stream *s)
+static int eng_rx_hdr_len(struct eng_stream *s)
 {
-	struct swi_rx *rx = &s->rx;
+	struct eng_rx *rx = &s->rx;
 	bool tagged = rx->hdr[0] & (DDP_CTRL_T >> 8);
 	u8 opcode = rx->hdr[1] & RDMAP_CTRL_OPCODE;
 	unsigned int need = ddp_hdr_size(tagged);
@@ -91,7 +91,7 @@ static int swi_rx_hdr_len(struct swi_stream *s)
 		need += min_t(unsigned int, rx->ulpdu_len - need,
 			      RDMAP_TERM_MAX_SIZE);
 	if (rx->ulpdu_len < need)
-		return swi_rx_malformed(s);
+		return eng_rx_malformed(s);
 	rx->hdr_len = need;
 	return 0;
 }
@@ -101,16 +101,16 @@ static int swi_rx_hdr_len(struct swi_stream *s)
  * found. A hold, not a use reference: a segment the peer leaves
  * unfinished never makes a deregistration wait.
  */
-static struct rdmap_mem *swi_rx_mem(struct swi_rx *rx, struct swi_qp *qp,
-				    u32 stag)
+static struct rdmap_mem *eng_rx_mem(struct eng_stream *s, u32 stag)
 {
+	struct eng_rx *rx = &s->rx;
 	struct rdmap_mem *mem = rx->kept;
 
 	if (mem && rx->kept_stag == stag) {
 		rx->kept = NULL;
 		return mem;
 	}
-	mem = rdmap_mem_lookup(&qp->dev->mem, stag);
+	mem = rdmap_mem_lookup(s->mem, stag);
 	if (!IS_ERR(mem)) {
 		rdmap_mem_hold(mem);
 		rdmap_mem_put(mem);
@@ -119,7 +119,7 @@ static struct rdmap_mem *swi_rx_mem(struct swi_rx *rx, struct swi_qp *qp,
 }
 
 /* Keep @mem, held, found by @stag, for the next segment */
-static void swi_rx_keep(struct swi_rx *rx, struct rdmap_mem *mem, u32 stag)
+static void eng_rx_keep(struct eng_rx *rx, struct rdmap_mem *mem, u32 stag)
 {
 	rdmap_mem_unhold(rx->kept);
 	rx->kept = mem;
@@ -127,21 +127,21 @@ static void swi_rx_keep(struct swi_rx *rx, struct rdmap_mem *mem, u32 stag)
 }
 
 /* Let go of the kept object: the read burst is over */
-static void swi_rx_drop_kept(struct swi_rx *rx)
+static void eng_rx_drop_kept(struct eng_rx *rx)
 {
 	rdmap_mem_unhold(rx->kept);
 	rx->kept = NULL;
 }
 
 /* Let go of the current segment's target */
-static void swi_rx_drop_mem(struct swi_rx *rx)
+static void eng_rx_drop_mem(struct eng_rx *rx)
 {
 	rdmap_mem_unhold(rx->mem);
 	rx->mem = NULL;
 }
 
 /* The receive buffer is done with: let go of its objects */
-static void swi_rx_rqe_unhold(struct swi_rx *rx)
+static void eng_rx_rqe_unhold(struct eng_rx *rx)
 {
 	unsigned int i;
 
@@ -155,8 +155,9 @@ static void swi_rx_rqe_unhold(struct swi_rx *rx)
  * Check the SGEs of a receive buffer just taken, and hold the object each
  * was checked against: its placements go there and nowhere else
  */
-static int swi_rx_bind_rqe(struct swi_rx *rx, struct swi_qp *qp, u64 *len)
+static int eng_rx_bind_rqe(struct eng_stream *s, u64 *len)
 {
+	struct eng_rx *rx = &s->rx;
 	unsigned int i;
 	int err = 0;
 
@@ -168,8 +169,8 @@ static int swi_rx_bind_rqe(struct swi_rx *rx, struct swi_qp *qp, u64 *len)
 		*len += sge->length;
 		if (!sge->length)
 			continue;
-		mem = rdmap_mem_lookup(&qp->dev->mem, sge->lkey);
-		if (rdmap_mem_local_check(mem, sge->lkey, qp->base.pd,
+		mem = rdmap_mem_lookup(s->mem, sge->lkey);
+		if (rdmap_mem_local_check(mem, sge->lkey, s->pd,
 					  IB_ACCESS_LOCAL_WRITE, sge->laddr,
 					  sge->length))
 			err = -EACCES;
@@ -183,10 +184,10 @@ static int swi_rx_bind_rqe(struct swi_rx *rx, struct swi_qp *qp, u64 *len)
 }
 
 /* Take a receive buffer for a new Send; fill in queue 0's state */
-static int swi_rx_take_rqe(struct swi_stream *s)
+static int eng_rx_take_rqe(struct eng_stream *s)
 {
 	struct ddp_rx_queue *q = &s->rx.ddp.queue[RDMAP_QN_SEND];
-	struct swi_rx *rx = &s->rx;
+	struct eng_rx *rx = &s->rx;
 	struct swi_qp *qp = s->qp;
 	u64 len = 0;
 	int err;
@@ -198,11 +199,11 @@ static int swi_rx_take_rqe(struct swi_stream *s)
 	if (err == -ENOENT)
 		return 0;
 	if (!err)
-		err = swi_rx_bind_rqe(rx, qp, &len);
+		err = eng_rx_bind_rqe(s, &len);
 	if (err) {
-		swi_rx_rqe_unhold(rx);
+		eng_rx_rqe_unhold(rx);
 		swi_qp_complete_rqe(qp, &rx->rqe, 0, SIW_WC_LOC_PROT_ERR, 0);
-		return swi_rx_fail(s, TERM_LAYER_RDMAP,
+		return eng_rx_fail(s, TERM_LAYER_RDMAP,
 				   TERM_ETYPE_RDMAP_CATASTROPHIC,
 				   TERM_RDMAP_CATASTROPHIC_STREAM);
 	}
@@ -219,11 +220,11 @@ static int swi_rx_take_rqe(struct swi_stream *s)
  * posted must still be valid for it: never what the STag's index names
  * now.
  */
-static void swi_rx_rresp_stag(struct swi_stream *s, struct ddp_stag_check *c)
+static void eng_rx_rresp_stag(struct eng_stream *s, struct ddp_stag_check *c)
 {
-	struct swi_rx *rx = &s->rx;
+	struct eng_rx *rx = &s->rx;
 	struct siw_sge sink = {};
-	struct swi_orqe *e;
+	struct eng_orqe *e;
 	unsigned long flags;
 
 	memset(c, 0, sizeof(*c));
@@ -238,7 +239,7 @@ static void swi_rx_rresp_stag(struct swi_stream *s, struct ddp_stag_check *c)
 		goto out;
 	if (sink.length) {
 		if (!e->sink ||
-		    rdmap_mem_local_check(e->sink, sink.lkey, s->qp->base.pd,
+		    rdmap_mem_local_check(e->sink, sink.lkey, s->pd,
 					  IB_ACCESS_LOCAL_WRITE, sink.laddr,
 					  sink.length))
 			goto out;
@@ -260,7 +261,7 @@ out:
  * the end of the sink. Else an octet of the sink would be left unwritten
  * by a Read that completes (RFC 5041 7.2: base or bounds violation).
  */
-static bool swi_rx_rresp_in_order(const struct swi_rx *rx,
+static bool eng_rx_rresp_in_order(const struct eng_rx *rx,
 				  const struct ddp_stag_check *sink, u32 plen)
 {
 	return rx->h.to == sink->base + rx->rresp_got &&
@@ -268,28 +269,27 @@ static bool swi_rx_rresp_in_order(const struct swi_rx *rx,
 }
 
 /* The headers are in: validate the segment before any payload lands */
-static int swi_rx_seg_begin(struct swi_stream *s)
+static int eng_rx_seg_begin(struct eng_stream *s)
 {
-	struct swi_rx *rx = &s->rx;
+	struct eng_rx *rx = &s->rx;
 	struct ddp_hdr_info *h = &rx->h;
-	struct swi_qp *qp = s->qp;
 	struct rdmap_term_cause cause;
 	struct ddp_stag_check chk;
 	struct ddp_rx_queue *q;
 	int hl = ddp_hdr_parse(rx->hdr, rx->hdr_len, h);
 
 	if (hl < 0)
-		return swi_rx_malformed(s);
+		return eng_rx_malformed(s);
 	rx->mem = NULL;
 	if (h->tagged && h->opcode == RDMAP_READ_RESP) {
-		swi_rx_rresp_stag(s, &chk);
+		eng_rx_rresp_stag(s, &chk);
 	} else if (h->tagged) {
-		rx->mem = swi_rx_mem(rx, qp, h->stag);
+		rx->mem = eng_rx_mem(s, h->stag);
 		rx->mem_access = IB_ACCESS_REMOTE_WRITE;
-		rdmap_mem_remote_check(rx->mem, h->stag, qp->base.pd, &chk);
+		rdmap_mem_remote_check(rx->mem, h->stag, s->pd, &chk);
 		if (IS_ERR(rx->mem) || rx->ulpdu_len == hl)
-			swi_rx_drop_mem(rx);	/* nothing to place */
-	} else if (h->qn == RDMAP_QN_SEND && swi_rx_take_rqe(s)) {
+			eng_rx_drop_mem(rx);	/* nothing to place */
+	} else if (h->qn == RDMAP_QN_SEND && eng_rx_take_rqe(s)) {
 		return -EPROTO;
 	} else if (h->qn < RDMAP_QN_COUNT && h->qn != RDMAP_QN_SEND) {
 		q = &rx->ddp.queue[h->qn];
@@ -305,7 +305,7 @@ static int swi_rx_seg_begin(struct swi_stream *s)
 			return 0;
 		/* DDP lets zero-length tagged segments pass: RDMAP does not */
 		if (chk.state == DDP_STAG_VALID &&
-		    swi_rx_rresp_in_order(rx, &chk, rx->ulpdu_len - hl))
+		    eng_rx_rresp_in_order(rx, &chk, rx->ulpdu_len - hl))
 			return 0;
 		cause = (struct rdmap_term_cause){
 			.layer = TERM_LAYER_DDP,
@@ -315,21 +315,21 @@ static int swi_rx_seg_begin(struct swi_stream *s)
 				TERM_DDP_T_INVALID_STAG,
 		};
 	}
-	swi_rx_drop_mem(rx);
-	return swi_rx_fail_cause(s, &cause);
+	eng_rx_drop_mem(rx);
+	return eng_rx_fail_cause(s, &cause);
 }
 
 /* Copy cursor from an skb into pages found by rdmap_mem_walk() */
-struct swi_skb_cursor {
+struct eng_skb_cursor {
 	struct mpa_rx *mrx;
 	const struct sk_buff *skb;
 	unsigned int off;
 };
 
-static int swi_place_piece(void *ctx, struct page *page, unsigned int off,
+static int eng_place_piece(void *ctx, struct page *page, unsigned int off,
 			   unsigned int len)
 {
-	struct swi_skb_cursor *c = ctx;
+	struct eng_skb_cursor *c = ctx;
 	void *dst = kmap_local_page(page);
 	int err = mpa_rx_copy_ulpdu(c->mrx, c->skb, &c->off, dst + off, len);
 
@@ -341,10 +341,10 @@ static int swi_place_piece(void *ctx, struct page *page, unsigned int off,
  * Scatter message octets at @mo into the receive buffer's SGEs, each into
  * the object it was checked against when the buffer was taken
  */
-static int swi_rx_place_rqe(struct swi_stream *s, struct swi_skb_cursor *c,
+static int eng_rx_place_rqe(struct eng_stream *s, struct eng_skb_cursor *c,
 			    u32 mo, u32 len)
 {
-	struct swi_rx *rx = &s->rx;
+	struct eng_rx *rx = &s->rx;
 	unsigned int i;
 	int err = 0;
 
@@ -360,8 +360,8 @@ static int swi_rx_place_rqe(struct swi_stream *s, struct swi_skb_cursor *c,
 		if (!rx->rqe_mem[i])
 			return -EINVAL;
 		err = rdmap_mem_use_walk(rx->rqe_mem[i], sge->lkey,
-					 s->qp->base.pd, IB_ACCESS_LOCAL_WRITE,
-					 sge->laddr + mo, n, swi_place_piece,
+					 s->pd, IB_ACCESS_LOCAL_WRITE,
+					 sge->laddr + mo, n, eng_place_piece,
 					 c);
 		len -= n;
 		mo = 0;
@@ -373,40 +373,40 @@ static int swi_rx_place_rqe(struct swi_stream *s, struct swi_skb_cursor *c,
  * Place at @to of the current tagged segment's target, the object its
  * STag was checked against at the segment's start, checked again now
  */
-static int swi_rx_place_tagged(struct swi_stream *s, struct swi_skb_cursor *c,
+static int eng_rx_place_tagged(struct eng_stream *s, struct eng_skb_cursor *c,
 			       u64 to, u32 len)
 {
-	struct swi_rx *rx = &s->rx;
+	struct eng_rx *rx = &s->rx;
 
 	if (!rx->mem)
 		return -EINVAL;
-	return rdmap_mem_use_walk(rx->mem, rx->h.stag, s->qp->base.pd,
-				  rx->mem_access, to, len, swi_place_piece, c);
+	return rdmap_mem_use_walk(rx->mem, rx->h.stag, s->pd,
+				  rx->mem_access, to, len, eng_place_piece, c);
 }
 
 /* Payload octets @poff.. of the current segment are @skb's at @off */
-static int swi_rx_place(struct swi_stream *s, struct sk_buff *skb,
+static int eng_rx_place(struct eng_stream *s, struct sk_buff *skb,
 			unsigned int off, unsigned int len, u32 poff)
 {
-	struct swi_skb_cursor c = { .mrx = &s->mrx, .skb = skb, .off = off };
+	struct eng_skb_cursor c = { .mrx = &s->mrx, .skb = skb, .off = off };
 	struct ddp_hdr_info *h = &s->rx.h;
 	int err;
 
 	if (h->tagged)
-		err = swi_rx_place_tagged(s, &c, h->to + poff, len);
+		err = eng_rx_place_tagged(s, &c, h->to + poff, len);
 	else if (h->qn == RDMAP_QN_SEND)
-		err = swi_rx_place_rqe(s, &c, h->mo + poff, len);
+		err = eng_rx_place_rqe(s, &c, h->mo + poff, len);
 	else
 		err = 0;	/* beyond a Terminate header: ignored */
 	if (err)
-		return swi_rx_fail(s, TERM_LAYER_RDMAP,
+		return eng_rx_fail(s, TERM_LAYER_RDMAP,
 				   TERM_ETYPE_RDMAP_CATASTROPHIC,
 				   TERM_RDMAP_CATASTROPHIC_STREAM);
 	return 0;
 }
 
 /**
- * swi_rx_orq_complete() - complete the oldest outstanding RDMA Read
+ * eng_rx_orq_complete() - complete the oldest outstanding RDMA Read
  * @s: the stream
  * @status: SIW_WC_SUCCESS when its last Read Response arrived, else the
  *	error (a flush)
@@ -414,10 +414,10 @@ static int swi_rx_place(struct swi_stream *s, struct sk_buff *skb,
  * Context: any context.
  * Return: 0, or -ENOENT when no Read is outstanding.
  */
-int swi_rx_orq_complete(struct swi_stream *s, enum siw_wc_status status)
+int eng_rx_orq_complete(struct eng_stream *s, enum siw_wc_status status)
 {
 	const struct siw_sqe *sqe;
-	struct swi_orqe e;
+	struct eng_orqe e;
 	unsigned long flags;
 
 	spin_lock_irqsave(&s->qlock, flags);
@@ -432,7 +432,7 @@ int swi_rx_orq_complete(struct swi_stream *s, enum siw_wc_status status)
 	/* Read with Invalidate: the sink STag goes before the completion */
 	if (status == SIW_WC_SUCCESS && sqe->opcode == SIW_OP_READ_LOCAL_INV &&
 	    (!e.sink || rdmap_mem_invalidate_held(e.sink, sqe->sge[0].lkey,
-						  s->qp->base.pd))) {
+						  s->pd))) {
 		status = SIW_WC_LOC_PROT_ERR;
 		swi_qp_raise(s->qp, RDMAP_QPE_LOCAL_ERROR, RDMAP_QP_ERR_ACCESS);
 	}
@@ -441,15 +441,14 @@ int swi_rx_orq_complete(struct swi_stream *s, enum siw_wc_status status)
 			    status || !sqe->num_sge ? 0 : sqe->sge[0].length,
 			    status);
 	if (status == SIW_WC_SUCCESS)
-		swi_tx_kick(s, false);	/* a fence or the ORD may let go */
+		eng_tx_kick(s, false);	/* a fence or the ORD may let go */
 	return 0;
 }
 
 /* A whole RDMA Read Request arrived: check it, queue the Response */
-static int swi_rx_read_req(struct swi_stream *s)
+static int eng_rx_read_req(struct eng_stream *s)
 {
 	struct rdmap_read_req_info *r = &s->rx.rr;
-	struct swi_qp *qp = s->qp;
 	struct rdmap_term_cause cause;
 	struct rdmap_mem *mem = NULL;
 	struct ddp_stag_check chk = {};
@@ -458,14 +457,14 @@ static int swi_rx_read_req(struct swi_stream *s)
 	rdmap_read_req_parse(s->rx.hdr + DDP_UNTAGGED_HDR_SIZE,
 			     RDMAP_READ_REQ_SIZE, r);
 	if (r->size) {
-		mem = rdmap_mem_lookup(&qp->dev->mem, r->src_stag);
-		rdmap_mem_remote_check(mem, r->src_stag, qp->base.pd, &chk);
+		mem = rdmap_mem_lookup(s->mem, r->src_stag);
+		rdmap_mem_remote_check(mem, r->src_stag, s->pd, &chk);
 		if (IS_ERR(mem))
 			mem = NULL;
 	}
 	if (rdmap_read_req_check(r, &chk, &cause)) {
 		rdmap_mem_put(mem);
-		return swi_rx_fail_cause(s, &cause);
+		return eng_rx_fail_cause(s, &cause);
 	}
 	if (mem) {
 		/* held, not referenced: a stalled Response pins no pages */
@@ -473,22 +472,22 @@ static int swi_rx_read_req(struct swi_stream *s)
 		rdmap_mem_put(mem);
 	}
 	spin_lock_irqsave(&s->qlock, flags);
-	s->irq[s->irq_put % s->ird] = (struct swi_rreq) {
+	s->irq[s->irq_put % s->ird] = (struct eng_rreq) {
 		.sink_stag = r->sink_stag, .sink_to = r->sink_to,
 		.size = r->size, .src_to = r->src_to,
 		.src_stag = r->src_stag, .src = mem,
 	};
 	WRITE_ONCE(s->irq_put, s->irq_put + 1);
 	spin_unlock_irqrestore(&s->qlock, flags);
-	swi_tx_kick(s, false);
+	eng_tx_kick(s, false);
 	return 0;
 }
 
 /* The peer's Terminate: nothing more is processed on this stream */
-static int swi_rx_terminate(struct swi_stream *s)
+static int eng_rx_terminate(struct eng_stream *s)
 {
 	struct rdmap_term_info ti = {};
-	struct swi_rx *rx = &s->rx;
+	struct eng_rx *rx = &s->rx;
 
 	if (rdmap_term_parse(rx->hdr + DDP_UNTAGGED_HDR_SIZE,
 			     rx->hdr_len - DDP_UNTAGGED_HDR_SIZE, &ti) < 0)
@@ -497,64 +496,64 @@ static int swi_rx_terminate(struct swi_stream *s)
 			.etype = TERM_ETYPE_RDMAP_CATASTROPHIC,
 			.code = TERM_RDMAP_UNSPECIFIED,
 		};
-	trace_term_recv(s->qp->base.qp_num, &ti.cause);
+	trace_term_recv(s->qp_num, &ti.cause);
 	net_info_ratelimited("softiwarp: QP %u: peer sent Terminate: %s\n",
-			     s->qp->base.qp_num,
+			     s->qp_num,
 			     rdmap_term_name(ti.cause.layer, ti.cause.etype,
 					     ti.cause.code));
 	rx->failed = true;
-	swi_count_term(s->qp->dev, false, ti.cause.layer);
+	swi_qp_count_term(s->qp, false, ti.cause.layer);
 	swi_qp_raise(s->qp, RDMAP_QPE_TERM_RCVD,
 		     rdmap_qp_err_from_term(&ti.cause));
 	return -ECONNABORTED;
 }
 
 /* The last segment of a Send arrived: invalidate, complete */
-static int swi_rx_send_done(struct swi_stream *s, u32 bytes)
+static int eng_rx_send_done(struct eng_stream *s, u32 bytes)
 {
-	struct swi_rx *rx = &s->rx;
+	struct eng_rx *rx = &s->rx;
 	struct swi_qp *qp = s->qp;
 	struct rdmap_term_cause cause;
 	u8 op = rx->h.opcode;
 	u32 inval = 0;
 
 	if (op == RDMAP_SEND_INVAL || op == RDMAP_SEND_SE_INVAL) {
-		if (rdmap_mem_invalidate_remote(&qp->dev->mem, rx->h.stag,
-						qp->base.pd, &cause))
-			return swi_rx_fail_cause(s, &cause);
+		if (rdmap_mem_invalidate_remote(s->mem, rx->h.stag,
+						s->pd, &cause))
+			return eng_rx_fail_cause(s, &cause);
 		inval = rx->h.stag;
 	}
 	rx->rqe.flags = op == RDMAP_SEND_SE || op == RDMAP_SEND_SE_INVAL ?
 			SIW_WQE_SOLICITED : 0;
 	rx->rqe_valid = false;
-	swi_rx_rqe_unhold(rx);
+	eng_rx_rqe_unhold(rx);
 	swi_qp_complete_rqe(qp, &rx->rqe, bytes, SIW_WC_SUCCESS, inval);
 	return 0;
 }
 
 /* A good FPDU ended: account for the segment, complete messages */
-static int swi_rx_seg_end(struct swi_stream *s)
+static int eng_rx_seg_end(struct eng_stream *s)
 {
-	struct swi_rx *rx = &s->rx;
+	struct eng_rx *rx = &s->rx;
 	struct ddp_hdr_info *h = &rx->h;
 	struct ddp_rx_queue *q;
 	u32 bytes;
 	int err = 0;
 
 	if (rx->mem)
-		swi_rx_keep(rx, rx->mem, h->stag);
+		eng_rx_keep(rx, rx->mem, h->stag);
 	rx->mem = NULL;
 	/* The initiator spoke first: the responder may send (RFC 5044 7.1.2) */
-	if (test_bit(SWI_TX_HOLD, &s->flags) &&
-	    test_and_clear_bit(SWI_TX_HOLD, &s->flags))
-		swi_tx_kick(s, false);
+	if (test_bit(ENG_TX_HOLD, &s->flags) &&
+	    test_and_clear_bit(ENG_TX_HOLD, &s->flags))
+		eng_tx_kick(s, false);
 	if (h->tagged) {
 		if (h->opcode != RDMAP_READ_RESP)
 			return 0;
 		rx->rresp_got += rx->ulpdu_len - DDP_TAGGED_HDR_SIZE;
 		if (h->last) {
 			rx->rresp_got = 0;
-			swi_rx_orq_complete(s, SIW_WC_SUCCESS);
+			eng_rx_orq_complete(s, SIW_WC_SUCCESS);
 		}
 		return 0;
 	}
@@ -567,18 +566,18 @@ static int swi_rx_seg_end(struct swi_stream *s)
 	q->received = 0;
 	q->buffers = 0;
 	if (h->qn == RDMAP_QN_SEND)
-		err = swi_rx_send_done(s, bytes);
+		err = eng_rx_send_done(s, bytes);
 	else if (h->qn == RDMAP_QN_READ_REQ)
-		err = swi_rx_read_req(s);
+		err = eng_rx_read_req(s);
 	else
-		err = swi_rx_terminate(s);
+		err = eng_rx_terminate(s);
 	return err;
 }
 
-static int swi_rx_begin(void *ctx, unsigned int ulpdu_len)
+static int eng_rx_begin(void *ctx, unsigned int ulpdu_len)
 {
-	struct swi_stream *s = swi_rx_stream(ctx);
-	enum rdmap_qps state = READ_ONCE(s->qp->state);
+	struct eng_stream *s = eng_rx_stream(ctx);
+	enum rdmap_qps state = READ_ONCE(*s->qp_state);
 
 	if (s->rx.failed ||
 	    (state != RDMAP_QPS_RTS && state != RDMAP_QPS_CLOSING)) {
@@ -592,10 +591,10 @@ static int swi_rx_begin(void *ctx, unsigned int ulpdu_len)
 }
 
 /* Collect header octets; run the checks when the header is complete */
-static int swi_rx_hdr_bytes(struct swi_stream *s, struct sk_buff *skb,
+static int eng_rx_hdr_bytes(struct eng_stream *s, struct sk_buff *skb,
 			    unsigned int *off, unsigned int n)
 {
-	struct swi_rx *rx = &s->rx;
+	struct eng_rx *rx = &s->rx;
 	bool had_ctrl = rx->hdr_got >= DDP_CTRL_SIZE;
 	int err;
 
@@ -604,20 +603,20 @@ static int swi_rx_hdr_bytes(struct swi_stream *s, struct sk_buff *skb,
 		return err;
 	rx->hdr_got += n;
 	if (!had_ctrl && rx->hdr_got == DDP_CTRL_SIZE) {
-		err = swi_rx_hdr_len(s);
+		err = eng_rx_hdr_len(s);
 		if (err)
 			return err;
 	}
 	if (rx->hdr_got == rx->hdr_len && rx->hdr_len > DDP_CTRL_SIZE)
-		return swi_rx_seg_begin(s);
+		return eng_rx_seg_begin(s);
 	return 0;
 }
 
-static int swi_rx_data(void *ctx, struct sk_buff *skb, unsigned int off,
+static int eng_rx_data(void *ctx, struct sk_buff *skb, unsigned int off,
 		       unsigned int len, unsigned int ulpdu_off)
 {
-	struct swi_stream *s = swi_rx_stream(ctx);
-	struct swi_rx *rx = &s->rx;
+	struct eng_stream *s = eng_rx_stream(ctx);
+	struct eng_rx *rx = &s->rx;
 	unsigned int n;
 	int err;
 
@@ -625,65 +624,60 @@ static int swi_rx_data(void *ctx, struct sk_buff *skb, unsigned int off,
 		return -ESHUTDOWN;
 	if (rx->hdr_got < rx->hdr_len) {
 		n = min_t(unsigned int, len, rx->hdr_len - rx->hdr_got);
-		err = swi_rx_hdr_bytes(s, skb, &off, n);
+		err = eng_rx_hdr_bytes(s, skb, &off, n);
 		if (err || n == len)
 			return err;
 		len -= n;
 		ulpdu_off += n;
 		if (rx->hdr_got < rx->hdr_len)	/* the two control octets */
-			return swi_rx_data(ctx, skb, off, len, ulpdu_off);
+			return eng_rx_data(ctx, skb, off, len, ulpdu_off);
 	}
-	return swi_rx_place(s, skb, off, len, ulpdu_off - rx->hdr_len);
+	return eng_rx_place(s, skb, off, len, ulpdu_off - rx->hdr_len);
 }
 
 /* An FPDU ended: count it, its octets and Markers, a CRC error */
-static void swi_rx_count_fpdu(struct swi_stream *s, enum mpa_error err)
+static void eng_rx_count_fpdu(struct eng_stream *s, enum mpa_error err)
 {
-	struct swi_device *dev = s->qp->dev;
-	u16 markers = mpa_rx_fpdu_markers(&s->mrx);
-
-	swi_count(dev, SWI_CNT_RX_FPDUS);
-	if (err == MPA_ERR_CRC)
-		swi_count(dev, SWI_CNT_RX_CRC_ERRORS);
-	if (err != MPA_ERR_NONE)	/* the checker stopped it, unread */
+	if (err != MPA_ERR_NONE) {	/* the checker stopped it, unread */
+		swi_qp_count_rx(s->qp, err == MPA_ERR_CRC, 0, 0);
 		return;
-	swi_count_add(dev, SWI_CNT_RX_OCTETS, mpa_rx_fpdu_octets(&s->mrx));
-	if (markers)
-		swi_count_add(dev, SWI_CNT_RX_MARKERS, markers);
+	}
+	swi_qp_count_rx(s->qp, false, mpa_rx_fpdu_octets(&s->mrx),
+			mpa_rx_fpdu_markers(&s->mrx));
 }
 
-static int swi_rx_end(void *ctx, unsigned int ulpdu_len, enum mpa_error err)
+static int eng_rx_end(void *ctx, unsigned int ulpdu_len, enum mpa_error err)
 {
-	struct swi_stream *s = swi_rx_stream(ctx);
-	struct swi_rx *rx = &s->rx;
+	struct eng_stream *s = eng_rx_stream(ctx);
+	struct eng_rx *rx = &s->rx;
 
-	swi_rx_count_fpdu(s, err);
+	eng_rx_count_fpdu(s, err);
 	if (rx->failed)
 		return -ESHUTDOWN;
 	if (err != MPA_ERR_NONE) {
 		/* nothing of a bad FPDU was read: no DDP header to show */
 		rx->hdr_got = 0;
-		return swi_rx_fail(s, TERM_LAYER_LLP, TERM_ETYPE_LLP, err);
+		return eng_rx_fail(s, TERM_LAYER_LLP, TERM_ETYPE_LLP, err);
 	}
 	if (rx->hdr_got < rx->hdr_len || rx->hdr_len <= DDP_CTRL_SIZE)
-		return swi_rx_malformed(s);
-	return swi_rx_seg_end(s);
+		return eng_rx_malformed(s);
+	return eng_rx_seg_end(s);
 }
 
-static const struct mpa_rx_ops swi_rx_ops = {
-	.begin = swi_rx_begin,
-	.data = swi_rx_data,
-	.end = swi_rx_end,
+static const struct mpa_rx_ops eng_rx_ops = {
+	.begin = eng_rx_begin,
+	.data = eng_rx_data,
+	.end = eng_rx_end,
 };
 
 /**
- * swi_rx_init() - set up the receive side of a stream
+ * eng_rx_init() - set up the receive side of a stream
  * @s: the stream, its @cfg set
  *
  * Context: process context.
  * Return: 0, or -EINVAL for a bad stream position.
  */
-int swi_rx_init(struct swi_stream *s)
+int eng_rx_init(struct eng_stream *s)
 {
 	unsigned int i;
 
@@ -692,25 +686,25 @@ int swi_rx_init(struct swi_stream *s)
 	for (i = 0; i < RDMAP_QN_COUNT; i++)
 		s->rx.ddp.queue[i].msn = DDP_MSN_FIRST;
 	return mpa_rx_init_verified(&s->mrx, &s->mscan, &s->cfg.rx, U16_MAX,
-				    &swi_rx_ops, s);
+				    &eng_rx_ops, s);
 }
 
 /**
- * swi_rx_release() - drop what the receiver still holds
+ * eng_rx_release() - drop what the receiver still holds
  * @s: the stream, detached from its socket
  *
  * Context: process context.
  * Return: nothing.
  */
-void swi_rx_release(struct swi_stream *s)
+void eng_rx_release(struct eng_stream *s)
 {
-	swi_rx_drop_mem(&s->rx);
-	swi_rx_drop_kept(&s->rx);
-	swi_rx_rqe_unhold(&s->rx);
+	eng_rx_drop_mem(&s->rx);
+	eng_rx_drop_kept(&s->rx);
+	eng_rx_rqe_unhold(&s->rx);
 }
 
 /**
- * swi_rx_peer_closed() - let a segment the peer cut short release its MR
+ * eng_rx_peer_closed() - let a segment the peer cut short release its MR
  * @s: the stream, attached
  * @sk: its socket
  *
@@ -725,44 +719,44 @@ void swi_rx_release(struct swi_stream *s)
  * Context: under the socket lock, as the receiver.
  * Return: nothing.
  */
-void swi_rx_peer_closed(struct swi_stream *s, struct sock *sk)
+void eng_rx_peer_closed(struct eng_stream *s, struct sock *sk)
 {
 	if (s->rx.mem && (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN) &&
 	    skb_queue_empty_lockless(&sk->sk_receive_queue)) {
-		swi_rx_drop_mem(&s->rx);
+		eng_rx_drop_mem(&s->rx);
 	}
 }
 
 /**
- * swi_rx_data_ready() - the socket's data_ready callback
+ * eng_rx_data_ready() - the socket's data_ready callback
  * @sk: the socket
  *
  * Context: under the socket lock (bh-locked in softirq, or owned).
  * Return: nothing.
  */
-void swi_rx_data_ready(struct sock *sk)
+void eng_rx_data_ready(struct sock *sk)
 {
-	struct swi_stream *s;
+	struct eng_stream *s;
 
 	read_lock_bh(&sk->sk_callback_lock);
 	s = sk->sk_user_data;
 	if (s && !s->rx.failed)
 		mpa_rx_tcp_read(&s->mrx, sk);
 	if (s) {
-		swi_rx_drop_kept(&s->rx);
-		swi_rx_peer_closed(s, sk);
+		eng_rx_drop_kept(&s->rx);
+		eng_rx_peer_closed(s, sk);
 	}
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
 /**
- * swi_stream_flush_rx() - flush the receive buffer in use
+ * eng_stream_flush_rx() - flush the receive buffer in use
  * @s: the stream
  *
  * Context: process context; takes the socket lock.
  * Return: nothing.
  */
-void swi_stream_flush_rx(struct swi_stream *s)
+void eng_stream_flush_rx(struct eng_stream *s)
 {
 	struct sock *sk = s->sock->sk;
 
@@ -771,6 +765,6 @@ void swi_stream_flush_rx(struct swi_stream *s)
 		swi_qp_complete_rqe(s->qp, &s->rx.rqe, 0, SIW_WC_WR_FLUSH_ERR,
 				    0);
 	s->rx.rqe_valid = false;
-	swi_rx_rqe_unhold(&s->rx);
+	eng_rx_rqe_unhold(&s->rx);
 	release_sock(sk);
 }

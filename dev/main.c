@@ -13,7 +13,7 @@
 
 #include "cm/cm.h"
 #include "mpa/mpa.h"
-#include "rdmap/softiwarp.h"
+#include "dev/softiwarp.h"
 
 static char *crc32c_driver = "fastest";
 module_param(crc32c_driver, charp, 0444);
@@ -30,7 +30,7 @@ static int __init softiwarp_init(void)
 		       crc32c_driver, err);
 		return err;
 	}
-	err = swi_engine_init();
+	err = eng_init();
 	if (err)
 		goto out_crc;
 	err = swi_qp_init();
@@ -52,7 +52,7 @@ out_cm:
 out_qp:
 	swi_qp_exit();
 out_engine:
-	swi_engine_exit();
+	eng_exit();
 out_crc:
 	mpa_crc_exit();
 	return err;
@@ -63,7 +63,7 @@ static void __exit softiwarp_exit(void)
 	swi_device_exit();
 	swi_cm_exit();
 	swi_qp_exit();
-	swi_engine_exit();
+	eng_exit();
 	mpa_crc_exit();
 	pr_info("unloaded\n");
 }

@@ -10,7 +10,7 @@
  */
 #include <rdma/ib_verbs.h>
 
-#include "rdmap/softiwarp.h"
+#include "dev/softiwarp.h"
 
 /* Names as rdma statistic and sysfs show them, by enum swi_counter */
 static const struct rdma_stat_desc swi_stat_descs[] = {
@@ -97,8 +97,8 @@ u64 swi_counter_read(struct swi_device *dev, enum swi_counter c)
 EXPORT_SYMBOL_IF_KUNIT(swi_counter_read);
 
 /**
- * swi_count_term() - count a Terminate by the layer it names
- * @dev: the device
+ * swi_qp_count_term() - count a Terminate by the layer it names
+ * @qp: the QP whose stream sent or received it
  * @sent: we sent it (else we received it)
  * @layer: the Layer field of its Terminate Control (TERM_LAYER_*)
  *
@@ -108,11 +108,56 @@ EXPORT_SYMBOL_IF_KUNIT(swi_counter_read);
  * Context: any context.
  * Return: nothing.
  */
-void swi_count_term(struct swi_device *dev, bool sent, u8 layer)
+void swi_qp_count_term(struct swi_qp *qp, bool sent, u8 layer)
 {
 	if (layer > TERM_LAYER_LLP)
 		layer = TERM_LAYER_RDMAP;
-	swi_count(dev, swi_term_counters[sent][layer]);
+	swi_count(qp->dev, swi_term_counters[sent][layer]);
+}
+
+/**
+ * swi_qp_count_tx() - count a batch of FPDUs the socket took
+ * @qp: the QP whose stream sent them
+ * @fpdus: FPDUs in the batch
+ * @octets: their octets on the wire, MPA framing included
+ * @markers: Markers among those octets
+ *
+ * Context: any context; does not sleep.
+ * Return: nothing.
+ */
+void swi_qp_count_tx(struct swi_qp *qp, u32 fpdus, u32 octets, u32 markers)
+{
+	struct swi_device *dev = qp->dev;
+
+	swi_count_add(dev, SWI_CNT_TX_FPDUS, fpdus);
+	swi_count_add(dev, SWI_CNT_TX_OCTETS, octets);
+	if (markers)
+		swi_count_add(dev, SWI_CNT_TX_MARKERS, markers);
+}
+
+/**
+ * swi_qp_count_rx() - count one FPDU received
+ * @qp: the QP whose stream received it
+ * @crc_error: its CRC was wrong
+ * @octets: its octets, MPA framing included; 0 when the checker stopped
+ *	it and it was never read
+ * @markers: Markers among them
+ *
+ * Context: any context; does not sleep.
+ * Return: nothing.
+ */
+void swi_qp_count_rx(struct swi_qp *qp, bool crc_error, u32 octets,
+		     u32 markers)
+{
+	struct swi_device *dev = qp->dev;
+
+	swi_count(dev, SWI_CNT_RX_FPDUS);
+	if (crc_error)
+		swi_count(dev, SWI_CNT_RX_CRC_ERRORS);
+	if (octets)
+		swi_count_add(dev, SWI_CNT_RX_OCTETS, octets);
+	if (markers)
+		swi_count_add(dev, SWI_CNT_RX_MARKERS, markers);
 }
 
 /**

@@ -18,7 +18,7 @@
 #include <rdma/rdma_netlink.h>
 #include <rdma/restrack.h>
 
-#include "rdmap/softiwarp.h"
+#include "dev/softiwarp.h"
 
 /* One driver attribute: a string, a number or a number shown in hex */
 struct swi_res_attr {
@@ -81,7 +81,7 @@ struct swi_res_qp {
 	u32 ird;
 	u32 ord;
 	bool connected;
-	struct swi_stream_info si;
+	struct eng_stream_info si;
 	u32 sq_posted;
 	u32 rq_posted;
 };
@@ -106,7 +106,7 @@ static void swi_res_qp_read(struct swi_qp *qp, struct swi_res_qp *r)
 	r->ord = qp->ord;
 	r->connected = qp->stream;
 	if (qp->stream)
-		swi_stream_get_info(qp->stream, &r->si);
+		eng_stream_get_info(qp->stream, &r->si);
 	mutex_unlock(&qp->state_lock);
 	if (qp->user)
 		return;		/* libsiw produces: the kernel sees no put */
@@ -118,7 +118,7 @@ static void swi_res_qp_read(struct swi_qp *qp, struct swi_res_qp *r)
 static int swi_res_put_qp(struct sk_buff *msg, const struct swi_qp *qp,
 			  const struct swi_res_qp *r)
 {
-	const struct swi_stream_cfg *c = &r->si.cfg;
+	const struct eng_stream_cfg *c = &r->si.cfg;
 	bool kq = !qp->user, up = r->connected;
 	const struct swi_res_attr a[] = {
 		SWI_STR("iwarp_state", rdmap_qps_name(r->state)),

@@ -7,7 +7,7 @@
  * vmalloc_user() memory that libsiw maps; a kernel CQ in kernel memory
  * polled through swi_poll_cq().
  *
- * Ownership of an entry follows the slot protocol of rdmap/ring.h: the
+ * Ownership of an entry follows the slot protocol of dev/ring.h: the
  * kernel (swi_cq_push()) produces, libsiw or swi_poll_cq() (kernel CQs)
  * consumes. @ring.put is the kernel's producer index; @ring.get is used
  * for kernel CQs only, libsiw keeps its own.
@@ -35,7 +35,7 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
-#include "rdmap/softiwarp.h"
+#include "dev/softiwarp.h"
 
 /* Attempts to disarm against user space rewriting the notify word */
 #define SWI_CQ_DISARM_TRIES	4

@@ -6,7 +6,7 @@
  * the RQ (struct siw_rqe, absent with an SRQ). Kernel consumers fill them
  * through post_send/post_recv; libsiw writes them in place and rings the
  * doorbell with an empty POST_SEND. Who owns an entry follows the slot
- * protocol of rdmap/ring.h: taking an entry copies it out and frees the
+ * protocol of dev/ring.h: taking an entry copies it out and frees the
  * slot for the producer.
  *
  * State changes go through rdmap_qp_next() (rdmap/qp_state.c) under
@@ -23,7 +23,7 @@
 
 #include "cm/cm.h"
 #include "rdmap/rdmap_trace.h"
-#include "rdmap/softiwarp.h"
+#include "dev/softiwarp.h"
 
 /* Runs swi_qp_err_work(); see swi_qp_init() */
 static struct workqueue_struct *swi_qp_wq;
@@ -236,7 +236,7 @@ void swi_qp_complete_sqe(struct swi_qp *qp, const struct siw_sqe *sqe,
 		.bytes = bytes,
 	};
 
-	if (sqe->flags & SWI_WQE_INTERNAL)
+	if (sqe->flags & ENG_WQE_INTERNAL)
 		return;
 	if (status == SIW_WC_SUCCESS && !qp->sig_all &&
 	    !(sqe->flags & SIW_WQE_SIGNALLED))
@@ -302,7 +302,7 @@ static bool swi_user_sqe_ok(const struct swi_qp *qp, const struct siw_sqe *sqe)
  * swi_qp_take_sqe() - take the next send work request off the SQ
  * @qp: the QP
  * @sqe: where the work request is copied
- * @hold: SWI_SQ_HOLD_* bits: the kinds of work request that may not
+ * @hold: ENG_SQ_HOLD_* bits: the kinds of work request that may not
  *	start now; such a request is copied but stays on the SQ
  *
  * The slot is read once: what @hold is checked against is the copy the
@@ -344,8 +344,8 @@ int swi_qp_take_sqe(struct swi_qp *qp, struct siw_sqe *sqe, unsigned int hold)
 		sqe->flags &= SWI_USER_SQE_FLAGS;
 	if (qp->user && !swi_user_sqe_ok(qp, sqe)) {
 		err = -EINVAL;
-	} else if (((hold & SWI_SQ_HOLD_READ) && swi_op_is_read(sqe->opcode)) ||
-		   ((hold & SWI_SQ_HOLD_FENCE) &&
+	} else if (((hold & ENG_SQ_HOLD_READ) && eng_op_is_read(sqe->opcode)) ||
+		   ((hold & ENG_SQ_HOLD_FENCE) &&
 		    (sqe->flags & SIW_WQE_READ_FENCE))) {
 		err = -EAGAIN;
 		goto out;
@@ -491,11 +491,11 @@ static void swi_qp_sweep_arm(struct swi_qp *qp)
 /* Carry out the actions of a transition; the state is already set */
 static void swi_qp_do_actions(struct swi_qp *qp, u32 act)
 {
-	struct swi_stream *s = qp->stream;
+	struct eng_stream *s = qp->stream;
 
 	lockdep_assert_held(&qp->state_lock);
 	if ((act & RDMAP_QPA_START) && s)
-		swi_stream_start(s);
+		eng_stream_start(s);
 	if ((act & RDMAP_QPA_SEND_TERM) && s) {
 		static const struct rdmap_term_cause cause = {
 			.layer = TERM_LAYER_RDMAP,
@@ -504,25 +504,25 @@ static void swi_qp_do_actions(struct swi_qp *qp, u32 act)
 		};
 
 		/* A no-op when the receiver queued its own already */
-		swi_tx_queue_term(s, &cause, NULL, true);
+		eng_tx_queue_term(s, &cause, NULL, true);
 	}
 	if (act & RDMAP_QPA_ABORT_LLP && s)
-		swi_stream_stop(s, true);
+		eng_stream_stop(s, true);
 	if (act & RDMAP_QPA_FLUSH_SQ) {
 		if (s)
-			swi_stream_flush_tx(s);
+			eng_stream_flush_tx(s);
 		swi_qp_flush_sq_ring(qp);
 	}
 	if (act & RDMAP_QPA_FLUSH_RQ) {
 		if (s)
-			swi_stream_flush_rx(s);
+			eng_stream_flush_rx(s);
 		swi_qp_flush_rq_ring(qp);
 	}
 	if (qp->user && qp->state == RDMAP_QPS_ERROR &&
 	    !delayed_work_pending(&qp->sweep_work))
 		swi_qp_sweep_arm(qp);
 	if ((act & RDMAP_QPA_CLOSE_LLP) && s)
-		swi_stream_close(s);
+		eng_stream_close(s);
 	if (act & RDMAP_QPA_ARM_TIMER)
 		mod_delayed_work(swi_qp_wq, &qp->close_work,
 				 msecs_to_jiffies(READ_ONCE(close_timeout_ms)));
@@ -537,14 +537,14 @@ static bool swi_qp_sq_pending(struct swi_qp *qp)
 
 /*
  * Work is outstanding when the transmitter is inside a work request or a
- * Read awaits its Response (swi_stream_busy()), and also while a posted
+ * Read awaits its Response (eng_stream_busy()), and also while a posted
  * work request waits on the SQ: an orderly close would flush it unsent
  * while the peer sees a clean end of the stream.
  */
 static void swi_qp_ctx(struct swi_qp *qp, enum rdmap_qp_err err,
 		       struct rdmap_qp_ctx *ctx)
 {
-	ctx->busy = (qp->stream && swi_stream_busy(qp->stream)) ||
+	ctx->busy = (qp->stream && eng_stream_busy(qp->stream)) ||
 		    swi_qp_sq_pending(qp);
 	ctx->srq = !!qp->srq;
 	ctx->err = err;
@@ -735,10 +735,21 @@ EXPORT_SYMBOL_IF_KUNIT(swi_qp_set_rd_limits);
  * Return: the stream for swi_qp_attach_stream() or swi_qp_stream_drop(),
  * or ERR_PTR(-ENOMEM) or ERR_PTR(-EINVAL) (bad @cfg).
  */
-struct swi_stream *swi_qp_stream_new(struct swi_qp *qp, struct socket *sock,
-				     const struct swi_stream_cfg *cfg)
+struct eng_stream *swi_qp_stream_new(struct swi_qp *qp, struct socket *sock,
+				     const struct eng_stream_cfg *cfg)
 {
-	return swi_stream_create(qp, sock, cfg);
+	struct eng_qp_link link = {
+		.qp = qp,
+		.pd = qp->base.pd,
+		.mem = &qp->dev->mem,
+		.state = &qp->state,
+		.state_lock = &qp->state_lock,
+		.qp_num = qp->base.qp_num,
+		.ird = READ_ONCE(qp->ird),
+		.ord = READ_ONCE(qp->ord),
+	};
+
+	return eng_stream_create(&link, sock, cfg);
 }
 EXPORT_SYMBOL_IF_KUNIT(swi_qp_stream_new);
 
@@ -749,9 +760,9 @@ EXPORT_SYMBOL_IF_KUNIT(swi_qp_stream_new);
  * Context: process context.
  * Return: nothing; the socket is the caller's again.
  */
-void swi_qp_stream_drop(struct swi_stream *s)
+void swi_qp_stream_drop(struct eng_stream *s)
 {
-	swi_stream_abandon(s);
+	eng_stream_abandon(s);
 }
 
 /**
@@ -769,9 +780,9 @@ void swi_qp_stream_drop(struct swi_stream *s)
  * Return: 0, -EINVAL when the QP is not IDLE, -ENOMEM.
  */
 int swi_qp_attach(struct swi_qp *qp, struct socket *sock,
-		  const struct swi_stream_cfg *cfg, void *conn)
+		  const struct eng_stream_cfg *cfg, struct swi_cep *conn)
 {
-	struct swi_stream *s = swi_qp_stream_new(qp, sock, cfg);
+	struct eng_stream *s = swi_qp_stream_new(qp, sock, cfg);
 
 	if (IS_ERR(s))
 		return PTR_ERR(s);
@@ -792,7 +803,8 @@ EXPORT_SYMBOL_IF_KUNIT(swi_qp_attach);
  * Context: process context, sleeps.
  * Return: 0, or -EINVAL when the QP is not IDLE.
  */
-int swi_qp_attach_stream(struct swi_qp *qp, struct swi_stream *s, void *conn)
+int swi_qp_attach_stream(struct swi_qp *qp, struct eng_stream *s,
+			 struct swi_cep *conn)
 {
 	int err;
 
@@ -803,7 +815,7 @@ int swi_qp_attach_stream(struct swi_qp *qp, struct swi_stream *s, void *conn)
 		qp->stream = s;
 		qp->conn = conn;
 		/* what the stream's read queues hold, fixed from now on */
-		swi_stream_rd_limits(s, &qp->ird, &qp->ord);
+		eng_stream_rd_limits(s, &qp->ird, &qp->ord);
 		err = swi_qp_event_locked(qp, RDMAP_QPE_LLP_UP,
 					  RDMAP_QP_ERR_FATAL);
 		if (err) {
@@ -813,7 +825,7 @@ int swi_qp_attach_stream(struct swi_qp *qp, struct swi_stream *s, void *conn)
 	}
 	mutex_unlock(&qp->state_lock);
 	if (err)
-		swi_stream_abandon(s);	/* the socket is still the caller's */
+		eng_stream_abandon(s);	/* the socket is still the caller's */
 	return err;
 }
 EXPORT_SYMBOL_IF_KUNIT(swi_qp_attach_stream);
@@ -914,14 +926,14 @@ int swi_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 {
 	struct swi_qp *qp = to_swi_qp(ibqp);
 	struct swi_device *dev = qp->dev;
-	struct swi_stream *s;
+	struct eng_stream *s;
 
 	swi_qp_event(qp, RDMAP_QPE_MOD_ERROR, RDMAP_QP_ERR_FATAL);
 	mutex_lock(&qp->state_lock);
 	/* the rings go below: no sweep may be armed from here on */
 	qp->sweep_off = true;
 	if (qp->stream)
-		swi_stream_stop(qp->stream, true);
+		eng_stream_stop(qp->stream, true);
 	mutex_unlock(&qp->state_lock);
 	flush_work(&qp->err_work);
 	/* ERROR arms no timer: once cancelled it stays so */
@@ -936,7 +948,7 @@ int swi_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	qp->stream = NULL;
 	mutex_unlock(&qp->state_lock);
 	if (s)
-		swi_stream_free(s);
+		eng_stream_free(s);
 	swi_ring_free(&qp->rq);
 	swi_ring_free(&qp->sq);
 	put_pid(qp->owner);
@@ -1046,7 +1058,7 @@ static int swi_sqe_from_wr(struct swi_qp *qp, const struct ib_send_wr *wr,
 		return 0;
 	if (wr->num_sge > qp->send_sge)
 		return -EINVAL;
-	if (wr->send_flags & IB_SEND_INLINE && !swi_op_is_read(sqe->opcode))
+	if (wr->send_flags & IB_SEND_INLINE && !eng_op_is_read(sqe->opcode))
 		return swi_sqe_inline(wr, sqe);
 	memcpy(sqe->sge, wr->sg_list, wr->num_sge * sizeof(sqe->sge[0]));
 	sqe->num_sge = wr->num_sge;
@@ -1105,7 +1117,7 @@ int swi_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 
 	if (qp->user) {
 		if (state == RDMAP_QPS_RTS && qp->stream)
-			swi_tx_kick(qp->stream, true);
+			eng_tx_kick(qp->stream, true);
 		else if (state == RDMAP_QPS_ERROR)
 			swi_qp_flush_sq_ring(qp);
 		return 0;
@@ -1122,7 +1134,7 @@ int swi_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		}
 	}
 	if (READ_ONCE(qp->state) == RDMAP_QPS_RTS && qp->stream)
-		swi_tx_kick(qp->stream, false);
+		eng_tx_kick(qp->stream, false);
 	else if (READ_ONCE(qp->state) != RDMAP_QPS_IDLE)
 		swi_qp_flush_sq_ring(qp);
 	return err;

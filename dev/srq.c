@@ -7,7 +7,7 @@
  * it itself; kernel consumers post through swi_post_srq_recv(). The data
  * path takes entries in order with swi_srq_get().
  *
- * Ownership of an entry follows the slot protocol of rdmap/ring.h (libsiw
+ * Ownership of an entry follows the slot protocol of dev/ring.h (libsiw
  * sets SIW_WQE_VALID with an atomic store of its own); the consumer,
  * swi_srq_get(), copies the entry out and frees the slot. @rq.put is the
  * kernel's producer index (kernel SRQs only), @rq.get the consumer index.
@@ -37,7 +37,7 @@
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 
-#include "rdmap/softiwarp.h"
+#include "dev/softiwarp.h"
 
 static struct siw_rqe *swi_srq_slot(struct swi_srq *srq, u32 index)
 {

@@ -30,7 +30,7 @@
 #include <rdma/uverbs_ioctl.h>
 
 #include "cm/cm.h"
-#include "rdmap/softiwarp.h"
+#include "dev/softiwarp.h"
 
 static LIST_HEAD(swi_dev_list);
 static DEFINE_MUTEX(swi_dev_mutex);

@@ -3,17 +3,17 @@
  * DOC: the transmitter
  *
  * One transmitter per stream, always in process context, serialised by
- * &swi_stream.tx_mutex: a user QP's doorbell runs it in the poster's
+ * &eng_stream.tx_mutex: a user QP's doorbell runs it in the poster's
  * context (no kernel thread has to be scheduled while user space
  * busy-polls its CQ); kernel posts, the socket's write-space callback and
- * the receiver (Read Requests to answer) queue &swi_stream.tx_work.
+ * the receiver (Read Requests to answer) queue &eng_stream.tx_work.
  *
  * It picks, in this order, the Terminate, the oldest Read Request to
  * answer, the next SQ work request; cuts the message into DDP segments of
  * at most MULPDU octets (from the socket's current MSS, so that FPDUs stay
  * aligned with TCP segments); builds each ULPDU's headers in the stage,
  * frames it with mpa_fpdu_layout() and mpa_fpdu_set_crc(), and hands up to
- * SWI_TX_BATCH FPDUs of the message to the socket in one sendmsg() without
+ * ENG_TX_BATCH FPDUs of the message to the socket in one sendmsg() without
  * blocking, as a kvec list over the framing octets, the headers and the
  * payload where it lies, in the source MR's pages (one lookup of the MR
  * per batch, which holds it). sendmsg() copies into the socket's buffers,
@@ -21,9 +21,9 @@
  * soon as the socket has taken its last FPDU: TCP's retransmissions read
  * the socket's copy, never the MR. When the socket takes only part of a
  * batch, the rest is copied into the stage before the transmitter
- * returns (swi_tx_settle()): no MR stays referenced between runs. Payload
+ * returns (eng_tx_settle()): no MR stays referenced between runs. Payload
  * in pages without a kernel address (highmem), or spread over more than
- * SWI_TX_RUNS runs, is copied into the stage as it is built.
+ * ENG_TX_RUNS runs, is copied into the stage as it is built.
  */
 #include <linux/bitfield.h>
 #include <linux/highmem.h>
@@ -34,19 +34,19 @@
 #include <net/tcp.h>
 
 #include "rdmap/rdmap_trace.h"
-#include "rdmap/stream.h"
+#include "engine/stream.h"
 
-static struct workqueue_struct *swi_tx_wq;
+static struct workqueue_struct *eng_tx_wq;
 
 /* Copy cursor for rdmap_mem_walk() */
-struct swi_copy {
+struct eng_copy {
 	u8 *buf;
 };
 
-static int swi_copy_piece(void *ctx, struct page *page, unsigned int off,
+static int eng_copy_piece(void *ctx, struct page *page, unsigned int off,
 			  unsigned int len)
 {
-	struct swi_copy *c = ctx;
+	struct eng_copy *c = ctx;
 
 	memcpy_from_page(c->buf, page, off, len);
 	c->buf += len;
@@ -54,7 +54,7 @@ static int swi_copy_piece(void *ctx, struct page *page, unsigned int off,
 }
 
 /* Add @len octets at @va to the ULPDU; @direct: outside the stage */
-static int swi_ulpdu_add(struct swi_ulpdu *u, void *va, u32 len, bool direct)
+static int eng_ulpdu_add(struct eng_ulpdu *u, void *va, u32 len, bool direct)
 {
 	struct kvec *last = u->nr ? &u->run[u->nr - 1] : NULL;
 
@@ -62,7 +62,7 @@ static int swi_ulpdu_add(struct swi_ulpdu *u, void *va, u32 len, bool direct)
 	    last->iov_base + last->iov_len == va) {
 		last->iov_len += len;
 	} else {
-		if (u->nr == SWI_TX_RUNS)
+		if (u->nr == ENG_TX_RUNS)
 			return -ENOSPC;
 		u->run[u->nr] = (struct kvec){ .iov_base = va, .iov_len = len };
 		u->direct[u->nr++] = direct;
@@ -72,7 +72,7 @@ static int swi_ulpdu_add(struct swi_ulpdu *u, void *va, u32 len, bool direct)
 }
 
 /* Copy the whole ULPDU into its place in the stage: one run */
-static void swi_ulpdu_flatten(struct swi_ulpdu *u)
+static void eng_ulpdu_flatten(struct eng_ulpdu *u)
 {
 	unsigned int i;
 	u32 at = 0;
@@ -87,12 +87,12 @@ static void swi_ulpdu_flatten(struct swi_ulpdu *u)
 }
 
 /* rdmap_mem_walk() callback: the payload is sent from where it lies */
-static int swi_point_piece(void *ctx, struct page *page, unsigned int off,
+static int eng_point_piece(void *ctx, struct page *page, unsigned int off,
 			   unsigned int len)
 {
 	if (PageHighMem(page))
 		return -EAGAIN;	/* no lasting address: copied instead */
-	return swi_ulpdu_add(ctx, page_address(page) + off, len, true);
+	return eng_ulpdu_add(ctx, page_address(page) + off, len, true);
 }
 
 /*
@@ -100,17 +100,17 @@ static int swi_point_piece(void *ctx, struct page *page, unsigned int off,
  * they lie when @direct allows and the pages have kernel addresses, else
  * copied to their place in the stage
  */
-static int swi_ulpdu_mem(struct swi_ulpdu *u, struct rdmap_mem *mem,
+static int eng_ulpdu_mem(struct eng_ulpdu *u, struct rdmap_mem *mem,
 			 u64 addr, u32 len, bool direct)
 {
 	unsigned int nr = u->nr;
 	size_t tail = nr ? u->run[nr - 1].iov_len : 0;
-	struct swi_copy c = { .buf = u->stage + u->len };
+	struct eng_copy c = { .buf = u->stage + u->len };
 	u32 at = u->len;
 	int err;
 
 	if (direct) {
-		err = rdmap_mem_walk(mem, addr, len, swi_point_piece, u);
+		err = rdmap_mem_walk(mem, addr, len, eng_point_piece, u);
 		if (err != -EAGAIN && err != -ENOSPC)
 			return err;
 		u->nr = nr;	/* undo what the walk added */
@@ -118,11 +118,11 @@ static int swi_ulpdu_mem(struct swi_ulpdu *u, struct rdmap_mem *mem,
 			u->run[nr - 1].iov_len = tail;
 		u->len = at;
 	}
-	err = rdmap_mem_walk(mem, addr, len, swi_copy_piece, &c);
+	err = rdmap_mem_walk(mem, addr, len, eng_copy_piece, &c);
 	if (err)
 		return err;
-	if (swi_ulpdu_add(u, u->stage + at, len, false)) {
-		swi_ulpdu_flatten(u);	/* out of runs: all of it staged */
+	if (eng_ulpdu_add(u, u->stage + at, len, false)) {
+		eng_ulpdu_flatten(u);	/* out of runs: all of it staged */
 		u->run[0].iov_len += len;
 		u->len += len;
 	}
@@ -134,7 +134,7 @@ static int swi_ulpdu_mem(struct swi_ulpdu *u, struct rdmap_mem *mem,
  * whose pages its ULPDUs may point at (*@held set); another one is looked
  * up for this FPDU only, copied from, and put by the caller.
  */
-static struct rdmap_mem *swi_tx_mem(struct swi_stream *s, u32 stag,
+static struct rdmap_mem *eng_tx_mem(struct eng_stream *s, u32 stag,
 				    bool *held)
 {
 	struct rdmap_mem *mem;
@@ -143,7 +143,7 @@ static struct rdmap_mem *swi_tx_mem(struct swi_stream *s, u32 stag,
 	*held = s->tx_src && s->tx_src_stag == stag;
 	if (*held)
 		return s->tx_src;
-	mem = rdmap_mem_lookup(&s->qp->dev->mem, stag);
+	mem = rdmap_mem_lookup(s->mem, stag);
 	if (IS_ERR(mem) || s->tx_src)
 		return mem;
 	s->tx_src = mem;
@@ -153,21 +153,21 @@ static struct rdmap_mem *swi_tx_mem(struct swi_stream *s, u32 stag,
 }
 
 /* Add @len octets at @addr of the object behind @stag to the ULPDU */
-static int swi_gather_mem(struct swi_stream *s, u32 stag, u64 addr, u32 len,
-			  struct swi_ulpdu *u)
+static int eng_gather_mem(struct eng_stream *s, u32 stag, u64 addr, u32 len,
+			  struct eng_ulpdu *u)
 {
 	bool held;
-	struct rdmap_mem *mem = swi_tx_mem(s, stag, &held);
+	struct rdmap_mem *mem = eng_tx_mem(s, stag, &held);
 	int err;
 
 	if (IS_ERR(mem))
 		return PTR_ERR(mem);
 	/* checked for every FPDU: an MR may be invalidated mid-message */
-	if (rdmap_mem_local_check(mem, stag, s->qp->base.pd, 0, addr, len) !=
+	if (rdmap_mem_local_check(mem, stag, s->pd, 0, addr, len) !=
 	    IB_WC_SUCCESS)
 		err = -EACCES;
 	else
-		err = swi_ulpdu_mem(u, mem, addr, len, held);
+		err = eng_ulpdu_mem(u, mem, addr, len, held);
 	if (!held)
 		rdmap_mem_put(mem);
 	return err;
@@ -179,17 +179,17 @@ static int swi_gather_mem(struct swi_stream *s, u32 stag, u64 addr, u32 len,
  * FPDU (it may be invalidated or deregistered mid-Response), referenced
  * for the batch as @s->tx_src
  */
-static int swi_rresp_mem(struct swi_stream *s, u64 addr, u32 len,
-			 struct swi_ulpdu *u)
+static int eng_rresp_mem(struct eng_stream *s, u64 addr, u32 len,
+			 struct eng_ulpdu *u)
 {
-	const struct swi_rreq *rr = &s->job.rr;
+	const struct eng_rreq *rr = &s->job.rr;
 	struct rdmap_mem *mem;
 
 	lockdep_assert_held(&s->tx_mutex);
 	if (!rr->src)
 		return -EACCES;
 	if (s->tx_src != rr->src || s->tx_src_stag != rr->src_stag) {
-		mem = rdmap_mem_use(rr->src, rr->src_stag, s->qp->base.pd,
+		mem = rdmap_mem_use(rr->src, rr->src_stag, s->pd,
 				    IB_ACCESS_REMOTE_READ, addr, len);
 		if (IS_ERR(mem))
 			return PTR_ERR(mem);
@@ -197,16 +197,16 @@ static int swi_rresp_mem(struct swi_stream *s, u64 addr, u32 len,
 		s->tx_src = mem;
 		s->tx_src_stag = rr->src_stag;
 	} else if (rdmap_mem_local_check(rr->src, rr->src_stag,
-					 s->qp->base.pd, IB_ACCESS_REMOTE_READ,
+					 s->pd, IB_ACCESS_REMOTE_READ,
 					 addr, len)) {
 		return -EACCES;
 	}
-	return swi_ulpdu_mem(u, s->tx_src, addr, len, true);
+	return eng_ulpdu_mem(u, s->tx_src, addr, len, true);
 }
 
 /* Add message octets [@off, @off + @len) of @sqe's gather list */
-static int swi_gather_sqe(struct swi_stream *s, const struct siw_sqe *sqe,
-			  u32 off, u32 len, struct swi_ulpdu *u)
+static int eng_gather_sqe(struct eng_stream *s, const struct siw_sqe *sqe,
+			  u32 off, u32 len, struct eng_ulpdu *u)
 {
 	unsigned int i;
 	int err;
@@ -214,7 +214,7 @@ static int swi_gather_sqe(struct swi_stream *s, const struct siw_sqe *sqe,
 	if (sqe->flags & SIW_WQE_INLINE) {
 		/* only after the header, which is staged: merges with it */
 		memcpy(u->stage + u->len, (const u8 *)&sqe->sge[1] + off, len);
-		return swi_ulpdu_add(u, u->stage + u->len, len, false);
+		return eng_ulpdu_add(u, u->stage + u->len, len, false);
 	}
 	for (i = 0; i < sqe->num_sge && len; i++) {
 		const struct siw_sge *sge = &sqe->sge[i];
@@ -225,7 +225,7 @@ static int swi_gather_sqe(struct swi_stream *s, const struct siw_sqe *sqe,
 			continue;
 		}
 		n = min(len, sge->length - off);
-		err = swi_gather_mem(s, sge->lkey, sge->laddr + off, n, u);
+		err = eng_gather_mem(s, sge->lkey, sge->laddr + off, n, u);
 		if (err)
 			return err;
 		len -= n;
@@ -235,7 +235,7 @@ static int swi_gather_sqe(struct swi_stream *s, const struct siw_sqe *sqe,
 }
 
 /* Total length of @sqe's gather list, or -EINVAL when it overflows */
-static s64 swi_sqe_len(const struct siw_sqe *sqe)
+static s64 eng_sqe_len(const struct siw_sqe *sqe)
 {
 	u64 len = 0;
 	unsigned int i;
@@ -248,40 +248,40 @@ static s64 swi_sqe_len(const struct siw_sqe *sqe)
 }
 
 /**
- * swi_tx_mulpdu() - the largest ULPDU the transmitter frames now
+ * eng_tx_mulpdu() - the largest ULPDU the transmitter frames now
  * @s: the stream, its socket still attached
  *
  * Context: any context; reads the socket's MSS without its lock.
  * Return: MULPDU in octets, from the TCP EMSS (RFC 5044 section 4.5).
  */
-u32 swi_tx_mulpdu(struct swi_stream *s)
+u32 eng_tx_mulpdu(struct eng_stream *s)
 {
 	return mpa_mulpdu(READ_ONCE(tcp_sk(s->sock->sk)->mss_cache),
 			  s->cfg.tx.markers);
 }
 
 /* Fill in the DDP/RDMAP header of the next segment of the job */
-static void swi_tx_hdr(struct swi_stream *s, struct ddp_hdr_info *h)
+static void eng_tx_hdr(struct eng_stream *s, struct ddp_hdr_info *h)
 {
 	static const u8 send_op[] = {
 		[0] = RDMAP_SEND, [1] = RDMAP_SEND_SE,
 		[2] = RDMAP_SEND_INVAL, [3] = RDMAP_SEND_SE_INVAL,
 	};
-	struct swi_tx_job *j = &s->job;
+	struct eng_tx_job *j = &s->job;
 	const struct siw_sqe *sqe = &j->sqe;
 	u8 v = s->cfg.rdmac ? DDP_VERSION_RDMAC : DDP_VERSION;
 
 	memset(h, 0, sizeof(*h));
 	h->dv = v;
 	h->rv = s->cfg.rdmac ? RDMAP_VERSION_RDMAC : RDMAP_VERSION;
-	if (j->kind == SWI_TX_RRESP) {
+	if (j->kind == ENG_TX_RRESP) {
 		h->tagged = 1;
 		h->opcode = RDMAP_READ_RESP;
 		h->stag = j->rr.sink_stag;
 		h->to = j->rr.sink_to + j->done;
 		return;
 	}
-	if (j->kind == SWI_TX_TERM) {
+	if (j->kind == ENG_TX_TERM) {
 		h->opcode = RDMAP_TERMINATE;
 		h->qn = RDMAP_QN_TERMINATE;
 	} else if (sqe->opcode == SIW_OP_WRITE) {
@@ -290,7 +290,7 @@ static void swi_tx_hdr(struct swi_stream *s, struct ddp_hdr_info *h)
 		h->stag = sqe->rkey;
 		h->to = sqe->raddr + j->done;
 		return;
-	} else if (swi_op_is_read(sqe->opcode)) {
+	} else if (eng_op_is_read(sqe->opcode)) {
 		h->opcode = RDMAP_READ_REQ;
 		h->qn = RDMAP_QN_READ_REQ;
 	} else {
@@ -310,9 +310,9 @@ static void swi_tx_hdr(struct swi_stream *s, struct ddp_hdr_info *h)
  * Request the moment the Response is complete, which on a fast link is
  * before our sendmsg() has returned; counting the entry until then would
  * take that Request for one beyond the IRD. The job's copy of the entry
- * keeps the source reference until swi_tx_finish().
+ * keeps the source reference until eng_tx_finish().
  */
-static void swi_tx_release_ird(struct swi_stream *s)
+static void eng_tx_release_ird(struct eng_stream *s)
 {
 	unsigned long flags;
 
@@ -327,15 +327,15 @@ static void swi_tx_release_ird(struct swi_stream *s)
  * in the stage at @u->stage, its payload pointed at in the source MR or
  * copied behind them; return its length or an error
  */
-static int swi_tx_stage(struct swi_stream *s, struct swi_ulpdu *u, u32 mulpdu)
+static int eng_tx_stage(struct eng_stream *s, struct eng_ulpdu *u, u32 mulpdu)
 {
-	struct swi_tx_job *j = &s->job;
+	struct eng_tx_job *j = &s->job;
 	u8 *buf = u->stage;
 	struct ddp_hdr_info h;
 	u32 n, hl, room;
 	int err;
 
-	swi_tx_hdr(s, &h);
+	eng_tx_hdr(s, &h);
 	hl = ddp_hdr_size(h.tagged);
 	room = mulpdu - hl;
 	n = min(j->len - j->done, room);
@@ -365,18 +365,18 @@ static int swi_tx_stage(struct swi_stream *s, struct swi_ulpdu *u, u32 mulpdu)
 	}
 	u->nr = 0;
 	u->len = 0;
-	swi_ulpdu_add(u, buf, hl, false);
-	/* a Read Response's source is held by the job until swi_tx_finish() */
-	if (j->kind == SWI_TX_RRESP && n)
-		err = swi_rresp_mem(s, j->rr.src_to + j->done, n, u);
+	eng_ulpdu_add(u, buf, hl, false);
+	/* a Read Response's source is held by the job until eng_tx_finish() */
+	if (j->kind == ENG_TX_RRESP && n)
+		err = eng_rresp_mem(s, j->rr.src_to + j->done, n, u);
 	else if (n)
-		err = swi_gather_sqe(s, &j->sqe, j->done, n, u);
+		err = eng_gather_sqe(s, &j->sqe, j->done, n, u);
 	if (err)
 		return err;
 	j->done += n;
 	j->last = h.last;
-	if (j->last && j->kind == SWI_TX_RRESP)
-		swi_tx_release_ird(s);
+	if (j->last && j->kind == ENG_TX_RRESP)
+		eng_tx_release_ird(s);
 	return hl + n;
 }
 
@@ -385,7 +385,7 @@ static int swi_tx_stage(struct swi_stream *s, struct swi_ulpdu *u, u32 mulpdu)
  * @s->wire[@k], each with the place of its octets in the stage when they
  * lie outside it; return the next free index, or -ENOSPC
  */
-static int swi_wire_ulpdu(struct swi_stream *s, const struct swi_ulpdu *u,
+static int eng_wire_ulpdu(struct eng_stream *s, const struct eng_ulpdu *u,
 			  u32 off, u32 len, unsigned int k)
 {
 	unsigned int i;
@@ -396,7 +396,7 @@ static int swi_wire_ulpdu(struct swi_stream *s, const struct swi_ulpdu *u,
 
 		if (off >= at + rl)
 			continue;
-		if (k == SWI_TX_WIRE_MAX)
+		if (k == ENG_TX_WIRE_MAX)
 			return -ENOSPC;
 		n = min(len, at + rl - off);
 		s->wire[k].iov_base = u->run[i].iov_base + (off - at);
@@ -409,7 +409,7 @@ static int swi_wire_ulpdu(struct swi_stream *s, const struct swi_ulpdu *u,
 }
 
 /* Frame the ULPDU @u and add the FPDU to the batch */
-static int swi_tx_frame(struct swi_stream *s, const struct swi_ulpdu *u)
+static int eng_tx_frame(struct eng_stream *s, const struct eng_ulpdu *u)
 {
 	struct mpa_fpdu *f = &s->fpdu[s->nr_fpdu];
 	unsigned int i, k = s->wire_nr;
@@ -427,13 +427,13 @@ static int swi_tx_frame(struct swi_stream *s, const struct swi_ulpdu *u)
 		const struct mpa_piece *p = &f->piece[i];
 
 		if (p->type == MPA_PIECE_PAYLOAD) {
-			err = swi_wire_ulpdu(s, u, p->off, p->len, k);
+			err = eng_wire_ulpdu(s, u, p->off, p->len, k);
 			if (err < 0)
 				return err;
 			k = err;
 			continue;
 		}
-		if (k == SWI_TX_WIRE_MAX)
+		if (k == ENG_TX_WIRE_MAX)
 			return -ENOSPC;
 		s->wire[k].iov_base = f->bytes + p->off;
 		s->wire[k].iov_len = p->len;
@@ -451,17 +451,17 @@ static int swi_tx_frame(struct swi_stream *s, const struct swi_ulpdu *u)
 }
 
 /* Build and frame the job's next FPDU into the batch; all or nothing */
-static int swi_tx_add_fpdu(struct swi_stream *s, u32 mulpdu)
+static int eng_tx_add_fpdu(struct eng_stream *s, u32 mulpdu)
 {
-	struct swi_ulpdu u = { .stage = s->stage + s->stage_used };
+	struct eng_ulpdu u = { .stage = s->stage + s->stage_used };
 	u32 done = s->job.done;
 	bool last = s->job.last;
-	int ulen = swi_tx_stage(s, &u, mulpdu);
+	int ulen = eng_tx_stage(s, &u, mulpdu);
 	int err;
 
 	if (ulen < 0)
 		return ulen;
-	err = swi_tx_frame(s, &u);
+	err = eng_tx_frame(s, &u);
 	if (err) {
 		s->job.done = done;
 		s->job.last = last;
@@ -472,12 +472,12 @@ static int swi_tx_add_fpdu(struct swi_stream *s, u32 mulpdu)
 }
 
 /* Is there room in the batch for one more FPDU of @mulpdu octets? */
-static bool swi_tx_batch_room(struct swi_stream *s, u32 mulpdu)
+static bool eng_tx_batch_room(struct eng_stream *s, u32 mulpdu)
 {
-	return s->nr_fpdu < SWI_TX_BATCH &&
+	return s->nr_fpdu < ENG_TX_BATCH &&
 	       s->stage_used + mulpdu <= MPA_MULPDU_MAX &&
-	       s->wire_nr + MPA_FPDU_MAX_PIECES + SWI_TX_RUNS <=
-	       SWI_TX_WIRE_MAX;
+	       s->wire_nr + MPA_FPDU_MAX_PIECES + ENG_TX_RUNS <=
+	       ENG_TX_WIRE_MAX;
 }
 
 /*
@@ -485,12 +485,12 @@ static bool swi_tx_batch_room(struct swi_stream *s, u32 mulpdu)
  * them. Only Responses arriving change the ORQ behind our back, and they
  * only empty it: a hold computed now is never too lax.
  */
-static unsigned int swi_tx_sq_hold(struct swi_stream *s)
+static unsigned int eng_tx_sq_hold(struct eng_stream *s)
 {
-	u32 used = swi_orq_used(s);
+	u32 used = eng_orq_used(s);
 
-	return (used >= s->ord ? SWI_SQ_HOLD_READ : 0) |
-	       (used ? SWI_SQ_HOLD_FENCE : 0);
+	return (used >= s->ord ? ENG_SQ_HOLD_READ : 0) |
+	       (used ? ENG_SQ_HOLD_FENCE : 0);
 }
 
 /*
@@ -499,7 +499,7 @@ static unsigned int swi_tx_sq_hold(struct swi_stream *s)
  * Terminate is queued here, not when the QP moves: the transmitter picks
  * it before anything else, so no later work request leaves in between.
  */
-static void swi_tx_sqe_failed(struct swi_stream *s, enum siw_wc_status st)
+static void eng_tx_sqe_failed(struct eng_stream *s, enum siw_wc_status st)
 {
 	static const struct rdmap_term_cause cause = {
 		.layer = TERM_LAYER_RDMAP,
@@ -508,8 +508,8 @@ static void swi_tx_sqe_failed(struct swi_stream *s, enum siw_wc_status st)
 	};
 
 	swi_qp_complete_sqe(s->qp, &s->job.sqe, 0, st);
-	s->job.kind = SWI_TX_NONE;
-	swi_tx_queue_term(s, &cause, NULL, false);
+	s->job.kind = ENG_TX_NONE;
+	eng_tx_queue_term(s, &cause, NULL, false);
 	swi_qp_raise(s->qp, RDMAP_QPE_LOCAL_ERROR, RDMAP_QP_ERR_ACCESS);
 }
 
@@ -517,25 +517,24 @@ static void swi_tx_sqe_failed(struct swi_stream *s, enum siw_wc_status st)
  * The batch is in the socket, or settled, or never built: its source
  * MR may go
  */
-static void swi_tx_drop_src(struct swi_stream *s)
+static void eng_tx_drop_src(struct eng_stream *s)
 {
 	rdmap_mem_put(s->tx_src);
 	s->tx_src = NULL;
 }
 
 /* The work request is not a Read in the ORQ: its sink is not held */
-static void swi_tx_drop_sink(struct swi_stream *s)
+static void eng_tx_drop_sink(struct eng_stream *s)
 {
 	rdmap_mem_unhold(s->job.sink);
 	s->job.sink = NULL;
 }
 
 /* Check the local buffers of a new work request */
-static enum siw_wc_status swi_tx_check_sqe(struct swi_stream *s)
+static enum siw_wc_status eng_tx_check_sqe(struct eng_stream *s)
 {
 	const struct siw_sqe *sqe = &s->job.sqe;
-	int access = swi_op_is_read(sqe->opcode) ? IB_ACCESS_LOCAL_WRITE : 0;
-	struct swi_qp *qp = s->qp;
+	int access = eng_op_is_read(sqe->opcode) ? IB_ACCESS_LOCAL_WRITE : 0;
 	enum siw_wc_status st = SIW_WC_SUCCESS;
 	unsigned int i;
 
@@ -547,8 +546,8 @@ static enum siw_wc_status swi_tx_check_sqe(struct swi_stream *s)
 
 		if (!sge->length)
 			continue;
-		mem = rdmap_mem_lookup(&qp->dev->mem, sge->lkey);
-		if (rdmap_mem_local_check(mem, sge->lkey, qp->base.pd, access,
+		mem = rdmap_mem_lookup(s->mem, sge->lkey);
+		if (rdmap_mem_local_check(mem, sge->lkey, s->pd, access,
 					  sge->laddr, sge->length))
 			st = SIW_WC_LOC_PROT_ERR;
 		if (IS_ERR(mem))
@@ -567,14 +566,14 @@ static enum siw_wc_status swi_tx_check_sqe(struct swi_stream *s)
 		rdmap_mem_put(mem);
 	}
 	if (st != SIW_WC_SUCCESS) {
-		swi_tx_drop_src(s);
-		swi_tx_drop_sink(s);
+		eng_tx_drop_src(s);
+		eng_tx_drop_sink(s);
 	}
 	return st;
 }
 
 /* Local work requests: fast-register and invalidate complete at once */
-static void swi_tx_local_wr(struct swi_stream *s)
+static void eng_tx_local_wr(struct eng_stream *s)
 {
 	struct siw_sqe *sqe = &s->job.sqe;
 	struct swi_qp *qp = s->qp;
@@ -582,57 +581,57 @@ static void swi_tx_local_wr(struct swi_stream *s)
 	int err;
 
 	if (sqe->opcode == SIW_OP_INVAL_STAG) {
-		err = rdmap_mem_invalidate_local(&qp->dev->mem, sqe->rkey,
-						 qp->base.pd);
+		err = rdmap_mem_invalidate_local(s->mem, sqe->rkey,
+						 s->pd);
 	} else {
 		ibmr = (struct ib_mr *)(uintptr_t)sqe->base_mr;
-		err = rdmap_mem_fast_reg(to_swi_mr(ibmr)->mem, qp->base.pd,
+		err = rdmap_mem_fast_reg(swi_mr_mem(ibmr), s->pd,
 					 sqe->rkey, sqe->access, ibmr->iova,
 					 ibmr->length);
 	}
 	if (err) {
-		swi_tx_sqe_failed(s, SIW_WC_LOC_PROT_ERR);
+		eng_tx_sqe_failed(s, SIW_WC_LOC_PROT_ERR);
 		return;
 	}
 	swi_qp_complete_sqe(qp, sqe, 0, SIW_WC_SUCCESS);
-	s->job.kind = SWI_TX_NONE;
+	s->job.kind = ENG_TX_NONE;
 }
 
 /* Start the SQ's next work request; false when there is none to start */
-static bool swi_tx_pick_sqe(struct swi_stream *s)
+static bool eng_tx_pick_sqe(struct eng_stream *s)
 {
-	struct swi_tx_job *j = &s->job;
+	struct eng_tx_job *j = &s->job;
 	enum siw_wc_status st;
 	unsigned long flags;
 	s64 len;
 	int err;
 
-	err = swi_qp_take_sqe(s->qp, &j->sqe, swi_tx_sq_hold(s));
+	err = swi_qp_take_sqe(s->qp, &j->sqe, eng_tx_sq_hold(s));
 	if (err == -ENOENT || err == -EAGAIN)
 		return false;
-	j->kind = SWI_TX_SQE;
+	j->kind = ENG_TX_SQE;
 	j->done = 0;
 	j->last = false;
 	if (err) {
-		swi_tx_sqe_failed(s, SIW_WC_LOC_QP_OP_ERR);
+		eng_tx_sqe_failed(s, SIW_WC_LOC_QP_OP_ERR);
 		return true;
 	}
 	if (j->sqe.opcode == SIW_OP_REG_MR ||
 	    j->sqe.opcode == SIW_OP_INVAL_STAG) {
-		swi_tx_local_wr(s);
+		eng_tx_local_wr(s);
 		return true;
 	}
-	len = swi_sqe_len(&j->sqe);
-	st = len < 0 ? SIW_WC_LOC_LEN_ERR : swi_tx_check_sqe(s);
+	len = eng_sqe_len(&j->sqe);
+	st = len < 0 ? SIW_WC_LOC_LEN_ERR : eng_tx_check_sqe(s);
 	if (st != SIW_WC_SUCCESS) {
-		swi_tx_sqe_failed(s, st);
+		eng_tx_sqe_failed(s, st);
 		return true;
 	}
 	j->len = len;
-	if (swi_op_is_read(j->sqe.opcode)) {
+	if (eng_op_is_read(j->sqe.opcode)) {
 		/* In the ORQ before the Request leaves: the Response may race */
 		spin_lock_irqsave(&s->qlock, flags);
-		s->orq[s->orq_put % s->ord] = (struct swi_orqe) {
+		s->orq[s->orq_put % s->ord] = (struct eng_orqe) {
 			.sqe = j->sqe, .sink = j->sink,
 		};
 		WRITE_ONCE(s->orq_put, s->orq_put + 1);
@@ -643,7 +642,7 @@ static bool swi_tx_pick_sqe(struct swi_stream *s)
 }
 
 /* The Terminate goes out: its cause, from the header built for it */
-static void swi_tx_trace_term(const struct swi_stream *s)
+static void eng_tx_trace_term(const struct eng_stream *s)
 {
 	struct rdmap_term_cause c = {
 		.layer = be32_get_bits(s->term.ctrl, RDMAP_TERM_LAYER),
@@ -651,7 +650,7 @@ static void swi_tx_trace_term(const struct swi_stream *s)
 		.code = be32_get_bits(s->term.ctrl, RDMAP_TERM_CODE),
 	};
 
-	trace_term_sent(s->qp->base.qp_num, &c);
+	trace_term_sent(s->qp_num, &c);
 }
 
 /*
@@ -659,11 +658,11 @@ static void swi_tx_trace_term(const struct swi_stream *s)
  * SQ is served in RTS only; Read Responses in CLOSING too, so that an
  * orderly close answers the peer's Read Requests before its FIN.
  */
-static bool swi_tx_pick(struct swi_stream *s)
+static bool eng_tx_pick(struct eng_stream *s)
 {
-	enum rdmap_qps state = READ_ONCE(s->qp->state);
-	bool hold = test_bit(SWI_TX_HOLD, &s->flags);
-	struct swi_tx_job *j = &s->job;
+	enum rdmap_qps state = READ_ONCE(*s->qp_state);
+	bool hold = test_bit(ENG_TX_HOLD, &s->flags);
+	struct eng_tx_job *j = &s->job;
 	unsigned long flags;
 	bool got = true;
 
@@ -675,29 +674,29 @@ static bool swi_tx_pick(struct swi_stream *s)
 	 * transmitter again once this run lets go of @s->tx_mutex.
 	 */
 	if (state == RDMAP_QPS_RTS && !hold && !READ_ONCE(s->term_len) &&
-	    !test_bit(SWI_TX_RTR, &s->flags) &&
+	    !test_bit(ENG_TX_RTR, &s->flags) &&
 	    READ_ONCE(s->irq_put) == s->irq_get)
-		return swi_tx_pick_sqe(s);
+		return eng_tx_pick_sqe(s);
 	spin_lock_irqsave(&s->qlock, flags);
 	if (s->term_len && !s->term_sent) {
 		s->term_sent = true;
 		if (trace_term_sent_enabled())
-			swi_tx_trace_term(s);
-		j->kind = SWI_TX_TERM;
+			eng_tx_trace_term(s);
+		j->kind = ENG_TX_TERM;
 		j->len = 0;
 	} else if (hold || (state != RDMAP_QPS_RTS &&
 			    state != RDMAP_QPS_CLOSING)) {
 		got = false;
 	} else if (state == RDMAP_QPS_RTS &&
-		   test_and_clear_bit(SWI_TX_RTR, &s->flags)) {
+		   test_and_clear_bit(ENG_TX_RTR, &s->flags)) {
 		/* RFC 6581 RTR: a zero-length RDMA Write, STag 0 */
 		memset(&j->sqe, 0, sizeof(j->sqe));
 		j->sqe.opcode = SIW_OP_WRITE;
-		j->sqe.flags = SWI_WQE_INTERNAL;
-		j->kind = SWI_TX_SQE;
+		j->sqe.flags = ENG_WQE_INTERNAL;
+		j->kind = ENG_TX_SQE;
 		j->len = 0;
 	} else if (s->irq_get != s->irq_put) {
-		j->kind = SWI_TX_RRESP;
+		j->kind = ENG_TX_RRESP;
 		j->rr = s->irq[s->irq_get % s->ird];
 		j->len = j->rr.size;
 	} else {
@@ -706,17 +705,17 @@ static bool swi_tx_pick(struct swi_stream *s)
 	spin_unlock_irqrestore(&s->qlock, flags);
 	if (got || state != RDMAP_QPS_RTS || hold)
 		return got;
-	return swi_tx_pick_sqe(s);
+	return eng_tx_pick_sqe(s);
 }
 
 /* The last FPDU of the job is in the socket */
-static void swi_tx_finish(struct swi_stream *s)
+static void eng_tx_finish(struct eng_stream *s)
 {
-	struct swi_tx_job *j = &s->job;
+	struct eng_tx_job *j = &s->job;
 
 	switch (j->kind) {
-	case SWI_TX_SQE:
-		if (swi_op_is_read(j->sqe.opcode)) {
+	case ENG_TX_SQE:
+		if (eng_op_is_read(j->sqe.opcode)) {
 			s->msn[RDMAP_QN_READ_REQ]++;
 			break;
 		}
@@ -724,25 +723,25 @@ static void swi_tx_finish(struct swi_stream *s)
 			s->msn[RDMAP_QN_SEND]++;
 		swi_qp_complete_sqe(s->qp, &j->sqe, j->len, SIW_WC_SUCCESS);
 		break;
-	case SWI_TX_RRESP:
+	case ENG_TX_RRESP:
 		/* its IRD entry was released when the last FPDU was staged */
 		rdmap_mem_unhold(j->rr.src);
 		j->rr_released = false;
 		break;
-	case SWI_TX_TERM:
-		swi_count_term(s->qp->dev, true,
-			       be32_get_bits(s->term.ctrl, RDMAP_TERM_LAYER));
+	case ENG_TX_TERM:
+		swi_qp_count_term(s->qp, true,
+				  be32_get_bits(s->term.ctrl, RDMAP_TERM_LAYER));
 		s->msn[RDMAP_QN_TERMINATE]++;
-		set_bit(SWI_TX_STOPPED, &s->flags);
+		set_bit(ENG_TX_STOPPED, &s->flags);
 		swi_qp_raise(s->qp, RDMAP_QPE_TERM_SENT, RDMAP_QP_ERR_FATAL);
 		break;
 	}
-	j->kind = SWI_TX_NONE;
+	j->kind = ENG_TX_NONE;
 	j->last = false;
 }
 
 /* Hand the rest of the batch to the socket without blocking */
-static int swi_tx_push(struct swi_stream *s)
+static int eng_tx_push(struct eng_stream *s)
 {
 	while (s->wire_sent < s->wire_len) {
 		struct msghdr msg = {
@@ -763,20 +762,15 @@ static int swi_tx_push(struct swi_stream *s)
 }
 
 /* The socket took the whole batch: count its FPDUs, octets and Markers */
-static void swi_tx_count_batch(struct swi_stream *s)
+static void eng_tx_count_batch(struct eng_stream *s)
 {
-	struct swi_device *dev = s->qp->dev;
-
-	swi_count_add(dev, SWI_CNT_TX_FPDUS, s->nr_fpdu);
-	swi_count_add(dev, SWI_CNT_TX_OCTETS, s->wire_len);
-	if (s->wire_markers)
-		swi_count_add(dev, SWI_CNT_TX_MARKERS, s->wire_markers);
+	swi_qp_count_tx(s->qp, s->nr_fpdu, s->wire_len, s->wire_markers);
 }
 
 /* The stream cannot carry more: stop sending, report the loss */
-static void swi_tx_abort(struct swi_stream *s)
+static void eng_tx_abort(struct eng_stream *s)
 {
-	if (!test_and_set_bit(SWI_TX_STOPPED, &s->flags))
+	if (!test_and_set_bit(ENG_TX_STOPPED, &s->flags))
 		swi_qp_raise(s->qp, RDMAP_QPE_LLP_RESET, RDMAP_QP_ERR_FATAL);
 }
 
@@ -787,7 +781,7 @@ static void swi_tx_abort(struct swi_stream *s)
  * deregister an MR once its work requests are flushed, and a stream
  * whose socket never drains again must not make it wait.
  */
-static void swi_tx_settle(struct swi_stream *s)
+static void eng_tx_settle(struct eng_stream *s)
 {
 	size_t at = 0;
 	unsigned int i;
@@ -800,7 +794,7 @@ static void swi_tx_settle(struct swi_stream *s)
 		s->wire[i].iov_base = s->wire_stage[i];
 		s->wire_stage[i] = NULL;
 	}
-	swi_tx_drop_src(s);
+	eng_tx_drop_src(s);
 }
 
 /*
@@ -808,15 +802,15 @@ static void swi_tx_settle(struct swi_stream *s)
  * idle. A batch ends with its message, or when it is full. An FPDU that
  * cannot be built ends the batch; when it is the first, the job fails.
  */
-static bool swi_tx_next(struct swi_stream *s)
+static bool eng_tx_next(struct eng_stream *s)
 {
 	u32 emss = READ_ONCE(tcp_sk(s->sock->sk)->mss_cache);
 	u32 seg_end = s->mtx.pos, room;	/* no segment before the first */
 	int err;
 
-	if (s->job.kind == SWI_TX_NONE && !swi_tx_pick(s))
+	if (s->job.kind == ENG_TX_NONE && !eng_tx_pick(s))
 		return false;
-	if (s->job.kind == SWI_TX_NONE)
+	if (s->job.kind == ENG_TX_NONE)
 		return true;	/* completed without a wire message */
 	s->nr_fpdu = 0;
 	s->stage_used = 0;
@@ -826,15 +820,15 @@ static bool swi_tx_next(struct swi_stream *s)
 	s->wire_markers = 0;
 	do {
 		room = mpa_tx_ulpdu_room(&s->mtx, emss, &seg_end);
-		err = swi_tx_add_fpdu(s, room);
+		err = eng_tx_add_fpdu(s, room);
 	} while (!err && !s->job.last &&
-		 swi_tx_batch_room(s, room + MPA_MARKER_SIZE));
+		 eng_tx_batch_room(s, room + MPA_MARKER_SIZE));
 	if (err && !s->nr_fpdu) {
-		swi_tx_drop_src(s);
-		if (s->job.kind == SWI_TX_SQE)
-			swi_tx_sqe_failed(s, SIW_WC_LOC_PROT_ERR);
+		eng_tx_drop_src(s);
+		if (s->job.kind == ENG_TX_SQE)
+			eng_tx_sqe_failed(s, SIW_WC_LOC_PROT_ERR);
 		else
-			swi_tx_abort(s);
+			eng_tx_abort(s);
 	}
 	return true;
 }
@@ -846,66 +840,66 @@ static bool swi_tx_next(struct swi_stream *s)
  * rest goes to a fresh run of the work item, which lets others run first
  * (as nvme-tcp's io_work does).
  */
-#define SWI_TX_BUDGET	64
+#define ENG_TX_BUDGET	64
 
-static void swi_tx_run_locked(struct swi_stream *s)
+static void eng_tx_run_locked(struct eng_stream *s)
 {
-	unsigned int budget = SWI_TX_BUDGET;
+	unsigned int budget = ENG_TX_BUDGET;
 	int err;
 
 	lockdep_assert_held(&s->tx_mutex);
 	for (;;) {
 		if (s->wire_sent < s->wire_len) {
-			err = swi_tx_push(s);
+			err = eng_tx_push(s);
 			if (err) {
 				if (err != -EAGAIN)
-					swi_tx_abort(s);
-				swi_tx_settle(s);
+					eng_tx_abort(s);
+				eng_tx_settle(s);
 				return;
 			}
-			swi_tx_count_batch(s);
+			eng_tx_count_batch(s);
 			s->wire_len = 0;
 			s->wire_sent = 0;
-			swi_tx_drop_src(s);
+			eng_tx_drop_src(s);
 			if (s->job.last)
-				swi_tx_finish(s);
+				eng_tx_finish(s);
 			continue;
 		}
-		if (test_bit(SWI_TX_STOPPED, &s->flags))
+		if (test_bit(ENG_TX_STOPPED, &s->flags))
 			break;
 		if (!budget--) {
-			/* swi_stream_stop() cancels it after STOPPED is set */
-			queue_work(swi_tx_wq, &s->tx_work);
+			/* eng_stream_stop() cancels it after STOPPED is set */
+			queue_work(eng_tx_wq, &s->tx_work);
 			return;
 		}
-		if (!swi_tx_next(s))
+		if (!eng_tx_next(s))
 			break;
 	}
-	if (test_bit(SWI_TX_CLOSE, &s->flags) &&
-	    (s->job.kind == SWI_TX_NONE ||
-	     test_bit(SWI_TX_STOPPED, &s->flags)) &&
-	    test_and_clear_bit(SWI_TX_CLOSE, &s->flags))
+	if (test_bit(ENG_TX_CLOSE, &s->flags) &&
+	    (s->job.kind == ENG_TX_NONE ||
+	     test_bit(ENG_TX_STOPPED, &s->flags)) &&
+	    test_and_clear_bit(ENG_TX_CLOSE, &s->flags))
 		kernel_sock_shutdown(s->sock, SHUT_WR);
 }
 
 /**
- * swi_tx_work() - the transmitter run by &swi_stream.tx_work
+ * eng_tx_work() - the transmitter run by &eng_stream.tx_work
  * @work: the stream's tx_work
  *
  * Context: process context (the softiwarp_tx workqueue).
  * Return: nothing.
  */
-void swi_tx_work(struct work_struct *work)
+void eng_tx_work(struct work_struct *work)
 {
-	struct swi_stream *s = container_of(work, struct swi_stream, tx_work);
+	struct eng_stream *s = container_of(work, struct eng_stream, tx_work);
 
 	mutex_lock(&s->tx_mutex);
-	swi_tx_run_locked(s);
+	eng_tx_run_locked(s);
 	mutex_unlock(&s->tx_mutex);
 }
 
 /**
- * swi_tx_kick() - make the transmitter run
+ * eng_tx_kick() - make the transmitter run
  * @s: the stream
  * @inline_ok: the caller is in process context and may run it itself
  *	(a user QP's doorbell); otherwise a work item runs it
@@ -921,18 +915,18 @@ void swi_tx_work(struct work_struct *work)
  * Context: any context; process context when @inline_ok.
  * Return: nothing.
  */
-void swi_tx_kick(struct swi_stream *s, bool inline_ok)
+void eng_tx_kick(struct eng_stream *s, bool inline_ok)
 {
 	if (inline_ok && mutex_trylock(&s->tx_mutex)) {
-		swi_tx_run_locked(s);
+		eng_tx_run_locked(s);
 		mutex_unlock(&s->tx_mutex);
 		return;
 	}
-	queue_work(swi_tx_wq, &s->tx_work);
+	queue_work(eng_tx_wq, &s->tx_work);
 }
 
 /**
- * swi_tx_queue_term() - queue the stream's Terminate message
+ * eng_tx_queue_term() - queue the stream's Terminate message
  * @s: the stream
  * @cause: the error it reports
  * @seg: the received segment the error is about, or NULL
@@ -945,7 +939,7 @@ void swi_tx_kick(struct swi_stream *s, bool inline_ok)
  * Context: any context.
  * Return: nothing.
  */
-void swi_tx_queue_term(struct swi_stream *s,
+void eng_tx_queue_term(struct eng_stream *s,
 		       const struct rdmap_term_cause *cause,
 		       const struct rdmap_term_offender *seg, bool kick)
 {
@@ -956,11 +950,11 @@ void swi_tx_queue_term(struct swi_stream *s,
 		WRITE_ONCE(s->term_len, rdmap_term_build(&s->term, cause, seg));
 	spin_unlock_irqrestore(&s->qlock, flags);
 	if (kick)
-		swi_tx_kick(s, false);
+		eng_tx_kick(s, false);
 }
 
 /**
- * swi_stream_flush_tx() - flush the transmitter's work
+ * eng_stream_flush_tx() - flush the transmitter's work
  * @s: the stream
  *
  * Completes the work request in progress and the RDMA Reads awaiting
@@ -970,24 +964,24 @@ void swi_tx_queue_term(struct swi_stream *s,
  * Context: process context; takes @s->tx_mutex.
  * Return: nothing.
  */
-void swi_stream_flush_tx(struct swi_stream *s)
+void eng_stream_flush_tx(struct eng_stream *s)
 {
-	struct swi_tx_job *j = &s->job;
-	struct swi_rreq rr;
+	struct eng_tx_job *j = &s->job;
+	struct eng_rreq rr;
 	unsigned long flags;
 
 	mutex_lock(&s->tx_mutex);
-	if (j->kind == SWI_TX_SQE && !swi_op_is_read(j->sqe.opcode))
+	if (j->kind == ENG_TX_SQE && !eng_op_is_read(j->sqe.opcode))
 		swi_qp_complete_sqe(s->qp, &j->sqe, 0, SIW_WC_WR_FLUSH_ERR);
 	/*
 	 * A Read Response job shares the IRQ head's reference until its IRD
 	 * entry is released, and owns it from then on
 	 */
-	if (j->kind == SWI_TX_RRESP && j->rr_released)
+	if (j->kind == ENG_TX_RRESP && j->rr_released)
 		rdmap_mem_unhold(j->rr.src);
 	j->rr_released = false;
-	if (j->kind != SWI_TX_TERM) {
-		j->kind = SWI_TX_NONE;
+	if (j->kind != ENG_TX_TERM) {
+		j->kind = ENG_TX_NONE;
 		j->last = false;
 	}
 	spin_lock_irqsave(&s->qlock, flags);
@@ -997,30 +991,30 @@ void swi_stream_flush_tx(struct swi_stream *s)
 	}
 	spin_unlock_irqrestore(&s->qlock, flags);
 	mutex_unlock(&s->tx_mutex);
-	while (swi_rx_orq_complete(s, SIW_WC_WR_FLUSH_ERR) == 0)
+	while (eng_rx_orq_complete(s, SIW_WC_WR_FLUSH_ERR) == 0)
 		;
 }
 
 /**
- * swi_tx_init() - create the transmit workqueue: per CPU, high priority
+ * eng_tx_init() - create the transmit workqueue: per CPU, high priority
  *
  * Context: module init.
  * Return: 0 or -ENOMEM.
  */
-int swi_tx_init(void)
+int eng_tx_init(void)
 {
-	swi_tx_wq = alloc_workqueue("softiwarp_tx", WQ_HIGHPRI |
+	eng_tx_wq = alloc_workqueue("softiwarp_tx", WQ_HIGHPRI |
 				    WQ_MEM_RECLAIM | SWI_WQ_PERCPU, 0);
-	return swi_tx_wq ? 0 : -ENOMEM;
+	return eng_tx_wq ? 0 : -ENOMEM;
 }
 
 /**
- * swi_tx_exit() - destroy the transmit workqueue
+ * eng_tx_exit() - destroy the transmit workqueue
  *
  * Context: module exit, after every device is gone.
  * Return: nothing.
  */
-void swi_tx_exit(void)
+void eng_tx_exit(void)
 {
-	destroy_workqueue(swi_tx_wq);
+	destroy_workqueue(eng_tx_wq);
 }

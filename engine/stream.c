@@ -5,8 +5,8 @@
  * A stream is created when the connection manager hands a socket in MPA
  * Full Operation to an IDLE QP (swi_qp_attach()), started when the QP
  * enters RTS: it then takes over the socket's data_ready, write_space and
- * state_change callbacks. Data arriving runs the receiver (rdmap/rx.c);
- * write space and every post run the transmitter (rdmap/tx.c); a FIN or a
+ * state_change callbacks. Data arriving runs the receiver (engine/rx.c);
+ * write space and every post run the transmitter (engine/tx.c); a FIN or a
  * reset becomes a QP event (swi_qp_raise()), which the QP's state table
  * turns into a close, an abort, flushes. The stream is stopped (callbacks
  * given back, transmitter quiet, socket shut down) by the QP's abort or
@@ -17,36 +17,36 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 
-#include "rdmap/stream.h"
+#include "engine/stream.h"
 
-static void swi_sk_write_space(struct sock *sk)
+static void eng_sk_write_space(struct sock *sk)
 {
-	struct swi_stream *s;
+	struct eng_stream *s;
 
 	read_lock_bh(&sk->sk_callback_lock);
 	s = sk->sk_user_data;
 	if (s && sk_stream_is_writeable(sk)) {
 		clear_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
-		swi_tx_kick(s, false);
+		eng_tx_kick(s, false);
 	}
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
-static void swi_sk_state_change(struct sock *sk)
+static void eng_sk_state_change(struct sock *sk)
 {
-	struct swi_stream *s;
+	struct eng_stream *s;
 
 	read_lock_bh(&sk->sk_callback_lock);
 	s = sk->sk_user_data;
 	if (s) {
 		switch (sk->sk_state) {
 		case TCP_CLOSE_WAIT:
-			swi_rx_peer_closed(s, sk);
+			eng_rx_peer_closed(s, sk);
 			swi_qp_raise(s->qp, RDMAP_QPE_LLP_FIN,
 				     RDMAP_QP_ERR_FATAL);
 			break;
 		case TCP_CLOSE:
-			swi_rx_peer_closed(s, sk);
+			eng_rx_peer_closed(s, sk);
 			swi_qp_raise(s->qp, sk->sk_err ? RDMAP_QPE_LLP_RESET :
 					    RDMAP_QPE_CLOSE_DONE,
 				     RDMAP_QP_ERR_FATAL);
@@ -63,41 +63,41 @@ static void swi_sk_state_change(struct sock *sk)
  * FPDUs (ULPDU, header, pad, CRC and Markers: under 66 KiB), so that one
  * held back whole fits whatever the skbs' overhead
  */
-#define SWI_RCVBUF_MIN	(8 * 66 * 1024)
+#define ENG_RCVBUF_MIN	(8 * 66 * 1024)
 
 /*
- * Make the receive buffer, and the window it gives, hold SWI_RCVBUF_MIN.
+ * Make the receive buffer, and the window it gives, hold ENG_RCVBUF_MIN.
  * The window clamp was set from the buffer of the handshake: it follows
  * the buffer, as autotuning makes it (tcp_rcv_space_adjust()), within
  * what the window scale agreed can advertise.
  */
-static void swi_stream_rcvbuf(struct sock *sk)
+static void eng_stream_rcvbuf(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	u32 clamp;
 
 	sock_owned_by_me(sk);
-	if (READ_ONCE(sk->sk_rcvbuf) >= SWI_RCVBUF_MIN)
+	if (READ_ONCE(sk->sk_rcvbuf) >= ENG_RCVBUF_MIN)
 		return;
-	WRITE_ONCE(sk->sk_rcvbuf, SWI_RCVBUF_MIN);
-	clamp = min_t(u32, tcp_win_from_space(sk, SWI_RCVBUF_MIN),
+	WRITE_ONCE(sk->sk_rcvbuf, ENG_RCVBUF_MIN);
+	clamp = min_t(u32, tcp_win_from_space(sk, ENG_RCVBUF_MIN),
 		      U16_MAX << tp->rx_opt.rcv_wscale);
 	if (clamp > tp->window_clamp)
 		WRITE_ONCE(tp->window_clamp, clamp);
 }
 
 /* Everything but the socket; also for a stream half set up */
-static void swi_stream_release(struct swi_stream *s)
+static void eng_stream_release(struct eng_stream *s)
 {
 	WARN_ON_ONCE(s->tx_src);	/* the transmitter drops it before it returns */
-	if (s->job.kind == SWI_TX_RRESP && s->job.rr_released)
+	if (s->job.kind == ENG_TX_RRESP && s->job.rr_released)
 		rdmap_mem_unhold(s->job.rr.src);
 	while (s->irq && s->irq_get != s->irq_put)
 		rdmap_mem_unhold(s->irq[s->irq_get++ % s->ird].src);
 	while (s->orq && s->orq_get != s->orq_put)
 		rdmap_mem_unhold(s->orq[s->orq_get++ % s->ord].sink);
 	rdmap_mem_unhold(s->job.sink);
-	swi_rx_release(s);
+	eng_rx_release(s);
 	kvfree(s->stage);
 	kvfree(s->fpdu);
 	kfree(s->wire);
@@ -107,32 +107,32 @@ static void swi_stream_release(struct swi_stream *s)
 	kfree(s);
 }
 
-static int swi_stream_setup(struct swi_stream *s,
-			    const struct swi_stream_cfg *cfg)
+static int eng_stream_setup(struct eng_stream *s,
+			    const struct eng_stream_cfg *cfg)
 {
 	unsigned int i;
 	int err;
 
 	spin_lock_init(&s->qlock);
 	mutex_init(&s->tx_mutex);
-	INIT_WORK(&s->tx_work, swi_tx_work);
+	INIT_WORK(&s->tx_work, eng_tx_work);
 	for (i = 0; i < RDMAP_QN_COUNT; i++)
 		s->msn[i] = DDP_MSN_FIRST;
 	if (cfg->hold)
-		set_bit(SWI_TX_HOLD, &s->flags);
+		set_bit(ENG_TX_HOLD, &s->flags);
 	if (cfg->rtr)
-		set_bit(SWI_TX_RTR, &s->flags);
+		set_bit(ENG_TX_RTR, &s->flags);
 	err = mpa_tx_init(&s->mtx, &cfg->tx);
 	if (!err)
-		err = swi_rx_init(s);
+		err = eng_rx_init(s);
 	if (!err && swi_fault_setup_alloc())
 		err = -ENOMEM;
 	if (err)
 		return err;
 	s->stage = kvmalloc(MPA_MULPDU_MAX, GFP_KERNEL);
-	s->fpdu = kvcalloc(SWI_TX_BATCH, sizeof(*s->fpdu), GFP_KERNEL);
-	s->wire = kcalloc(SWI_TX_WIRE_MAX, sizeof(*s->wire), GFP_KERNEL);
-	s->wire_stage = kcalloc(SWI_TX_WIRE_MAX, sizeof(*s->wire_stage),
+	s->fpdu = kvcalloc(ENG_TX_BATCH, sizeof(*s->fpdu), GFP_KERNEL);
+	s->wire = kcalloc(ENG_TX_WIRE_MAX, sizeof(*s->wire), GFP_KERNEL);
+	s->wire_stage = kcalloc(ENG_TX_WIRE_MAX, sizeof(*s->wire_stage),
 				GFP_KERNEL);
 	s->irq = kcalloc(s->ird, sizeof(*s->irq), GFP_KERNEL);
 	s->orq = kcalloc(s->ord, sizeof(*s->orq), GFP_KERNEL);
@@ -143,22 +143,24 @@ static int swi_stream_setup(struct swi_stream *s,
 }
 
 /**
- * swi_stream_create() - set up a stream for a QP
- * @qp: its QP; its IRD and ORD size the read queues unless @cfg names them
+ * eng_stream_create() - set up a stream for a QP
+ * @link: its QP, as the engine sees it; the QP's IRD and ORD size the
+ *	read queues unless @cfg names them
  * @sock: the connected socket in MPA Full Operation; the stream owns it
- *	from now on, unless it is given back with swi_stream_abandon()
+ *	from now on, unless it is given back with eng_stream_abandon()
  * @cfg: what MPA negotiated
  *
- * Nothing runs until swi_stream_start().
+ * Nothing runs until eng_stream_start().
  *
  * Context: process context, sleeps.
  * Return: the stream, or ERR_PTR(-EINVAL) for a bad @cfg, or
  * ERR_PTR(-ENOMEM); on error @sock is still the caller's.
  */
-struct swi_stream *swi_stream_create(struct swi_qp *qp, struct socket *sock,
-				     const struct swi_stream_cfg *cfg)
+struct eng_stream *eng_stream_create(const struct eng_qp_link *link,
+				     struct socket *sock,
+				     const struct eng_stream_cfg *cfg)
 {
-	struct swi_stream *s;
+	struct eng_stream *s;
 	int err;
 
 	if (swi_fault_setup_alloc())
@@ -166,18 +168,23 @@ struct swi_stream *swi_stream_create(struct swi_qp *qp, struct socket *sock,
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return ERR_PTR(-ENOMEM);
-	s->qp = qp;
+	s->qp = link->qp;
+	s->pd = link->pd;
+	s->mem = link->mem;
+	s->qp_state = link->state;
+	s->state_lock = link->state_lock;
+	s->qp_num = link->qp_num;
 	s->cfg = *cfg;
 	/*
 	 * Negotiated (or read once from the QP): the read queues are sized
 	 * and indexed by these alone, whatever the QP's attributes become
 	 * until it is attached
 	 */
-	s->ird = clamp_t(u32, cfg->ird ?: READ_ONCE(qp->ird), 1, SWI_MAX_IRD);
-	s->ord = clamp_t(u32, cfg->ord ?: READ_ONCE(qp->ord), 1, SWI_MAX_ORD);
-	err = swi_stream_setup(s, cfg);
+	s->ird = clamp_t(u32, cfg->ird ?: link->ird, 1, ENG_MAX_IRD);
+	s->ord = clamp_t(u32, cfg->ord ?: link->ord, 1, ENG_MAX_ORD);
+	err = eng_stream_setup(s, cfg);
 	if (err) {
-		swi_stream_release(s);
+		eng_stream_release(s);
 		return ERR_PTR(err);
 	}
 	s->sock = sock;
@@ -185,7 +192,7 @@ struct swi_stream *swi_stream_create(struct swi_qp *qp, struct socket *sock,
 }
 
 /**
- * swi_stream_start() - take over the socket and start moving data
+ * eng_stream_start() - take over the socket and start moving data
  * @s: the stream
  *
  * Installs the socket callbacks, reads what already arrived and runs the
@@ -194,41 +201,41 @@ struct swi_stream *swi_stream_create(struct swi_qp *qp, struct socket *sock,
  * Context: process context; called under the QP's state_lock.
  * Return: nothing.
  */
-void swi_stream_start(struct swi_stream *s)
+void eng_stream_start(struct eng_stream *s)
 {
 	struct sock *sk = s->sock->sk;
 
-	lockdep_assert_held(&s->qp->state_lock);
+	lockdep_assert_held(s->state_lock);
 	tcp_sock_set_nodelay(sk);
 	write_lock_bh(&sk->sk_callback_lock);
 	s->saved_data_ready = sk->sk_data_ready;
 	s->saved_write_space = sk->sk_write_space;
 	s->saved_state_change = sk->sk_state_change;
 	sk->sk_user_data = s;
-	sk->sk_data_ready = swi_rx_data_ready;
-	sk->sk_write_space = swi_sk_write_space;
-	sk->sk_state_change = swi_sk_state_change;
+	sk->sk_data_ready = eng_rx_data_ready;
+	sk->sk_write_space = eng_sk_write_space;
+	sk->sk_state_change = eng_sk_state_change;
 	write_unlock_bh(&sk->sk_callback_lock);
 	lock_sock(sk);
 	/*
 	 * An FPDU stays in the socket until all of it arrived and its CRC is
-	 * checked (rdmap/rx.c): the receive buffer must hold the largest
+	 * checked (engine/rx.c): the receive buffer must hold the largest
 	 * with room to spare, or the window would close on a partial one.
 	 * Autotuning still grows it from there.
 	 */
-	swi_stream_rcvbuf(sk);
-	swi_rx_data_ready(sk);
+	eng_stream_rcvbuf(sk);
+	eng_rx_data_ready(sk);
 	/*
 	 * A FIN or RST that came before the callbacks were ours (right
 	 * behind the MPA Reply) changed the state without telling us
 	 */
-	swi_sk_state_change(sk);
+	eng_sk_state_change(sk);
 	release_sock(sk);
-	swi_tx_kick(s, false);
+	eng_tx_kick(s, false);
 }
 
 /**
- * swi_stream_close() - close the stream in order once it is idle
+ * eng_stream_close() - close the stream in order once it is idle
  * @s: the stream
  *
  * The transmitter shuts down the sending direction (a FIN) when the
@@ -237,17 +244,17 @@ void swi_stream_start(struct swi_stream *s)
  * Context: any context.
  * Return: nothing.
  */
-void swi_stream_close(struct swi_stream *s)
+void eng_stream_close(struct eng_stream *s)
 {
-	set_bit(SWI_TX_CLOSE, &s->flags);
-	swi_tx_kick(s, false);
+	set_bit(ENG_TX_CLOSE, &s->flags);
+	eng_tx_kick(s, false);
 }
 
 /* How long an abort waits for the peer to acknowledge the socket's data */
-#define SWI_ABORT_LINGER_MS	1000
+#define ENG_ABORT_LINGER_MS	1000
 
 /*
- * Before an abortive close, give the peer's TCP up to SWI_ABORT_LINGER_MS
+ * Before an abortive close, give the peer's TCP up to ENG_ABORT_LINGER_MS
  * to acknowledge what the socket holds. A work request completes once its
  * last FPDU is in the socket, so that data belongs to messages the
  * consumer was told are sent, and a reset discards whatever is still
@@ -256,9 +263,9 @@ void swi_stream_close(struct swi_stream *s)
  * lose it to a retransmission still pending. Only a connection that can
  * still be acknowledged is waited for: not one reset, closed or failed.
  */
-static void swi_stream_linger(struct sock *sk)
+static void eng_stream_linger(struct sock *sk)
 {
-	unsigned long end = jiffies + msecs_to_jiffies(SWI_ABORT_LINGER_MS);
+	unsigned long end = jiffies + msecs_to_jiffies(ENG_ABORT_LINGER_MS);
 	const struct tcp_sock *tp = tcp_sk(sk);
 
 	while (!READ_ONCE(sk->sk_err) &&
@@ -272,25 +279,25 @@ static void swi_stream_linger(struct sock *sk)
 
 /*
  * Abortive close (RFC 5040 section 6.2): once the socket's data is
- * acknowledged (swi_stream_linger()), the peer sees a TCP RST, not a FIN
+ * acknowledged (eng_stream_linger()), the peer sees a TCP RST, not a FIN
  * now and a RST only when the socket is released, which may be much
  * later and lets the peer take the FIN for an orderly close. A connect()
  * to AF_UNSPEC is the socket layer's disconnect: it resets a connected
  * TCP socket and leaves it closed. No-linger covers a socket whose
  * disconnect failed.
  */
-static void swi_stream_reset(struct socket *sock)
+static void eng_stream_reset(struct socket *sock)
 {
 	struct sockaddr unspec = { .sa_family = AF_UNSPEC };
 
-	swi_stream_linger(sock->sk);
+	eng_stream_linger(sock->sk);
 	sock_no_linger(sock->sk);
 	if (kernel_connect(sock, swi_sockaddr_arg(&unspec), sizeof(unspec), 0))
 		kernel_sock_shutdown(sock, SHUT_RDWR);
 }
 
 /**
- * swi_stream_stop() - detach from the socket and stop sending
+ * eng_stream_stop() - detach from the socket and stop sending
  * @s: the stream
  * @abort: reset the connection rather than closing it in order
  *
@@ -299,11 +306,11 @@ static void swi_stream_reset(struct socket *sock)
  * Context: process context; not from the transmitter.
  * Return: nothing.
  */
-void swi_stream_stop(struct swi_stream *s, bool abort)
+void eng_stream_stop(struct eng_stream *s, bool abort)
 {
 	struct sock *sk = s->sock->sk;
 
-	set_bit(SWI_TX_STOPPED, &s->flags);
+	set_bit(ENG_TX_STOPPED, &s->flags);
 	write_lock_bh(&sk->sk_callback_lock);
 	if (sk->sk_user_data == s) {
 		sk->sk_user_data = NULL;
@@ -318,44 +325,44 @@ void swi_stream_stop(struct swi_stream *s, bool abort)
 	/* a run past its budget queued the work before it saw STOPPED */
 	cancel_work_sync(&s->tx_work);
 	if (abort)
-		swi_stream_reset(s->sock);
+		eng_stream_reset(s->sock);
 	else
 		kernel_sock_shutdown(s->sock, SHUT_RDWR);
 	/* no receiver runs any more: a segment cut short lets its MR go */
 	lock_sock(sk);
-	swi_rx_release(s);
+	eng_rx_release(s);
 	release_sock(sk);
 }
 
 /**
- * swi_stream_free() - release a stopped stream and its socket
+ * eng_stream_free() - release a stopped stream and its socket
  * @s: the stream
  *
  * Context: process context.
  * Return: nothing.
  */
-void swi_stream_free(struct swi_stream *s)
+void eng_stream_free(struct eng_stream *s)
 {
 	sock_release(s->sock);
-	swi_stream_release(s);
+	eng_stream_release(s);
 }
 
 /**
- * swi_stream_abandon() - free a stream that never started
- * @s: the stream, from swi_stream_create() and not started
+ * eng_stream_abandon() - free a stream that never started
+ * @s: the stream, from eng_stream_create() and not started
  *
  * Its socket is given back: it is the caller's again.
  *
  * Context: process context.
  * Return: nothing.
  */
-void swi_stream_abandon(struct swi_stream *s)
+void eng_stream_abandon(struct eng_stream *s)
 {
-	swi_stream_release(s);
+	eng_stream_release(s);
 }
 
 /**
- * swi_stream_busy() - is work outstanding on the stream?
+ * eng_stream_busy() - is work outstanding on the stream?
  * @s: the stream
  *
  * Only what an orderly close would cut off counts. The RFC 6581 RTR
@@ -368,23 +375,23 @@ void swi_stream_abandon(struct swi_stream *s)
  * Return: true while an RDMA Read of ours awaits its Response or the
  * transmitter is in the middle of a consumer's work request.
  */
-bool swi_stream_busy(struct swi_stream *s)
+bool eng_stream_busy(struct eng_stream *s)
 {
 	switch (READ_ONCE(s->job.kind)) {
-	case SWI_TX_SQE:
-		if (!(READ_ONCE(s->job.sqe.flags) & SWI_WQE_INTERNAL))
+	case ENG_TX_SQE:
+		if (!(READ_ONCE(s->job.sqe.flags) & ENG_WQE_INTERNAL))
 			return true;
 		break;
-	case SWI_TX_TERM:
+	case ENG_TX_TERM:
 		return true;
 	default:	/* none, or a Read Response */
 		break;
 	}
-	return swi_orq_used(s);
+	return eng_orq_used(s);
 }
 
 /**
- * swi_stream_get_info() - what the stream negotiated and has outstanding
+ * eng_stream_get_info() - what the stream negotiated and has outstanding
  * @s: the stream, not yet freed
  * @info: filled in
  *
@@ -394,12 +401,12 @@ bool swi_stream_busy(struct swi_stream *s)
  * Context: any context; the caller keeps @s alive (the QP's state_lock).
  * Return: nothing.
  */
-void swi_stream_get_info(struct swi_stream *s, struct swi_stream_info *info)
+void eng_stream_get_info(struct eng_stream *s, struct eng_stream_info *info)
 {
 	unsigned long flags;
 
 	info->cfg = s->cfg;
-	info->mulpdu = swi_tx_mulpdu(s);
+	info->mulpdu = eng_tx_mulpdu(s);
 	spin_lock_irqsave(&s->qlock, flags);
 	info->orq_used = s->orq_put - s->orq_get;
 	info->irq_used = s->irq_put - s->irq_get;
@@ -407,7 +414,7 @@ void swi_stream_get_info(struct swi_stream *s, struct swi_stream_info *info)
 }
 
 /**
- * swi_stream_rd_limits() - the IRD and ORD the stream's queues were sized by
+ * eng_stream_rd_limits() - the IRD and ORD the stream's queues were sized by
  * @s: the stream
  * @ird: set to its IRD
  * @ord: set to its ORD
@@ -415,30 +422,30 @@ void swi_stream_get_info(struct swi_stream *s, struct swi_stream_info *info)
  * Context: any context.
  * Return: nothing.
  */
-void swi_stream_rd_limits(const struct swi_stream *s, u32 *ird, u32 *ord)
+void eng_stream_rd_limits(const struct eng_stream *s, u32 *ird, u32 *ord)
 {
 	*ird = s->ird;
 	*ord = s->ord;
 }
 
 /**
- * swi_engine_init() - set up what the engine shares between streams
+ * eng_init() - set up what the engine shares between streams
  *
  * Context: module init.
  * Return: 0 or -ENOMEM.
  */
-int swi_engine_init(void)
+int eng_init(void)
 {
-	return swi_tx_init();
+	return eng_tx_init();
 }
 
 /**
- * swi_engine_exit() - tear down what swi_engine_init() set up
+ * eng_exit() - tear down what eng_init() set up
  *
  * Context: module exit, after every device is gone.
  * Return: nothing.
  */
-void swi_engine_exit(void)
+void eng_exit(void)
 {
-	swi_tx_exit();
+	eng_tx_exit();
 }

@@ -37,7 +37,7 @@ static inline struct ib_udata *swi_cq_udata(SWI_CREATE_CQ_ARG *arg)
  * reg_user_mr: a DMA handle (struct ib_dmah, for TLP processing hints)
  * came between the access flags and the udata. softiwarp does no DMA and
  * takes none: where the kernel passes one, the operation is
- * swi_reg_user_mr_dmah() (rdmap/mr.c), which refuses a handle.
+ * swi_reg_user_mr_dmah() (dev/mr.c), which refuses a handle.
  */
 #ifdef SWI_HAVE_REG_USER_MR_DMAH
 #define SWI_REG_USER_MR		swi_reg_user_mr_dmah

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * DOC: the engine's door
+ *
+ * The engine moves a QP's data over its TCP stream in MPA Full Operation:
+ * the stream's life cycle and socket callbacks (engine/stream.c), the
+ * transmitter (engine/tx.c) and the receiver (engine/rx.c). Its state,
+ * struct eng_stream, is private to those three files (engine/stream.h);
+ * everyone else holds an opaque pointer and uses the calls below. This
+ * header is the only one of engine/ that other folders include.
+ *
+ * The engine sits below the verbs device (dev/) and above the protocol
+ * (rdmap/, ddp/, mpa/); it includes nothing of dev/ or cm/. What it
+ * needs of its QP crosses one seam, in two directions:
+ *
+ * - down, at creation: struct eng_qp_link, the QP's protection domain,
+ *   the device's STag table, the QP's state word and lock, its number
+ *   and read queue depths, given once and fixed for the stream's life;
+ * - up, while it runs: the calls under "provided by the device" below,
+ *   which dev/ implements (work requests, completions, state events,
+ *   statistics, a fast-register's memory object, setup fault injection).
+ *   The engine passes them back the opaque struct swi_qp it was given.
+ *
+ * The QP (dev/qp.c) creates a stream when the connection manager
+ * attaches a socket, starts it when the QP enters RTS, and, following its
+ * state table, asks it to close, to abort, to flush or whether it is busy.
+ */
+#ifndef SOFTIWARP_ENGINE_H
+#define SOFTIWARP_ENGINE_H
+
+#include <linux/bits.h>
+#include <linux/mutex.h>
+#include <linux/net.h>
+#include <linux/types.h>
+#include <rdma/siw-abi.h>
+
+#include "mpa/mpa_frame.h"
+#include "rdmap/qp_state.h"
+
+struct ib_mr;
+struct ib_pd;
+struct rdmap_mem;
+struct rdmap_mem_table;
+struct rdmap_term_cause;
+struct rdmap_term_offender;
+struct swi_qp;
+struct eng_stream;
+
+/* The deepest read queues a stream has: the device's max IRD and ORD */
+#define ENG_MAX_IRD		128
+#define ENG_MAX_ORD		128
+
+/* SQE flag of a work request the engine made itself: never completes */
+#define ENG_WQE_INTERNAL	BIT(15)
+
+/* swi_qp_take_sqe()'s @hold: which work requests may not start now */
+#define ENG_SQ_HOLD_READ	BIT(0)	/* the ORQ is full: no RDMA Read */
+#define ENG_SQ_HOLD_FENCE	BIT(1)	/* Reads outstanding: no fenced WR */
+
+/**
+ * eng_op_is_read() - is an SQE opcode an RDMA Read?
+ * @op: SIW_OP_* of an SQE
+ *
+ * Context: any context.
+ * Return: true for SIW_OP_READ and SIW_OP_READ_LOCAL_INV.
+ */
+static inline bool eng_op_is_read(u8 op)
+{
+	return op == SIW_OP_READ || op == SIW_OP_READ_LOCAL_INV;
+}
+
+/**
+ * struct eng_qp_link - what a stream knows of its QP, fixed at creation
+ * @qp: the QP, opaque here, handed back in the device's calls below; the
+ *	stream holds a reference for its life (the QP takes it)
+ * @pd: the QP's protection domain, checked by every memory access
+ * @mem: the device's STag table, where the stream's STags are found
+ * @state: the QP's state word, which the engine only reads (READ_ONCE())
+ * @state_lock: the lock its changes are made under; eng_stream_start()
+ *	asserts that it is held
+ * @qp_num: the QP's number, for traces and log lines
+ * @ird: the QP's IRD, which sizes the stream's IRQ unless the
+ *	negotiated configuration names one
+ * @ord: the same for the ORQ
+ */
+struct eng_qp_link {
+	struct swi_qp *qp;
+	struct ib_pd *pd;
+	struct rdmap_mem_table *mem;
+	const enum rdmap_qps *state;
+	struct mutex *state_lock;
+	u32 qp_num;
+	u32 ird;
+	u32 ord;
+};
+
+/**
+ * struct eng_stream_cfg - how a stream in Full Operation was negotiated
+ * @tx: our sending direction: stream position, Markers, CRC
+ * @rx: the peer's sending direction
+ * @rdmac: the peer speaks RDMAC (MPA revision 0, DDP/RDMAP version 0)
+ * @hold: we are the MPA responder: send nothing before the first FPDU
+ *	from the initiator arrived (RFC 5044 section 7.1.2)
+ * @rtr: we are the initiator in RFC 6581 peer-to-peer mode: send a
+ *	zero-length RDMA Write as Ready-To-Receive before anything else
+ * @rev: the MPA revision negotiated (0, 1 or 2); shown, not acted upon
+ * @p2p: RFC 6581 peer-to-peer mode was negotiated (either role); shown,
+ *	not acted upon (@rtr is what the transmitter follows)
+ * @ird: the IRD negotiated, which sizes the stream's IRQ; 0: the QP's
+ * @ord: the ORD negotiated, which sizes its ORQ and bounds the Reads it
+ *	has outstanding; 0: the QP's. Given here, not read back from the QP,
+ *	so that a modify_qp() racing the accept cannot change them
+ */
+struct eng_stream_cfg {
+	struct mpa_fo_cfg tx;
+	struct mpa_fo_cfg rx;
+	bool rdmac;
+	bool hold;
+	bool rtr;
+	u8 rev;
+	bool p2p;
+	u32 ird;
+	u32 ord;
+};
+
+/**
+ * struct eng_stream_info - a snapshot of a stream, for ``rdma resource``
+ * @cfg: how it was negotiated (positions not kept up to date)
+ * @mulpdu: the MULPDU the transmitter uses now, from the current MSS
+ * @orq_used: our RDMA Read Requests awaiting their Response
+ * @irq_used: the peer's Read Requests not yet answered
+ */
+struct eng_stream_info {
+	struct eng_stream_cfg cfg;
+	u32 mulpdu;
+	u32 orq_used;
+	u32 irq_used;
+};
+
+/* engine/stream.c */
+int eng_init(void);
+void eng_exit(void);
+struct eng_stream *eng_stream_create(const struct eng_qp_link *link,
+				     struct socket *sock,
+				     const struct eng_stream_cfg *cfg);
+void eng_stream_start(struct eng_stream *s);
+void eng_stream_close(struct eng_stream *s);
+void eng_stream_stop(struct eng_stream *s, bool abort);
+void eng_stream_free(struct eng_stream *s);
+void eng_stream_abandon(struct eng_stream *s);
+bool eng_stream_busy(struct eng_stream *s);
+void eng_stream_get_info(struct eng_stream *s, struct eng_stream_info *info);
+void eng_stream_rd_limits(const struct eng_stream *s, u32 *ird, u32 *ord);
+
+/* engine/tx.c */
+void eng_tx_kick(struct eng_stream *s, bool inline_ok);
+void eng_tx_queue_term(struct eng_stream *s,
+		       const struct rdmap_term_cause *cause,
+		       const struct rdmap_term_offender *seg, bool kick);
+void eng_stream_flush_tx(struct eng_stream *s);
+
+/* engine/rx.c */
+void eng_stream_flush_rx(struct eng_stream *s);
+
+/*
+ * Provided by the device: the QP's side of the seam (dev/qp.c, dev/mr.c,
+ * dev/counters.c, dev/fault.c). The engine calls them from its own
+ * contexts (the socket callbacks, the transmitter's work, a poster);
+ * each says in its kernel-doc which context it accepts.
+ */
+int swi_qp_take_sqe(struct swi_qp *qp, struct siw_sqe *sqe, unsigned int hold);
+int swi_qp_take_rqe(struct swi_qp *qp, struct siw_rqe *rqe);
+void swi_qp_raise(struct swi_qp *qp, enum rdmap_qp_event event,
+		  enum rdmap_qp_err err);
+void swi_qp_complete_sqe(struct swi_qp *qp, const struct siw_sqe *sqe,
+			 u32 bytes, enum siw_wc_status status);
+void swi_qp_complete_rqe(struct swi_qp *qp, const struct siw_rqe *rqe,
+			 u32 bytes, enum siw_wc_status status, u32 inval);
+void swi_qp_count_tx(struct swi_qp *qp, u32 fpdus, u32 octets, u32 markers);
+void swi_qp_count_rx(struct swi_qp *qp, bool crc_error, u32 octets,
+		     u32 markers);
+void swi_qp_count_term(struct swi_qp *qp, bool sent, u8 layer);
+struct rdmap_mem *swi_mr_mem(struct ib_mr *ibmr);
+bool swi_fault_setup_alloc(void);
+
+#endif /* SOFTIWARP_ENGINE_H */
