@@ -12,8 +12,8 @@
 #include <linux/module.h>
 
 #include "cm/cm.h"
-#include "mpa/mpa.h"
 #include "dev/softiwarp.h"
+#include "mpa/mpa.h"
 
 static char *crc32c_driver = "fastest";
 module_param(crc32c_driver, charp, 0444);

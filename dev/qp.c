@@ -22,8 +22,8 @@
 #include <linux/workqueue.h>
 
 #include "cm/cm.h"
-#include "rdmap/rdmap_trace.h"
 #include "dev/softiwarp.h"
+#include "rdmap/rdmap_trace.h"
 
 /* Runs swi_qp_err_work(); see swi_qp_init() */
 static struct workqueue_struct *swi_qp_wq;

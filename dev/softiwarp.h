@@ -23,13 +23,11 @@
 #include <rdma/siw-abi.h>
 
 #include "compat.h"
-#include "mpa/mpa_frame.h"
-#include "engine/engine.h"
-#include "rdmap/mem.h"
-#include "rdmap/qp_state.h"
 #include "dev/ring.h"
-#include "rdmap/terminate.h"
 #include "dev/verbs_compat.h"
+#include "engine/engine.h"
+#include "mpa/mpa_frame.h"
+#include "rdmap/rdmap.h"
 
 /*
  * Identity. The vendor id is ASCII "swi" (0x73 0x77 0x69): the project has

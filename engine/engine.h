@@ -35,7 +35,7 @@
 #include <rdma/siw-abi.h>
 
 #include "mpa/mpa_frame.h"
-#include "rdmap/qp_state.h"
+#include "rdmap/rdmap.h"
 
 struct ib_mr;
 struct ib_pd;

@@ -26,8 +26,8 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 
-#include "rdmap/rdmap_trace.h"
 #include "engine/stream.h"
+#include "rdmap/rdmap_trace.h"
 
 static struct eng_stream *eng_rx_stream(void *ctx)
 {

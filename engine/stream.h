@@ -22,9 +22,7 @@
 #include "compat.h"
 #include "ddp/ddp.h"
 #include "engine/engine.h"
-#include "rdmap/mem.h"
 #include "rdmap/rdmap.h"
-#include "rdmap/terminate.h"
 
 /**
  * struct eng_rreq - an RDMA Read Request received, to be answered

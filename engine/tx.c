@@ -33,8 +33,8 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 
-#include "rdmap/rdmap_trace.h"
 #include "engine/stream.h"
+#include "rdmap/rdmap_trace.h"
 
 static struct workqueue_struct *eng_tx_wq;
 

@@ -60,8 +60,8 @@
 #include <rdma/iw_cm.h>
 
 #include "cm/cm.h"
-#include "kunit/helpers.h"
 #include "dev/softiwarp.h"
+#include "kunit/helpers.h"
 
 #define CMT_EVENTS	8
 #define CMT_WAIT	(10 * HZ)

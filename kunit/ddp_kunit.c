@@ -20,7 +20,7 @@
 
 #include "ddp/ddp.h"
 #include "kunit/helpers.h"
-#include "rdmap/rdmap.h"
+#include "rdmap/codec.h"
 #include "rdmap/terminate.h"
 
 struct hdr_vector {

@@ -39,8 +39,8 @@
 
 #include "ddp/ddp.h"
 #include "kunit/helpers.h"
+#include "rdmap/codec.h"
 #include "rdmap/mem.h"
-#include "rdmap/rdmap.h"
 #include "rdmap/terminate.h"
 
 #define LW	IB_ACCESS_LOCAL_WRITE

@@ -41,10 +41,10 @@
 #include <rdma/rw.h>
 
 #include "ddp/ddp.h"
+#include "dev/softiwarp.h"
 #include "kunit/helpers.h"
 #include "mpa/mpa_proto.h"
 #include "rdmap/rdmap_proto.h"
-#include "dev/softiwarp.h"
 
 #define QPT_LEN		(96 * 1024 + 123)	/* several FPDUs, odd tail */
 #define QPT_BUF		(128 * 1024)

@@ -13,8 +13,8 @@
 #include <kunit/test.h>
 #include <linux/limits.h>
 
-#include "mpa/mpa_startup.h"
 #include "cm/rpcrdma_cm.h"
+#include "mpa/mpa_startup.h"
 
 struct cm_vector {
 	const char *desc;

@@ -14,7 +14,7 @@
 
 #include "ddp/ddp.h"
 #include "kunit/helpers.h"
-#include "rdmap/rdmap.h"
+#include "rdmap/codec.h"
 #include "rdmap/terminate.h"
 
 /* Offending segments, from their DDP Control Field on */

@@ -1,53 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * DOC: RDMAP codec and receive checks
+ * DOC: the protocol's door
  *
- * Pure code, no socket and no lock: the RDMA Read Request header in host
- * order and its codec, and the receive-side checks of an incoming segment
- * and of an RDMA Read Request. rdmap_rx_check() runs RDMAP's own checks
- * (version, opcode, queue of the opcode) and DDP's (ddp/ddp.h) in one
- * order and reports a failure as the Terminate error to send (struct
- * rdmap_term_cause, rdmap/terminate.h): DDP's errors with the DDP layer,
- * its own with the RDMAP layer.
+ * rdmap/ is RFC 5040, RDMAP, as pure logic over DDP (ddp/): the wire
+ * format (rdmap/rdmap_proto.h), the Read Request codec and the receive
+ * checks (rdmap/codec.c), the Terminate message (rdmap/terminate.c), the
+ * iWARP QP state table (rdmap/qp_state.c) and the STag table with the
+ * memory objects behind it (rdmap/mem.c). It keeps no connection and no
+ * device: the engine (engine/) and the verbs device (dev/) above it hold
+ * the state and call in.
+ *
+ * Other folders include this header and, for the trace events, which the
+ * kernel's trace system wants in a header of their own,
+ * rdmap/rdmap_trace.h; nothing else of rdmap/ (tools/check-layers.sh).
  */
 #ifndef SOFTIWARP_RDMAP_H
 #define SOFTIWARP_RDMAP_H
 
-#include <linux/types.h>
-
-#include "compat.h"
-#include "ddp/ddp.h"
+#include "rdmap/codec.h"
+#include "rdmap/mem.h"
+#include "rdmap/qp_state.h"
 #include "rdmap/rdmap_proto.h"
-
-struct rdmap_term_cause;
-
-/**
- * struct rdmap_read_req_info - an RDMA Read Request header in host order
- * @sink_stag: Data Sink STag
- * @sink_to: Data Sink Tagged Offset
- * @size: RDMA Read Message Size
- * @src_stag: Data Source STag
- * @src_to: Data Source Tagged Offset
- */
-struct rdmap_read_req_info {
-	u32 sink_stag;
-	u64 sink_to;
-	u32 size;
-	u32 src_stag;
-	u64 src_to;
-};
-
-void rdmap_read_req_build(struct rdmap_read_req *w,
-			  const struct rdmap_read_req_info *r);
-int rdmap_read_req_parse(const void *buf, size_t len,
-			 struct rdmap_read_req_info *r);
-
-int rdmap_rx_check(const struct ddp_hdr_info *h, u32 len,
-		   const struct ddp_rx_state *rx,
-		   const struct ddp_stag_check *stag,
-		   struct rdmap_term_cause *cause);
-int rdmap_read_req_check(const struct rdmap_read_req_info *r,
-			 const struct ddp_stag_check *src,
-			 struct rdmap_term_cause *cause);
+#include "rdmap/terminate.h"
 
 #endif /* SOFTIWARP_RDMAP_H */

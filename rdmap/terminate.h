@@ -15,7 +15,7 @@
 
 #include "compat.h"
 #include "ddp/ddp.h"
-#include "rdmap/rdmap.h"
+#include "rdmap/codec.h"
 #include "rdmap/rdmap_proto.h"
 
 /**

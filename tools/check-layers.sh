@@ -2,18 +2,28 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The layering rules of Documentation/architecture.rst, checked on the
-# #include lines of the module's sources (part of `make lint`):
+# #include lines of the module's sources, and each layer's prefix, checked
+# on its functions (part of `make lint`). From the bottom up:
 #
 #   compat.h  nothing of the project, nothing of <rdma/...>
 #   mpa/      mpa/ and compat.h only; nothing of <rdma/...>
 #   ddp/      ddp/ and compat.h only; nothing of <rdma/...>
-#   rdmap/    anything but cm/; cm/cm.h only from the files that wire the
-#             iw_cm callbacks (the one allowed cycle): device.c (the
-#             device's iw_cm ops), qp.c (QP state changes reported to the
-#             connection), main.c (module init and exit); the engine's
-#             private engine/stream.h only from the engine (stream.c, tx.c,
-#             rx.c); the others use engine/engine.h
-#   cm/       cm/, mpa/, compat.h and the device API dev/softiwarp.h
+#   rdmap/    rdmap/, ddp/, mpa/, compat.h: the protocol, no state of a
+#             connection or a device; functions rdmap_*
+#   engine/   engine/, mpa/, ddp/, compat.h, and of rdmap/ its door
+#             rdmap/rdmap.h and its trace header rdmap/rdmap_trace.h;
+#             nothing of dev/ or cm/ (what it needs of the QP comes down
+#             in struct eng_qp_link, the calls up are declared in its own
+#             door); its private engine/stream.h only in engine/*.c;
+#             functions eng_*
+#   dev/      anything below, through the doors: engine/engine.h,
+#             rdmap/rdmap.h, rdmap/rdmap_trace.h; cm/cm.h only from the
+#             files that wire the iw_cm callbacks (the one allowed cycle):
+#             device.c (the device's iw_cm ops), qp.c (QP state changes
+#             reported to the connection), main.c (module init and exit);
+#             functions swi_*
+#   cm/       cm/, mpa/, compat.h and the device's door dev/softiwarp.h
+#   kunit/    anything: the suites test the parts from inside
 #
 # Exceptions still to be undone would be listed below with their reason
 # (there are none at present); the check fails on any other offending
@@ -26,6 +36,18 @@ set -uo pipefail
 # "file include" pairs allowed against the rules (work to be done).
 exceptions=(
 )
+
+# below INC: 0 when INC is a system header without <rdma/...>, compat.h,
+# or of mpa/ or ddp/ (what every layer from rdmap/ up may include)
+below() {
+	[[ ( $1 == '<'* && $1 != '<rdma/'* ) || $1 == compat.h ||
+	   $1 == mpa/* || $1 == ddp/* ]]
+}
+
+# door INC: 0 when INC is a system header (any) or the door of rdmap/
+door() {
+	[[ $1 == '<'* || $1 == rdmap/rdmap.h || $1 == rdmap/rdmap_trace.h ]]
+}
 
 # allowed FILE INC: 0 when FILE may include INC, which is a project
 # header by its path (mpa/mpa.h) or a system header in brackets (<...>)
@@ -40,19 +62,57 @@ allowed() {
 	mpa/* | ddp/*)
 		[[ $inc == "${f%%/*}/"* || $inc == compat.h ||
 		   ( $inc == '<'* && $inc != '<rdma/'* ) ]] ;;
-	engine/stream.c | engine/tx.c | engine/rx.c)
-		[[ $inc != cm/* ]] ;;
-	dev/device.c | dev/qp.c | dev/main.c)
-		[[ $inc != cm/* || $inc == cm/cm.h ]] &&
-			[[ $inc != engine/stream.h ]] ;;
 	rdmap/*)
-		[[ $inc != cm/* && $inc != engine/stream.h ]] ;;
+		below "$inc" || [[ $inc == '<'* || $inc == rdmap/* ]] ;;
+	engine/*.c)
+		below "$inc" || door "$inc" || [[ $inc == engine/* ]] ;;
+	engine/*)
+		below "$inc" || door "$inc" ||
+			[[ $inc == engine/* && $inc != engine/stream.h ]] ;;
+	dev/device.c | dev/qp.c | dev/main.c)
+		below "$inc" || door "$inc" || [[ $inc == engine/engine.h ||
+			$inc == dev/* || $inc == cm/cm.h ]] ;;
+	dev/*)
+		below "$inc" || door "$inc" ||
+			[[ $inc == engine/engine.h || $inc == dev/* ]] ;;
 	cm/*)
 		[[ $inc == '<'* || $inc == cm/* || $inc == mpa/* ||
 		   $inc == compat.h || $inc == dev/softiwarp.h ]] ;;
 	*)
 		return 0 ;;
 	esac
+}
+
+# The prefix of the functions a layer's files define for other files
+prefix_of() {
+	case "$1" in
+	rdmap/*) echo rdmap_ ;;
+	engine/*) echo eng_ ;;
+	dev/*) echo swi_ ;;
+	esac
+}
+
+# prefixes: in the current directory, print every non-static function of rdmap/, engine/ and
+# dev/ whose name lacks its layer's prefix (a definition's first line, in
+# the kernel's style: the type at column 0, the name and its parenthesis)
+prefixes() {
+	local f p n line name bad=0
+	local re='^[a-z][^=;(]*[^a-z0-9_]([a-z_][a-z0-9_]*)\('
+
+	while IFS= read -r f; do
+		p=$(prefix_of "$f")
+		n=0
+		while IFS= read -r line; do
+			n=$((n + 1))
+			[[ $line == static* || $line == *';' ]] && continue
+			[[ $line =~ $re ]] || continue
+			name=${BASH_REMATCH[1]}
+			[[ $name == "$p"* ]] && continue
+			echo "$f:$n: $name: not $p* (the layer's prefix)"
+			bad=1
+		done < "$f"
+	done < <(find rdmap engine dev -name '*.c' 2>/dev/null | sort)
+	return $bad
 }
 
 # check DIR: print every offending include line; 1 when there is one
@@ -71,25 +131,40 @@ check() {
 			echo "$f:$n: $line  (layering: Documentation/architecture.rst)"
 			bad=1
 		done < "$f"
-	done < <(find compat.h mpa ddp rdmap cm -name '*.[ch]' 2>/dev/null | sort)
+	done < <(find compat.h mpa ddp rdmap engine dev cm -name '*.[ch]' 2>/dev/null | sort)
 	return $bad
 }
 
 self_test() {
 	local t rc=0
 	t=$(mktemp -d)
-	mkdir -p "$t/mpa" "$t/ddp" "$t/rdmap" "$t/cm"
+	mkdir -p "$t/mpa" "$t/ddp" "$t/rdmap" "$t/engine" "$t/dev" "$t/cm"
 	printf '#include <linux/types.h>\n' > "$t/compat.h"
 	printf '#include "mpa/mpa.h"\n#include "compat.h"\n' > "$t/mpa/ok.c"
-	printf '#include "cm/cm.h"\n' > "$t/dev/device.c"
-	check "$t" > /dev/null || { echo "self-test: a clean tree failed"; rc=1; }
+	printf '#include "cm/cm.h"\n#include "rdmap/rdmap.h"\n' \
+		> "$t/dev/device.c"
+	printf '#include "engine/stream.h"\n#include "rdmap/rdmap_trace.h"\n' \
+		> "$t/engine/rx.c"
+	printf 'int eng_ok(int a)\n{\n}\nstatic int other(void)\n' \
+		>> "$t/engine/rx.c"
+	printf '#include "dev/softiwarp.h"\n' > "$t/cm/cm.c"
+	(check "$t" && cd "$t" && prefixes) > /dev/null ||
+		{ echo "self-test: a clean tree failed"; rc=1; }
 	printf '#include <rdma/ib_verbs.h>\n' > "$t/mpa/bad.h"
 	printf '#include "rdmap/qp_state.h"\n' > "$t/ddp/bad.c"
 	printf '#include "rdmap/rdmap_proto.h"\n' > "$t/ddp/ddp.h"
 	printf '#include "cm/cm.h"\n#include "engine/stream.h"\n' > "$t/dev/cq.c"
-	printf '#include "engine/stream.h"\n' > "$t/engine/tx.c"
-	[ "$(check "$t" | wc -l)" -eq 5 ] ||
-		{ echo "self-test: five bad lines not all found"; rc=1; }
+	printf '#include "rdmap/mem.h"\n' > "$t/dev/mr.c"
+	printf '#include "dev/softiwarp.h"\n' > "$t/engine/tx.c"
+	printf '#include "engine/stream.h"\n' > "$t/engine/engine.h"
+	printf '#include "engine/engine.h"\n' > "$t/cm/policy.c"
+	printf '#include "engine/tx.c"\n' > "$t/rdmap/codec.c"
+	[ "$(check "$t" | wc -l)" -eq 10 ] ||
+		{ echo "self-test: ten bad lines not all found"; rc=1; }
+	printf 'void swi_tx_kick(int a)\n{\n}\n' > "$t/engine/tx.c"
+	printf 'int rdmap_x(void) { return 0; }\n' > "$t/dev/qp.c"
+	[ "$(cd "$t" && prefixes | wc -l)" -eq 2 ] ||
+		{ echo "self-test: two functions off their prefix not found"; rc=1; }
 	rm -rf "$t"
 	[ $rc -eq 0 ] && echo "check-layers: self-test passed"
 	return $rc
@@ -99,4 +174,8 @@ if [ "${1:-}" = --self-test ]; then
 	self_test
 	exit
 fi
-check "${1:-$(cd "$(dirname "$0")/.." && pwd)}"
+dir=${1:-$(cd "$(dirname "$0")/.." && pwd)}
+rc=0
+check "$dir" || rc=1
+(cd "$dir" && prefixes) || rc=1
+exit $rc

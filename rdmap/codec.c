@@ -33,7 +33,7 @@
 #include <linux/errno.h>
 #include <linux/kernel.h>
 
-#include "rdmap/rdmap.h"
+#include "rdmap/codec.h"
 #include "rdmap/terminate.h"
 
 /* DDP must receive on every queue RDMAP uses */
