@@ -8,7 +8,7 @@
  *
  * The DDP checks of one incoming segment, given the receiver's state.
  * The ULP runs them in its own order, between checks of its own (RDMAP:
- * rdmap_rx_check(), rdmap/rdmap.c); each reports a DDP error type and
+ * rdmap_rx_check(), rdmap/codec.c); each reports a DDP error type and
  * code (RFC 5041 section 7.2), the first failure wins:
  *
  * ddp_rx_check_version(): DV must be 1, or 0 on a connection with an RDMA

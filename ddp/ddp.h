@@ -9,7 +9,7 @@
  * and the caller's STag lookup result in struct ddp_stag_check). A failed
  * check gives the DDP error type and code of RFC 5041 section 7.2 (struct
  * ddp_error); reporting it is the ULP's business (RDMAP: a Terminate of
- * the DDP layer, rdmap/rdmap.h). DDP knows nothing of the ULP's opcodes,
+ * the DDP layer, rdmap/codec.h). DDP knows nothing of the ULP's opcodes,
  * versions or queue assignment: those checks are the ULP's.
  */
 #ifndef SOFTIWARP_DDP_H
@@ -120,7 +120,7 @@ struct ddp_rx_queue {
 /*
  * The untagged queues this DDP receives on: QN 0 to DDP_QN_COUNT - 1, a
  * higher QN is invalid. RFC 5041 leaves their number to the ULP; RDMAP's
- * three queues must fit (checked in rdmap/rdmap.c).
+ * three queues must fit (checked in rdmap/codec.c).
  */
 #define DDP_QN_COUNT	3
 
