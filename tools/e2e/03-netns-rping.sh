@@ -39,41 +39,6 @@ RPING_PORT=7174             # rping's default port
 COUNT=$(e2e_scale_count 100) # rping iterations per run
 . "$(dirname "$0")/netns-lib.sh"
 
-# rping_run TAG SIZE: rping server in NS0, client in NS1, both with -V and
-# the same -S SIZE (TESTBED: the server's buffer must match the client's).
-# Both must exit 0 and the client must have completed $COUNT iterations.
-rping_run() {
-	local tag=$1 size=$2
-	local slog="$RESULTS/$T-$tag-server.log" clog="$RESULTS/$T-$tag-client.log"
-	local spid crc=0 src=0 n
-
-	wait_unlisten "$NS0" "$RPING_PORT"
-	timeout 120 ip netns exec "$NS0" \
-		rping -s -a "$IP0" -V -C "$COUNT" -S "$size" > "$slog" 2>&1 &
-	spid=$!
-	bg_pids=("$spid")
-	wait_listen "$NS0" "$RPING_PORT"
-	kill -0 "$spid" 2>/dev/null || fail "$tag: rping server died (see $slog)"
-
-	# -v prints one "ping data: rdma-ping-N: ..." line per iteration;
-	# keep the start of each line only (65535-octet buffers).
-	timeout 90 ip netns exec "$NS1" \
-		rping -c -a "$IP0" -V -v -C "$COUNT" -S "$size" 2>&1 |
-		cut -c1-100 > "$clog" || crc=$?
-	wait "$spid" || src=$?
-	bg_pids=()
-	n=$(grep -c '^ping data: rdma-ping-' "$clog" || true)
-	echo "rping $tag: size $size client $crc server $src iterations $n"
-	[ "$crc" -eq 0 ] || fail "$tag: rping client exited $crc (see $clog)"
-	rping_server_ok "$src" "$slog" ||
-		fail "$tag: rping server exited $src (see $slog)"
-	[ "$n" -eq "$COUNT" ] || fail "$tag: $n of $COUNT iterations (see $clog)"
-	if grep -qi 'mismatch' "$clog" "$slog"; then
-		fail "$tag: data mismatch"
-	fi
-	rping_logs_clean "$clog" "$slog" || fail "$tag: rping printed an error"
-}
-
 # --- setup -------------------------------------------------------------
 netns_setup
 timeout 10 rdma link show > "$RESULTS/$T-links.txt"
@@ -81,30 +46,30 @@ grep -H . /sys/module/softiwarp/parameters/* > "$RESULTS/$T-params.txt" 2>&1 || 
 
 # --- defaults (CRC requested, no Markers), three sizes ------------------
 for size in 64 1000 65535; do
-	rping_run "size$size" "$size"
+	rping_pair "size$size" "$IP0" "$RPING_PORT" "$size" "$COUNT"
 done
 
 # --- MPA variants at 1000 octets ----------------------------------------
 knob "$DEV0" mpa_crc 0
 knob "$DEV1" mpa_crc 0
-rping_run crc-off 1000
+rping_pair crc-off "$IP0" "$RPING_PORT" 1000 "$COUNT"
 knobs_default
 
 knob "$DEV1" mpa_markers 1
-rping_run markers-client 1000
+rping_pair markers-client "$IP0" "$RPING_PORT" 1000 "$COUNT"
 knobs_default
 
 knob "$DEV0" mpa_markers 1
-rping_run markers-server 1000
+rping_pair markers-server "$IP0" "$RPING_PORT" 1000 "$COUNT"
 knobs_default
 
 knob "$DEV0" mpa_markers 1
 knob "$DEV1" mpa_markers 1
-rping_run markers-both 1000
+rping_pair markers-both "$IP0" "$RPING_PORT" 1000 "$COUNT"
 
 knob "$DEV0" mpa_crc 0
 knob "$DEV1" mpa_crc 0
-rping_run markers-both-crc-off 1000
+rping_pair markers-both-crc-off "$IP0" "$RPING_PORT" 1000 "$COUNT"
 knobs_default
 
 # --- a receive posted in ERROR is flushed -------------------------------

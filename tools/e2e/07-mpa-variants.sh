@@ -19,41 +19,29 @@
 set -eux -o pipefail
 . "$(dirname "$0")/lib.sh"
 
-cleanup() {
-	ip netns pids swvA 2>/dev/null | xargs -r kill 2>/dev/null || true
-	ip netns pids swvB 2>/dev/null | xargs -r kill 2>/dev/null || true
-	rdma link delete swvA0 2>/dev/null || true
-	rdma link delete swvB0 2>/dev/null || true
-	ip netns del swvA 2>/dev/null || true
-	ip netns del swvB 2>/dev/null || true
-}
-trap cleanup EXIT
-dmesg -C
-ip netns add swvA
-ip netns add swvB
-ip link add vvA type veth peer name vvB
-ip link set vvA netns swvA
-ip link set vvB netns swvB
-ip -n swvA addr add 10.55.0.1/24 dev vvA
-ip -n swvB addr add 10.55.0.2/24 dev vvB
-ip -n swvA link set vvA up
-ip -n swvB link set vvB up
-ip netns exec swvA rdma link add swvA0 type softiwarp netdev vvA
-ip netns exec swvB rdma link add swvB0 type softiwarp netdev vvB
-S=/sys/class/infiniband/swvA0 C=/sys/class/infiniband/swvB0
+T=07-mpa-variants
+NS0=swvA NS1=swvB           # server side, client side
+DEV0=swvA0 DEV1=swvB0       # softiwarp device in NS0, in NS1
+IP0=10.55.0.1 IP1=10.55.0.2
+. "$(dirname "$0")/netns-lib.sh"
+
+netns_setup
+S=/sys/class/infiniband/$DEV0 C=/sys/class/infiniband/$DEV1
 
 variant() {	# NAME EXPECTED_REV EXPECTED_P2P
 	local name=$1 rev=$2 p2p=$3 conn=$RESULTS/07-$1-conn.txt
-	ip netns exec swvA timeout "$(e2e_scale_time 60)" \
-		rping -s -a 10.55.0.1 -V -C 10 -S 1000 \
+	ip netns exec "$NS0" timeout "$(e2e_scale_time 60)" \
+		rping -s -a "$IP0" -V -C 10 -S 1000 \
 		> "$RESULTS/07-$name-server.log" 2>&1 &
 	local srv=$!
+	bg_pids=("$srv")
 	sleep 1
-	ip netns exec swvB timeout "$(e2e_scale_time 60)" \
-		rping -c -a 10.55.0.1 -V -C 10 -S 1000 \
+	ip netns exec "$NS1" timeout "$(e2e_scale_time 60)" \
+		rping -c -a "$IP0" -V -C 10 -S 1000 \
 		-v > "$RESULTS/07-$name-client.log" 2>&1
 	local rc=0
 	wait $srv || rc=$?
+	bg_pids=()
 	rping_server_ok $rc "$RESULTS/07-$name-server.log"
 	[ "$(grep -c 'ping data' "$RESULTS/07-$name-client.log")" = 10 ]
 	rping_logs_clean "$RESULTS/07-$name-client.log" \
@@ -62,24 +50,28 @@ variant() {	# NAME EXPECTED_REV EXPECTED_P2P
 	# (shorter and with more time on the debug kernel: lib.sh E2E_SLOW)
 	local long
 	long=$(e2e_scale_count 3000)
-	ip netns exec swvA timeout "$(e2e_scale_time 60)" \
-		rping -s -a 10.55.0.1 -C "$long" -S 64 \
+	ip netns exec "$NS0" timeout "$(e2e_scale_time 60)" \
+		rping -s -a "$IP0" -C "$long" -S 64 \
 		> "$RESULTS/07-$name-long-server.log" 2>&1 &
 	srv=$!
+	bg_pids=("$srv")
 	sleep 1
-	ip netns exec swvB timeout "$(e2e_scale_time 60)" \
-		rping -c -a 10.55.0.1 -C "$long" -S 64 \
+	ip netns exec "$NS1" timeout "$(e2e_scale_time 60)" \
+		rping -c -a "$IP0" -C "$long" -S 64 \
 		> "$RESULTS/07-$name-long.log" 2>&1 &
 	local cli=$!
+	bg_pids+=("$cli")
 	: > "$conn"
 	for _ in $(seq 100); do
-		cat /sys/kernel/debug/softiwarp/swv?0/connections > "$conn"
+		cat "/sys/kernel/debug/softiwarp/$DEV0/connections" \
+			"/sys/kernel/debug/softiwarp/$DEV1/connections" > "$conn"
 		grep -q initiator "$conn" && break
 		sleep 0.1
 	done
 	wait $cli
 	rc=0
 	wait $srv || rc=$?
+	bg_pids=()
 	rping_server_ok $rc "$RESULTS/07-$name-long-server.log"
 	grep -q "initiator rev $rev .* p2p $p2p " "$conn"
 	grep -q "responder rev $rev .* p2p $p2p " "$conn"
@@ -98,8 +90,5 @@ variant p2p 2 1
 variant p2p-default 2 1
 echo 0 > $C/mpa_p2p
 variant no-p2p 2 0
-trap - EXIT
-cleanup
-rmmod softiwarp
-dmesg > "$RESULTS/07-mpa-variants.dmesg"
-dmesg_clean "$RESULTS/07-mpa-variants.dmesg"
+netns_teardown
+echo "PASS $T"

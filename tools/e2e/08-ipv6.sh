@@ -30,7 +30,8 @@ NS0=swns0 NS1=swns1
 DEV0=swi0 DEV1=swi1
 IP0=10.77.0.1 IP1=10.77.0.2
 IP6_0=fd77::1 IP6_1=fd77::2
-COUNT=50
+COUNT=50                    # rping iterations per run
+SIZE=1000                   # rping buffer
 . "$(dirname "$0")/netns-lib.sh"
 
 # No duplicate address detection: the addresses are usable at once.
@@ -41,42 +42,6 @@ netns_tune() {
 	in_ns "$NS1" ip -6 addr add "$IP6_1/64" dev veth1 nodad
 }
 
-# rping_server TAG ADDR PORT: start an rping server in NS0 (-V, $COUNT
-# iterations of 1000 octets), wait for its listener; sets spid.
-rping_server() {
-	timeout 120 ip netns exec "$NS0" rping -s -a "$2" -p "$3" -V \
-		-C "$COUNT" -S 1000 > "$RESULTS/$T-$1-server.log" 2>&1 &
-	spid=$!
-	bg_pids+=("$spid")
-	wait_listen "$NS0" "$3"
-	kill -0 "$spid" 2>/dev/null || fail "$1: rping server died"
-}
-
-# rping_client TAG ADDR PORT: the client in NS1; it and the server of TAG
-# (pid SPID) must complete $COUNT verified iterations and print no error.
-rping_client() {
-	local tag=$1 clog="$RESULTS/$T-$1-client.log"
-	local slog="$RESULTS/$T-$1-server.log" crc=0 src=0 n
-
-	timeout 90 ip netns exec "$NS1" rping -c -a "$2" -p "$3" -V -v \
-		-C "$COUNT" -S 1000 2>&1 | cut -c1-100 > "$clog" || crc=$?
-	wait "$4" || src=$?
-	n=$(grep -c '^ping data: rdma-ping-' "$clog" || true)
-	echo "rping $tag: to $2 port $3: client $crc server $src iterations $n"
-	[ "$crc" -eq 0 ] || fail "$tag: rping client exited $crc (see $clog)"
-	rping_server_ok "$src" "$slog" ||
-		fail "$tag: rping server exited $src (see $slog)"
-	[ "$n" -eq "$COUNT" ] || fail "$tag: $n of $COUNT iterations"
-	rping_logs_clean "$clog" "$slog" || fail "$tag: rping printed an error"
-}
-
-# rping_pair TAG SERVER_ADDR CLIENT_ADDR PORT
-rping_pair() {
-	rping_server "$1" "$2" "$4"
-	rping_client "$1" "$3" "$4" "$spid"
-	bg_pids=()
-}
-
 netns_setup
 LL0=$(in_ns "$NS0" ip -6 -o addr show dev veth0 scope link |
 	awk '{ sub("/.*", "", $4); print $4 }')
@@ -84,9 +49,9 @@ LL0=$(in_ns "$NS0" ip -6 -o addr show dev veth0 scope link |
 in_ns "$NS1" busybox ping -c 1 -W 5 "$IP6_0"
 
 # --- rping over IPv6 ------------------------------------------------------
-rping_pair global "$IP6_0" "$IP6_0" 7301
-rping_pair linklocal "$LL0%veth0" "$LL0%veth1" 7302
-rping_pair any6 "::" "$IP6_0" 7303
+rping_pair global "$IP6_0" 7301 "$SIZE" "$COUNT"
+rping_pair linklocal "$LL0%veth0" 7302 "$SIZE" "$COUNT" "$LL0%veth1"
+rping_pair any6 "::" 7303 "$SIZE" "$COUNT" "$IP6_0"
 
 # --- bulk transfers over IPv6 -------------------------------------------
 # Debian 12's perftest (4.5+0.17) resolves rdma_cm addresses as IPv4 only
@@ -126,17 +91,16 @@ grep -qE '^custom +64k +200 ' "$RESULTS/$T-rstream-client.log" ||
 # rdma_cm lets an IPv6 wildcard share a port with the IPv4 one only when
 # it is IPv6-only (bindv6only, or RDMA_OPTION_ID_AFONLY as svcrdma sets).
 in_ns "$NS0" sysctl -qw net.ipv6.bindv6only=1
-rping_server both-any-4 0.0.0.0 7320
+rping_server both-any-4 0.0.0.0 7320 "$SIZE" "$COUNT"
 spid4=$spid
-rping_server both-any-6 :: 7320
+rping_server both-any-6 :: 7320 "$SIZE" "$COUNT"
 spid6=$spid
-rping_client both-any-6 "$IP6_0" 7320 "$spid6"
-rping_client both-any-4 "$IP0" 7320 "$spid4"
-bg_pids=()
+rping_client both-any-6 "$IP6_0" 7320 "$SIZE" "$COUNT" "$spid6"
+rping_client both-any-4 "$IP0" 7320 "$SIZE" "$COUNT" "$spid4"
 in_ns "$NS0" sysctl -qw net.ipv6.bindv6only=0
 
 # --- a failing listen disturbs no other -----------------------------------
-rping_server failed-listen-before "$IP0" 7330
+rping_server failed-listen-before "$IP0" 7330 "$SIZE" "$COUNT"
 spid_before=$spid
 # A plain TCP socket holds [IP6_0]:7331; the RDMA listen there must fail.
 ip netns exec "$NS0" python3 -c '
@@ -154,13 +118,14 @@ if timeout 20 ip netns exec "$NS0" rping -s -a "$IP6_0" -p 7331 -C 1 \
 	fail "listen on a taken address succeeded (see $flog)"
 fi
 grep -q 'rdma_listen' "$flog" || fail "the listen did not fail in rdma_listen"
-rping_server failed-listen-after "$IP6_0" 7332
-rping_client failed-listen-after "$IP6_0" 7332 "$spid"
-rping_client failed-listen-before "$IP0" 7330 "$spid_before"
+rping_server failed-listen-after "$IP6_0" 7332 "$SIZE" "$COUNT"
+rping_client failed-listen-after "$IP6_0" 7332 "$SIZE" "$COUNT" "$spid"
+rping_client failed-listen-before "$IP0" 7330 "$SIZE" "$COUNT" \
+	"$spid_before"
 kill "$blocker"
 wait "$blocker" || true
 bg_pids=()
-rping_pair failed-listen-freed "$IP6_0" "$IP6_0" 7331
+rping_pair failed-listen-freed "$IP6_0" 7331 "$SIZE" "$COUNT"
 
 # --- teardown -------------------------------------------------------------
 netns_teardown

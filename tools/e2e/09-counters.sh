@@ -119,39 +119,13 @@ mirrored() {
 	[ "$a" -eq "$b" ] || fail "$DEV1 $tx +$a but $DEV0 $rx +$b"
 }
 
-# rping_run TAG: server in NS0, client in NS1, $COUNT iterations of $SIZE
-# with -V; both must succeed and print no error
-rping_run() {
-	local tag=$1
-	local slog="$RESULTS/$T-$tag-server.log" clog="$RESULTS/$T-$tag-client.log"
-	local spid crc=0 src=0 n
-
-	timeout 120 ip netns exec "$NS0" \
-		rping -s -a "$IP0" -V -C "$COUNT" -S "$SIZE" > "$slog" 2>&1 &
-	spid=$!
-	bg_pids=("$spid")
-	wait_listen "$NS0" "$RPING_PORT"
-	kill -0 "$spid" 2>/dev/null || fail "$tag: rping server died (see $slog)"
-	timeout 90 ip netns exec "$NS1" \
-		rping -c -a "$IP0" -V -v -C "$COUNT" -S "$SIZE" 2>&1 |
-		cut -c1-100 > "$clog" || crc=$?
-	wait "$spid" || src=$?
-	bg_pids=()
-	n=$(grep -c '^ping data: rdma-ping-' "$clog" || true)
-	echo "rping $tag: client $crc server $src iterations $n"
-	[ "$crc" -eq 0 ] || fail "$tag: rping client exited $crc (see $clog)"
-	rping_server_ok "$src" "$slog" ||
-		fail "$tag: rping server exited $src (see $slog)"
-	[ "$n" -eq "$COUNT" ] || fail "$tag: $n of $COUNT iterations (see $clog)"
-	rping_logs_clean "$clog" "$slog" || fail "$tag: rping printed an error"
-}
-
-# counted_run TAG: snapshots around an rping run, then the common checks
+# counted_run TAG: snapshots around an rping run (server in NS0, client in
+# NS1, $COUNT iterations of $SIZE with -V), then the common checks
 counted_run() {
 	run=$1
 	snapshot "$NS0" "$DEV0" "$run-before"
 	snapshot "$NS1" "$DEV1" "$run-before"
-	rping_run "$run"
+	rping_pair "$run" "$IP0" "$RPING_PORT" "$SIZE" "$COUNT"
 	snapshot "$NS0" "$DEV0" "$run-after"
 	snapshot "$NS1" "$DEV1" "$run-after"
 	moved tx_fpdus rx_fpdus tx_octets rx_octets conn_established

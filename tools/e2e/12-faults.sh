@@ -25,6 +25,8 @@ IP0=10.77.0.1 IP1=10.77.0.2
 RPING_PORT=7174
 PERF_PORT=18515
 COUNT=40                    # rping iterations per fault
+RPING_SERVER_SECS=200 RPING_CLIENT_SECS=180 # rping_pair's timeouts
+RPING_LOG_TAG=rping         # rping_pair's logs: $T-TAG-rping-*.log
 . "$(dirname "$0")/netns-lib.sh"
 
 # netem SPEC...: the same netem qdisc on both ends ("none": remove it)
@@ -36,33 +38,6 @@ netem() {
 		in_ns "$ns" tc qdisc del dev "$dev" root 2>/dev/null || true
 		[ "$1" = none ] || in_ns "$ns" tc qdisc add dev "$dev" root netem "$@"
 	done
-}
-
-# rping_run TAG SIZE COUNT: server and client, every iteration verified
-rping_run() {
-	local tag=$1 size=$2 count=$3
-	local slog="$RESULTS/$T-$tag-rping-server.log"
-	local clog="$RESULTS/$T-$tag-rping-client.log"
-	local spid crc=0 src=0 n
-
-	timeout 200 ip netns exec "$NS0" \
-		rping -s -a "$IP0" -V -C "$count" -S "$size" > "$slog" 2>&1 &
-	spid=$!
-	bg_pids=("$spid")
-	wait_listen "$NS0" "$RPING_PORT"
-	timeout 180 ip netns exec "$NS1" \
-		rping -c -a "$IP0" -V -v -C "$count" -S "$size" 2>&1 |
-		cut -c1-100 > "$clog" || crc=$?
-	wait "$spid" || src=$?
-	bg_pids=()
-	n=$(grep -c '^ping data: rdma-ping-' "$clog" || true)
-	echo "rping $tag: client $crc server $src iterations $n"
-	[ "$crc" -eq 0 ] || fail "$tag: rping client exited $crc (see $clog)"
-	rping_server_ok "$src" "$slog" ||
-		fail "$tag: rping server exited $src (see $slog)"
-	[ "$n" -eq "$count" ] || fail "$tag: $n of $count iterations"
-	grep -qi mismatch "$clog" "$slog" && fail "$tag: data mismatch"
-	rping_logs_clean "$clog" "$slog" || fail "$tag: rping printed an error"
 }
 
 # read_run TAG: ib_read_bw, 64 KiB, 100 iterations, must end with its row
@@ -102,7 +77,7 @@ for f in "${faults[@]}"; do
 	tag=${f%%:*}
 	# shellcheck disable=SC2086 # the netem options are words
 	netem ${f#*:}
-	rping_run "$tag" 16384 "$COUNT"
+	rping_pair "$tag" "$IP0" "$RPING_PORT" 16384 "$COUNT"
 	read_run "$tag"
 	netem none
 done
@@ -147,7 +122,7 @@ for _ in $(seq 50); do
 	sleep 0.2
 done
 port_active "$DEV1" || fail "$DEV1 port not ACTIVE after the link came back"
-rping_run after-flap 4096 "$COUNT"
+rping_pair after-flap "$IP0" "$RPING_PORT" 4096 "$COUNT"
 
 netns_teardown
 grep -q 'Terminate' "$RESULTS/$T.dmesg" &&

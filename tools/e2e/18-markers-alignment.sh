@@ -30,6 +30,7 @@ NS0=swns0 NS1=swns1         # server side, client side (capture on veth1)
 DEV0=swi0 DEV1=swi1
 IP0=10.77.0.1 IP1=10.77.0.2
 RPING_PORT=7174
+RPING_SERVER_SECS=90 RPING_CLIENT_SECS=60 # rping_pair's timeouts
 PCAP=$RESULTS/$T.pcap
 FIELDS=$RESULTS/$T-fields.tsv
 . "$(dirname "$0")/netns-lib.sh"
@@ -43,29 +44,10 @@ knob "$DEV1" mpa_crc 1
 
 capture_start "$PCAP" 200
 
-# bulk SIZE: one verified rping connection of 4 iterations of SIZE octets
-bulk() {
-	local spid crc=0 src=0 n
-	wait_unlisten "$NS0" "$RPING_PORT"
-	timeout 90 ip netns exec "$NS0" rping -s -a "$IP0" -V -C 4 -S "$1" \
-		> "$RESULTS/$T-$1-server.log" 2>&1 &
-	spid=$!
-	bg_pids=("$tpid" "$spid")
-	wait_listen "$NS0" "$RPING_PORT"
-	timeout 60 ip netns exec "$NS1" rping -c -a "$IP0" -V -v -C 4 -S "$1" \
-		> "$RESULTS/$T-$1-client.log" 2>&1 || crc=$?
-	wait "$spid" || src=$?
-	bg_pids=("$tpid")
-	[ "$crc" -eq 0 ] || fail "rping client exited $crc (size $1)"
-	rping_server_ok "$src" "$RESULTS/$T-$1-server.log" ||
-		fail "rping server exited $src (size $1)"
-	rping_logs_clean "$RESULTS/$T-$1-client.log" \
-		"$RESULTS/$T-$1-server.log" || fail "rping printed an error"
-	n=$(grep -c '^ping data: rdma-ping-' "$RESULTS/$T-$1-client.log" || true)
-	[ "$n" -eq 4 ] || fail "rping client completed $n of 4 iterations"
-}
-bulk 60000
-bulk 41234
+# one verified rping connection of 4 iterations of each size (the tag
+# names the logs: $T-SIZE-server.log, $T-SIZE-client.log)
+rping_pair 60000 "$IP0" "$RPING_PORT" 60000 4
+rping_pair 41234 "$IP0" "$RPING_PORT" 41234 4
 capture_stop "$PCAP"
 
 timeout 120 tshark -r "$PCAP" -n -T fields -e tcp.stream -e tcp.srcport \

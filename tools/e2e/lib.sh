@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Helpers for the end-to-end tests (sourced in the guest).
 
 # Every traced command carries the seconds since the test began, so that a

@@ -1,9 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# Helpers of the two-namespace tests (03-07, 18): sourced after the test set
-# NS0, NS1 (server and client namespaces), DEV0, DEV1 (their softiwarp
-# devices) and IP0, IP1. Installs an EXIT trap that cleans up after a
-# failed run.
+# Helpers of the tests that run between two network namespaces, sourced
+# after lib.sh once the test has set T (its name), NS0, NS1 (server and
+# client namespaces), DEV0, DEV1 (their softiwarp devices) and IP0, IP1:
+# fail, the setup (netns_setup: the namespaces joined by a veth pair, a
+# device on each end) and teardown (netns_teardown: devices, module and
+# namespaces removed, the kernel log checked), listeners, MPA knobs, rping
+# between the namespaces (rping_pair, rping_server, rping_client,
+# one_rping) and captures. Installs an EXIT trap that cleans up after a
+# failed run: it kills the pids in bg_pids, so a test that starts a
+# process in the background adds its pid there.
 
 bg_pids=()
 
@@ -156,6 +162,86 @@ netns_teardown() {
 	dmesg > "$RESULTS/$T.dmesg"
 	dmesg_clean "$RESULTS/$T.dmesg" ||
 		fail "kernel log shows a warning (see $T.dmesg)"
+}
+
+# --- rping between the namespaces ---------------------------------------------
+
+# A test may set these before it calls the rping helpers below:
+#   RPING_SERVER_SECS, RPING_CLIENT_SECS  the timeout of the server and of
+#                      the client (scaled on a slower kernel: lib.sh)
+#   RPING_LOG_TAG      a word put between TAG and -server.log/-client.log
+#                      in the log names ($T-TAG-WORD-server.log)
+RPING_SERVER_SECS=${RPING_SERVER_SECS:-120}
+RPING_CLIENT_SECS=${RPING_CLIENT_SECS:-90}
+RPING_LOG_TAG=${RPING_LOG_TAG:-}
+
+# rping_server TAG ADDR PORT SIZE COUNT: an rping server in NS0 on ADDR and
+# PORT, data verified (-V), COUNT iterations of SIZE octets (the client's
+# SIZE must be the same: the server's buffers are sized by its own -S),
+# its output in $T-TAG-server.log. Returns once a TCP listener is on PORT
+# (wait_listen), with its pid in $spid and in bg_pids; fails if it died.
+rping_server() {
+	local slog="$RESULTS/$T-$1${RPING_LOG_TAG:+-$RPING_LOG_TAG}-server.log"
+
+	timeout "$RPING_SERVER_SECS" ip netns exec "$NS0" \
+		rping -s -a "$2" -p "$3" -V -C "$5" -S "$4" > "$slog" 2>&1 &
+	spid=$!
+	bg_pids+=("$spid")
+	wait_listen "$NS0" "$3"
+	kill -0 "$spid" 2>/dev/null || fail "$1: rping server died (see $slog)"
+}
+
+# rping_client TAG ADDR PORT SIZE COUNT SPID: the rping client in NS1 to
+# ADDR and PORT, with the server's -V, -C and -S and with -v, which prints
+# one "ping data: rdma-ping-N: ..." line per iteration (the start of each
+# line kept in $T-TAG-client.log: a buffer is up to 65535 octets); then
+# waits for the server SPID (rping_server's $spid, taken out of bg_pids).
+# Prints "rping TAG: ..." with both exit statuses and the iterations; fails
+# unless the client exited 0, the server's status is a success
+# (rping_server_ok), the client verified COUNT iterations, neither log
+# reports a data mismatch and neither shows an error line
+# (rping_logs_clean).
+rping_client() {
+	local tag=$1 addr=$2 port=$3 size=$4 count=$5 spid=$6
+	local base="$RESULTS/$T-$1${RPING_LOG_TAG:+-$RPING_LOG_TAG}"
+	local slog="$base-server.log" clog="$base-client.log"
+	local crc=0 src=0 n p
+	local -a left=()
+
+	timeout "$RPING_CLIENT_SECS" ip netns exec "$NS1" \
+		rping -c -a "$addr" -p "$port" -V -v -C "$count" -S "$size" 2>&1 |
+		cut -c1-100 > "$clog" || crc=$?
+	wait "$spid" || src=$?
+	for p in "${bg_pids[@]}"; do
+		[ "$p" = "$spid" ] || left+=("$p")
+	done
+	bg_pids=("${left[@]}")
+	n=$(grep -c '^ping data: rdma-ping-' "$clog" || true)
+	echo "rping $tag: to $addr port $port size $size:" \
+		"client $crc server $src iterations $n"
+	[ "$crc" -eq 0 ] || fail "$tag: rping client exited $crc (see $clog)"
+	rping_server_ok "$src" "$slog" ||
+		fail "$tag: rping server exited $src (see $slog)"
+	[ "$n" -eq "$count" ] || fail "$tag: $n of $count iterations (see $clog)"
+	if grep -qi 'mismatch' "$clog" "$slog"; then
+		fail "$tag: data mismatch"
+	fi
+	rping_logs_clean "$clog" "$slog" || fail "$tag: rping printed an error"
+}
+
+# rping_pair TAG ADDR PORT SIZE COUNT [CLIENT_ADDR]: one verified rping
+# run: waits until no listener of an earlier server is left on PORT
+# (wait_unlisten), then rping_server on ADDR and rping_client to
+# CLIENT_ADDR (default ADDR; a link-local server address names the
+# server's interface, the client's its own, e.g. fe80::1%veth0 and
+# fe80::1%veth1). Two servers at once, or work between the start of the
+# server and the client: call rping_server and rping_client.
+rping_pair() {
+	local spid
+
+	wait_unlisten "$NS0" "$3"
+	rping_server "$1" "$2" "$3" "$4" "$5"
+	rping_client "$1" "${6:-$2}" "$3" "$4" "$5" "$spid"
 }
 
 # one_rping TAG: a fresh, short rping between the namespaces (20 verified
