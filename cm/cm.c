@@ -142,7 +142,6 @@ struct swi_listener {
 };
 
 static struct workqueue_struct *swi_cm_wq;
-static struct dentry *swi_debugfs_root;
 
 /* Recognise RFC 8797 private data; what the consumer sees is unchanged */
 static void swi_cm_rpc_find(struct swi_cm_rpc *r, const void *pdata,
@@ -1224,8 +1223,8 @@ static int swi_cm_conn_show(struct seq_file *m, void *unused)
 DEFINE_SHOW_ATTRIBUTE(swi_cm_conn);
 
 /**
- * swi_cm_debugfs_add() - the device's debugfs directory
- * @dev: the registered device
+ * swi_cm_debugfs_add() - the connection manager's file in a device's directory
+ * @dev: the registered device, its debugfs directory made (dev/device.c)
  *
  * softiwarp/DEV/connections lists every connected QP: the negotiated MPA
  * parameters and the RFC 8797 private data of either side, if any.
@@ -1235,27 +1234,12 @@ DEFINE_SHOW_ATTRIBUTE(swi_cm_conn);
  */
 void swi_cm_debugfs_add(struct swi_device *dev)
 {
-	dev->debugfs = debugfs_create_dir(dev_name(&dev->ibdev.dev),
-					  swi_debugfs_root);
 	debugfs_create_file("connections", 0400, dev->debugfs, dev,
 			    &swi_cm_conn_fops);
 }
 
 /**
- * swi_cm_debugfs_remove() - remove the device's debugfs directory
- * @dev: the device
- *
- * Context: process context.
- * Return: nothing.
- */
-void swi_cm_debugfs_remove(struct swi_device *dev)
-{
-	debugfs_remove(dev->debugfs);
-	dev->debugfs = NULL;
-}
-
-/**
- * swi_cm_init() - create the connection manager's workqueue and debugfs
+ * swi_cm_init() - create the connection manager's workqueue
  *
  * Context: module init.
  * Return: 0 or -ENOMEM.
@@ -1267,8 +1251,6 @@ int swi_cm_init(void)
 				    0);
 	if (!swi_cm_wq)
 		return -ENOMEM;
-	swi_debugfs_root = debugfs_create_dir("softiwarp", NULL);
-	swi_fault_debugfs_add(swi_debugfs_root);
 	return 0;
 }
 
@@ -1280,6 +1262,5 @@ int swi_cm_init(void)
  */
 void swi_cm_exit(void)
 {
-	debugfs_remove(swi_debugfs_root);
 	destroy_workqueue(swi_cm_wq);
 }

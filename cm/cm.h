@@ -32,7 +32,6 @@ int swi_cm_destroy_listen(struct iw_cm_id *id);
 bool swi_cm_qp_changed(struct swi_cep *cep, enum rdmap_qps old,
 		       enum rdmap_qps new);
 void swi_cm_debugfs_add(struct swi_device *dev);
-void swi_cm_debugfs_remove(struct swi_device *dev);
 int swi_cm_init(void);
 void swi_cm_exit(void);
 

@@ -35,6 +35,8 @@
 static LIST_HEAD(swi_dev_list);
 static DEFINE_MUTEX(swi_dev_mutex);
 static struct workqueue_struct *swi_unreg_wq;
+/* softiwarp/ in debugfs: the module's files, a directory per device */
+static struct dentry *swi_debugfs_root;
 
 /**
  * struct swi_unreg_work - unregister one device after its netdev left
@@ -265,92 +267,6 @@ static int swi_dealloc_pd(struct ib_pd *pd, struct ib_udata *udata)
 	return 0;
 }
 
-/**
- * swi_mmap_publish() - let user space map a queue
- * @udata: the user call that created the queue's object
- * @vaddr: the queue, allocated with vmalloc_user()
- * @len: its length in octets
- * @entry: the entry to keep for swi_mmap_unpublish()
- * @key: the mmap offset user space (libsiw) passes to mmap()
- *
- * On success the queue memory belongs to the mapping machinery: after
- * swi_mmap_unpublish() it is freed with vfree() once no mapping of it is
- * left, which may be after the object that owned it is gone. On failure the
- * caller still owns @vaddr.
- *
- * Context: process context, may sleep.
- * Return: 0, or a negative errno.
- */
-int swi_mmap_publish(struct ib_udata *udata, void *vaddr, size_t len,
-		     struct rdma_user_mmap_entry **entry, u64 *key)
-{
-	struct swi_ucontext *uctx = rdma_udata_to_drv_context(udata,
-					struct swi_ucontext, base);
-	struct swi_mmap_entry *e;
-	int err;
-
-	if (!uctx)
-		return -EINVAL;
-	e = kzalloc(sizeof(*e), GFP_KERNEL);
-	if (!e)
-		return -ENOMEM;
-	e->vaddr = vaddr;
-	e->len = len;
-	err = rdma_user_mmap_entry_insert_range(&uctx->base, &e->base,
-						PAGE_ALIGN(len),
-						SWI_MMAP_MIN_PGOFF, U32_MAX);
-	if (err) {
-		kfree(e);
-		return err;
-	}
-	*entry = &e->base;
-	*key = rdma_user_mmap_get_offset(&e->base);
-	return 0;
-}
-
-/**
- * swi_mmap_unpublish() - withdraw a queue from user space
- * @entry: from swi_mmap_publish(), or NULL
- *
- * No new mapping can be made; existing ones stay valid until unmapped,
- * and the queue memory is freed after the last of them (swi_mmap_free()).
- *
- * Context: process context.
- * Return: nothing.
- */
-void swi_mmap_unpublish(struct rdma_user_mmap_entry *entry)
-{
-	if (entry)
-		rdma_user_mmap_entry_remove(entry);
-}
-
-static int swi_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma)
-{
-	struct rdma_user_mmap_entry *rentry;
-	struct swi_mmap_entry *e;
-	int err;
-
-	rentry = rdma_user_mmap_entry_get(uctx, vma);
-	if (!rentry)
-		return -EINVAL;
-	e = container_of(rentry, struct swi_mmap_entry, base);
-	if (vma->vm_end - vma->vm_start > PAGE_ALIGN(e->len))
-		err = -EINVAL;
-	else
-		err = remap_vmalloc_range(vma, e->vaddr, 0);
-	rdma_user_mmap_entry_put(rentry);
-	return err;
-}
-
-static void swi_mmap_free(struct rdma_user_mmap_entry *rentry)
-{
-	struct swi_mmap_entry *e = container_of(rentry, struct swi_mmap_entry,
-						base);
-
-	vfree(e->vaddr);
-	kfree(e);
-}
-
 /*
  * The device goes away (rdma link delete, rmmod, netdev removal) while a
  * process holds a user context. Offering this op lets the core destroy
@@ -369,7 +285,8 @@ static void swi_dealloc_driver(struct ib_device *ibdev)
 {
 	struct swi_device *dev = to_swi_dev(ibdev);
 
-	swi_cm_debugfs_remove(dev);
+	debugfs_remove(dev->debugfs);
+	dev->debugfs = NULL;
 	mutex_lock(&swi_dev_mutex);
 	list_del_init(&dev->list);
 	mutex_unlock(&swi_dev_mutex);
@@ -527,9 +444,11 @@ static int swi_newlink(const char *name, struct net_device *netdev)
 		err = ib_register_device(&dev->ibdev, name, NULL);
 	if (err)
 		goto out_free;
-	swi_cm_debugfs_add(dev);
+	dev->debugfs = debugfs_create_dir(dev_name(&dev->ibdev.dev),
+					  swi_debugfs_root);
 	debugfs_create_file("limits", 0444, dev->debugfs, NULL,
 			    &swi_limits_fops);
+	swi_cm_debugfs_add(dev);
 	swi_port_event(dev, swi_port_active(netdev) ? IB_EVENT_PORT_ACTIVE :
 						       IB_EVENT_PORT_ERR);
 	return 0;
@@ -631,6 +550,9 @@ static struct notifier_block swi_netdev_nb = {
 /**
  * swi_device_init() - accept "rdma link add ... type softiwarp"
  *
+ * Also makes the debugfs tree's root, softiwarp/, with the module's
+ * files (dev/fault.c); each device adds its directory under it.
+ *
  * Context: process context, module load.
  * Return: 0, or a negative errno.
  */
@@ -641,8 +563,11 @@ int swi_device_init(void)
 	swi_unreg_wq = alloc_workqueue("softiwarp_unreg", WQ_UNBOUND, 0);
 	if (!swi_unreg_wq)
 		return -ENOMEM;
+	swi_debugfs_root = debugfs_create_dir("softiwarp", NULL);
+	swi_fault_debugfs_add(swi_debugfs_root);
 	err = register_netdevice_notifier(&swi_netdev_nb);
 	if (err) {
+		debugfs_remove(swi_debugfs_root);
 		destroy_workqueue(swi_unreg_wq);
 		return err;
 	}
@@ -686,5 +611,6 @@ void swi_device_exit(void)
 	destroy_workqueue(swi_unreg_wq);
 	while (swi_unregister_one())
 		;
+	debugfs_remove(swi_debugfs_root);
 }
 MODULE_ALIAS_RDMA_LINK("softiwarp");

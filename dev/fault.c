@@ -16,8 +16,16 @@
  * The allocations counted are the endpoint, the MPA frame buffers, the
  * private data copy, the listener, the TCP socket and the stream with its
  * queues; swi_fault_setup_alloc() is called at each of them. Data-path
- * allocations are not counted. Unlike the kernel's failslab, this needs
- * no kernel option (CONFIG_FAILSLAB) and hits only softiwarp's setup.
+ * allocations are not counted.
+ *
+ * Why not <linux/fault-inject.h>: its struct fault_attr would give the
+ * kernel's standard attributes (probability, interval, times, verbose)
+ * and failslab's conventions, but without CONFIG_FAULT_INJECTION it is a
+ * stub that never fails, and Debian builds its kernels without it
+ * (bookworm's 6.1 and 6.12, trixie's 6.12 and 7.x: "# CONFIG_FAULT_INJECTION
+ * is not set"). The error paths must be walkable on the kernels users run
+ * (tools/e2e/17-setup-alloc-faults.sh runs on Debian's images), so this
+ * countdown needs no kernel option and hits only softiwarp's setup.
  *
  * debugfs softiwarp/stag_index_max makes STag indexes come back soon, so
  * that tests can reach what production reaches after 2^24 registrations:

@@ -438,9 +438,10 @@ static inline struct swi_mr *to_swi_mr(struct ib_mr *mr)
 int swi_device_init(void);
 void swi_device_exit(void);
 struct ib_device *swi_device_add(const char *name, struct net_device *netdev);
-int swi_mmap_publish(struct ib_udata *udata, void *vaddr, size_t len,
-		     struct rdma_user_mmap_entry **entry, u64 *key);
-void swi_mmap_unpublish(struct rdma_user_mmap_entry *entry);
+
+/* dev/ring.c */
+int swi_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
+void swi_mmap_free(struct rdma_user_mmap_entry *rentry);
 
 /* dev/counters.c */
 int swi_counters_alloc(struct swi_device *dev);

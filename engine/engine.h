@@ -88,7 +88,7 @@ struct eng_qp_link {
 	struct ib_pd *pd;
 	struct rdmap_mem_table *mem;
 	const enum rdmap_qps *state;
-	struct mutex *state_lock;
+	struct mutex *state_lock;	/* the QP's: asserted, never taken */
 	u32 qp_num;
 	u32 ird;
 	u32 ord;

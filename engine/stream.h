@@ -234,7 +234,7 @@ struct eng_stream {
 	struct ib_pd *pd;
 	struct rdmap_mem_table *mem;
 	const enum rdmap_qps *qp_state;
-	struct mutex *state_lock;
+	struct mutex *state_lock;	/* the QP's: asserted, never taken */
 	u32 qp_num;
 	struct socket *sock;
 	void (*saved_data_ready)(struct sock *sk);

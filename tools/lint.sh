@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make lint: checkpatch --strict, kernel-doc -Wall, the layering rules
-# (tools/check-layers.sh) and sparse (C=2) over the module's sources, using
+# (tools/check-layers.sh), the names the documents use
+# (tools/check-doc-names.sh) and sparse (C=2) over the module's sources, using
 # the scripts of the test kernel's source tree.
 # Zero findings allowed; tools/checkpatch.ignore lists the checks that make
 # no sense out of tree, each with its reason; tools/checkpatch-trace.ignore
@@ -61,6 +62,17 @@ if out=$("$top/tools/check-layers.sh" --self-test 2>&1) &&
 else
 	echo "$out"
 	tally fail lint:layers
+	fail=1
+fi
+
+# Every function, file and lock the documents name exists (and that the
+# checker itself finds planted stale names).
+if out=$("$top/tools/check-doc-names.sh" --self-test 2>&1) &&
+   out=$("$top/tools/check-doc-names.sh" 2>&1); then
+	tally pass lint:doc-names
+else
+	echo "$out"
+	tally fail lint:doc-names
 	fail=1
 fi
 
