@@ -74,7 +74,7 @@ help:
 	@echo "make kernel         build (or reuse) the cached test kernel"
 	@echo "make compat         W=1 and DKMS builds against Debian's kernels, 6.1 to 7.3"
 	@echo "make deb            Debian package softiwarp-dkms in build/deb/: lintian, install, purge"
-	@echo "make lint           checkpatch --strict, kernel-doc -Wall, sparse"
+	@echo "make lint           checkpatch --strict, kernel-doc -Wall, layers, doc names, sparse"
 	@echo "make kunit          KUnit suites in the VM"
 	@echo "make e2e            end-to-end tests in the VM"
 	@echo "KFLAVOUR=debug      test kernel with KASAN, lockdep, KMEMLEAK"
