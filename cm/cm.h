@@ -3,10 +3,18 @@
  * DOC: the connection manager behind iw_cm
  *
  * cm/cm.c implements the iw_cm provider operations on kernel TCP sockets:
- * MPA startup (RFC 5044 section 7.1, RFC 6581), then the QP takes the
- * socket over in Full Operation (swi_qp_attach()). cm/policy.c holds the
- * startup policy: module parameters with the RFC defaults and the same
- * knobs per device in sysfs. See Documentation/cm.rst.
+ * MPA startup (RFC 5044 section 7.1, RFC 6581), then Full Operation on the
+ * QP's stream. The stream is allocated with swi_qp_stream_new() (by a
+ * responder before its Reply, so that running out of memory still refuses
+ * the connection) and handed to the IDLE QP with
+ * swi_qp_attach_stream(); from then on the socket is the stream's, and the
+ * QP holds the endpoint until it reports its close (swi_cm_qp_changed(),
+ * under the QP's state_lock). cm/policy.c holds the startup policy: module
+ * parameters with the RFC defaults and the same knobs per device in sysfs.
+ *
+ * This header is all of cm/ that dev/ sees; of dev/, only dev/device.c,
+ * dev/qp.c and dev/main.c include it (tools/check-layers.sh). See
+ * Documentation/cm.rst.
  */
 #ifndef SOFTIWARP_CM_H
 #define SOFTIWARP_CM_H
