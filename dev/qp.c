@@ -698,7 +698,7 @@ void swi_qp_exit(void)
 
 /**
  * swi_qp_set_rd_limits() - the IRD and ORD a connection negotiated
- * @qp: the QP, before swi_qp_attach()
+ * @qp: the QP, before its stream is created (swi_qp_stream_new())
  * @ird: inbound RDMA Read Requests the QP takes at once
  * @ord: outbound RDMA Read Requests it may have outstanding
  *

@@ -330,8 +330,8 @@ struct swi_mr {
  * @owner: the thread group that created a user QP (NULL for a kernel
  *	QP): connect and accept find a user QP by number for it only
  * @conn: the connection endpoint (cm/), NULL while IDLE
- * @stream: the TCP stream, set by swi_qp_attach() under @state_lock and
- *	freed by destroy_qp
+ * @stream: the TCP stream, set by swi_qp_attach_stream() under
+ *	@state_lock and freed by destroy_qp
  * @err_work: runs the state change the receiver or transmitter asked for
  * @close_work: the teardown timer of CLOSING and TERMINATE (ARM_TIMER);
  *	armed and cancelled under @state_lock, its expiry is the TIMEOUT event

@@ -71,8 +71,8 @@ static inline bool eng_op_is_read(u8 op)
 
 /**
  * struct eng_qp_link - what a stream knows of its QP, fixed at creation
- * @qp: the QP, opaque here, handed back in the device's calls below; the
- *	stream holds a reference for its life (the QP takes it)
+ * @qp: the QP, opaque here, handed back in the device's calls below; it
+ *	outlives the stream (destroy_qp frees the stream)
  * @pd: the QP's protection domain, checked by every memory access
  * @mem: the device's STag table, where the stream's STags are found
  * @state: the QP's state word, which the engine only reads (READ_ONCE())

@@ -49,17 +49,17 @@ static int eng_rx_fail(struct eng_stream *s, u8 layer, u8 etype, u8 code)
 	bool with_hdr = rx->hdr_got >= DDP_TAGGED_HDR_SIZE;
 
 	rx->failed = true;
-	trace_rx_refused(s->qp_num, &cause, rx->hdr, rx->hdr_got,
+	trace_rx_refused(s->link.qp_num, &cause, rx->hdr, rx->hdr_got,
 			 rx->ulpdu_len);
 	net_info_ratelimited("softiwarp: QP %u: sending Terminate: %s\n",
-			     s->qp_num,
+			     s->link.qp_num,
 			     rdmap_term_name(layer, etype, code));
 	/*
 	 * Queued, not sent: the transmitter is kicked by the QP's move to
 	 * TERMINATE, so TERM_SENT cannot overtake the error event.
 	 */
 	eng_tx_queue_term(s, &cause, with_hdr ? &seg : NULL, false);
-	swi_qp_raise(s->qp, RDMAP_QPE_LOCAL_ERROR,
+	swi_qp_raise(s->link.qp, RDMAP_QPE_LOCAL_ERROR,
 		     rdmap_qp_err_from_term(&cause));
 	return -EPROTO;
 }
@@ -110,7 +110,7 @@ static struct rdmap_mem *eng_rx_mem(struct eng_stream *s, u32 stag)
 		rx->kept = NULL;
 		return mem;
 	}
-	mem = rdmap_mem_lookup(s->mem, stag);
+	mem = rdmap_mem_lookup(s->link.mem, stag);
 	if (!IS_ERR(mem)) {
 		rdmap_mem_hold(mem);
 		rdmap_mem_put(mem);
@@ -169,8 +169,8 @@ static int eng_rx_bind_rqe(struct eng_stream *s, u64 *len)
 		*len += sge->length;
 		if (!sge->length)
 			continue;
-		mem = rdmap_mem_lookup(s->mem, sge->lkey);
-		if (rdmap_mem_local_check(mem, sge->lkey, s->pd,
+		mem = rdmap_mem_lookup(s->link.mem, sge->lkey);
+		if (rdmap_mem_local_check(mem, sge->lkey, s->link.pd,
 					  IB_ACCESS_LOCAL_WRITE, sge->laddr,
 					  sge->length))
 			err = -EACCES;
@@ -188,7 +188,7 @@ static int eng_rx_take_rqe(struct eng_stream *s)
 {
 	struct ddp_rx_queue *q = &s->rx.ddp.queue[RDMAP_QN_SEND];
 	struct eng_rx *rx = &s->rx;
-	struct swi_qp *qp = s->qp;
+	struct swi_qp *qp = s->link.qp;
 	u64 len = 0;
 	int err;
 
@@ -239,7 +239,7 @@ static void eng_rx_rresp_stag(struct eng_stream *s, struct ddp_stag_check *c)
 		goto out;
 	if (sink.length) {
 		if (!e->sink ||
-		    rdmap_mem_local_check(e->sink, sink.lkey, s->pd,
+		    rdmap_mem_local_check(e->sink, sink.lkey, s->link.pd,
 					  IB_ACCESS_LOCAL_WRITE, sink.laddr,
 					  sink.length))
 			goto out;
@@ -286,7 +286,7 @@ static int eng_rx_seg_begin(struct eng_stream *s)
 	} else if (h->tagged) {
 		rx->mem = eng_rx_mem(s, h->stag);
 		rx->mem_access = IB_ACCESS_REMOTE_WRITE;
-		rdmap_mem_remote_check(rx->mem, h->stag, s->pd, &chk);
+		rdmap_mem_remote_check(rx->mem, h->stag, s->link.pd, &chk);
 		if (IS_ERR(rx->mem) || rx->ulpdu_len == hl)
 			eng_rx_drop_mem(rx);	/* nothing to place */
 	} else if (h->qn == RDMAP_QN_SEND && eng_rx_take_rqe(s)) {
@@ -360,7 +360,7 @@ static int eng_rx_place_rqe(struct eng_stream *s, struct eng_skb_cursor *c,
 		if (!rx->rqe_mem[i])
 			return -EINVAL;
 		err = rdmap_mem_use_walk(rx->rqe_mem[i], sge->lkey,
-					 s->pd, IB_ACCESS_LOCAL_WRITE,
+					 s->link.pd, IB_ACCESS_LOCAL_WRITE,
 					 sge->laddr + mo, n, eng_place_piece,
 					 c);
 		len -= n;
@@ -380,7 +380,7 @@ static int eng_rx_place_tagged(struct eng_stream *s, struct eng_skb_cursor *c,
 
 	if (!rx->mem)
 		return -EINVAL;
-	return rdmap_mem_use_walk(rx->mem, rx->h.stag, s->pd,
+	return rdmap_mem_use_walk(rx->mem, rx->h.stag, s->link.pd,
 				  rx->mem_access, to, len, eng_place_piece, c);
 }
 
@@ -432,12 +432,12 @@ int eng_rx_orq_complete(struct eng_stream *s, enum siw_wc_status status)
 	/* Read with Invalidate: the sink STag goes before the completion */
 	if (status == SIW_WC_SUCCESS && sqe->opcode == SIW_OP_READ_LOCAL_INV &&
 	    (!e.sink || rdmap_mem_invalidate_held(e.sink, sqe->sge[0].lkey,
-						  s->pd))) {
+						  s->link.pd))) {
 		status = SIW_WC_LOC_PROT_ERR;
-		swi_qp_raise(s->qp, RDMAP_QPE_LOCAL_ERROR, RDMAP_QP_ERR_ACCESS);
+		swi_qp_raise(s->link.qp, RDMAP_QPE_LOCAL_ERROR, RDMAP_QP_ERR_ACCESS);
 	}
 	rdmap_mem_unhold(e.sink);
-	swi_qp_complete_sqe(s->qp, sqe,
+	swi_qp_complete_sqe(s->link.qp, sqe,
 			    status || !sqe->num_sge ? 0 : sqe->sge[0].length,
 			    status);
 	if (status == SIW_WC_SUCCESS)
@@ -457,8 +457,8 @@ static int eng_rx_read_req(struct eng_stream *s)
 	rdmap_read_req_parse(s->rx.hdr + DDP_UNTAGGED_HDR_SIZE,
 			     RDMAP_READ_REQ_SIZE, r);
 	if (r->size) {
-		mem = rdmap_mem_lookup(s->mem, r->src_stag);
-		rdmap_mem_remote_check(mem, r->src_stag, s->pd, &chk);
+		mem = rdmap_mem_lookup(s->link.mem, r->src_stag);
+		rdmap_mem_remote_check(mem, r->src_stag, s->link.pd, &chk);
 		if (IS_ERR(mem))
 			mem = NULL;
 	}
@@ -496,14 +496,14 @@ static int eng_rx_terminate(struct eng_stream *s)
 			.etype = TERM_ETYPE_RDMAP_CATASTROPHIC,
 			.code = TERM_RDMAP_UNSPECIFIED,
 		};
-	trace_term_recv(s->qp_num, &ti.cause);
+	trace_term_recv(s->link.qp_num, &ti.cause);
 	net_info_ratelimited("softiwarp: QP %u: peer sent Terminate: %s\n",
-			     s->qp_num,
+			     s->link.qp_num,
 			     rdmap_term_name(ti.cause.layer, ti.cause.etype,
 					     ti.cause.code));
 	rx->failed = true;
-	swi_qp_count_term(s->qp, false, ti.cause.layer);
-	swi_qp_raise(s->qp, RDMAP_QPE_TERM_RCVD,
+	swi_qp_count_term(s->link.qp, false, ti.cause.layer);
+	swi_qp_raise(s->link.qp, RDMAP_QPE_TERM_RCVD,
 		     rdmap_qp_err_from_term(&ti.cause));
 	return -ECONNABORTED;
 }
@@ -512,14 +512,14 @@ static int eng_rx_terminate(struct eng_stream *s)
 static int eng_rx_send_done(struct eng_stream *s, u32 bytes)
 {
 	struct eng_rx *rx = &s->rx;
-	struct swi_qp *qp = s->qp;
+	struct swi_qp *qp = s->link.qp;
 	struct rdmap_term_cause cause;
 	u8 op = rx->h.opcode;
 	u32 inval = 0;
 
 	if (op == RDMAP_SEND_INVAL || op == RDMAP_SEND_SE_INVAL) {
-		if (rdmap_mem_invalidate_remote(s->mem, rx->h.stag,
-						s->pd, &cause))
+		if (rdmap_mem_invalidate_remote(s->link.mem, rx->h.stag,
+						s->link.pd, &cause))
 			return eng_rx_fail_cause(s, &cause);
 		inval = rx->h.stag;
 	}
@@ -577,7 +577,7 @@ static int eng_rx_seg_end(struct eng_stream *s)
 static int eng_rx_begin(void *ctx, unsigned int ulpdu_len)
 {
 	struct eng_stream *s = eng_rx_stream(ctx);
-	enum rdmap_qps state = READ_ONCE(*s->qp_state);
+	enum rdmap_qps state = READ_ONCE(*s->link.state);
 
 	if (s->rx.failed ||
 	    (state != RDMAP_QPS_RTS && state != RDMAP_QPS_CLOSING)) {
@@ -639,10 +639,10 @@ static int eng_rx_data(void *ctx, struct sk_buff *skb, unsigned int off,
 static void eng_rx_count_fpdu(struct eng_stream *s, enum mpa_error err)
 {
 	if (err != MPA_ERR_NONE) {	/* the checker stopped it, unread */
-		swi_qp_count_rx(s->qp, err == MPA_ERR_CRC, 0, 0);
+		swi_qp_count_rx(s->link.qp, err == MPA_ERR_CRC, 0, 0);
 		return;
 	}
-	swi_qp_count_rx(s->qp, false, mpa_rx_fpdu_octets(&s->mrx),
+	swi_qp_count_rx(s->link.qp, false, mpa_rx_fpdu_octets(&s->mrx),
 			mpa_rx_fpdu_markers(&s->mrx));
 }
 
@@ -762,7 +762,7 @@ void eng_stream_flush_rx(struct eng_stream *s)
 
 	lock_sock(sk);
 	if (s->rx.rqe_valid)
-		swi_qp_complete_rqe(s->qp, &s->rx.rqe, 0, SIW_WC_WR_FLUSH_ERR,
+		swi_qp_complete_rqe(s->link.qp, &s->rx.rqe, 0, SIW_WC_WR_FLUSH_ERR,
 				    0);
 	s->rx.rqe_valid = false;
 	eng_rx_rqe_unhold(&s->rx);

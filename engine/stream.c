@@ -3,7 +3,8 @@
  * DOC: the stream's life cycle
  *
  * A stream is created when the connection manager hands a socket in MPA
- * Full Operation to an IDLE QP (swi_qp_attach()), started when the QP
+ * Full Operation to an IDLE QP (swi_qp_stream_new(), then
+ * swi_qp_attach_stream()), started when the QP
  * enters RTS: it then takes over the socket's data_ready, write_space and
  * state_change callbacks. Data arriving runs the receiver (engine/rx.c);
  * write space and every post run the transmitter (engine/tx.c); a FIN or a
@@ -42,12 +43,12 @@ static void eng_sk_state_change(struct sock *sk)
 		switch (sk->sk_state) {
 		case TCP_CLOSE_WAIT:
 			eng_rx_peer_closed(s, sk);
-			swi_qp_raise(s->qp, RDMAP_QPE_LLP_FIN,
+			swi_qp_raise(s->link.qp, RDMAP_QPE_LLP_FIN,
 				     RDMAP_QP_ERR_FATAL);
 			break;
 		case TCP_CLOSE:
 			eng_rx_peer_closed(s, sk);
-			swi_qp_raise(s->qp, sk->sk_err ? RDMAP_QPE_LLP_RESET :
+			swi_qp_raise(s->link.qp, sk->sk_err ? RDMAP_QPE_LLP_RESET :
 					    RDMAP_QPE_CLOSE_DONE,
 				     RDMAP_QP_ERR_FATAL);
 			break;
@@ -168,12 +169,7 @@ struct eng_stream *eng_stream_create(const struct eng_qp_link *link,
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return ERR_PTR(-ENOMEM);
-	s->qp = link->qp;
-	s->pd = link->pd;
-	s->mem = link->mem;
-	s->qp_state = link->state;
-	s->state_lock = link->state_lock;
-	s->qp_num = link->qp_num;
+	s->link = *link;
 	s->cfg = *cfg;
 	/*
 	 * Negotiated (or read once from the QP): the read queues are sized
@@ -205,7 +201,7 @@ void eng_stream_start(struct eng_stream *s)
 {
 	struct sock *sk = s->sock->sk;
 
-	lockdep_assert_held(s->state_lock);
+	lockdep_assert_held(s->link.state_lock);
 	tcp_sock_set_nodelay(sk);
 	write_lock_bh(&sk->sk_callback_lock);
 	s->saved_data_ready = sk->sk_data_ready;

@@ -2,10 +2,10 @@
 /*
  * DOC: the engine's private state
  *
- * Included by engine/stream.c, engine/tx.c and engine/rx.c only (and the
- * KUnit suites); ``make lint`` (tools/check-layers.sh) refuses it
- * anywhere else. Everyone else sees struct eng_stream as an opaque
- * pointer behind engine/engine.h. Which part of the state belongs to whom
+ * Included by engine/stream.c, engine/tx.c and engine/rx.c only;
+ * ``make lint`` (tools/check-layers.sh) refuses it anywhere else.
+ * Everyone else sees struct eng_stream as an opaque pointer behind
+ * engine/engine.h. Which part of the state belongs to whom
  * is written at each field; the locks are described in
  * Documentation/locking.rst.
  */
@@ -166,7 +166,6 @@ struct eng_ulpdu {
 };
 
 /* struct eng_stream flags bits */
-#define ENG_TX_RUNNING	0	/* one transmitter at a time */
 #define ENG_TX_STOPPED	1	/* nothing more is sent */
 #define ENG_TX_CLOSE	2	/* shut down writing once idle */
 #define ENG_TX_HOLD	3	/* responder: wait for the first FPDU */
@@ -174,13 +173,9 @@ struct eng_ulpdu {
 
 /**
  * struct eng_stream - a QP's TCP stream in Full Operation
- * @qp: its QP, opaque: handed back in the device's calls (the stream
- *	holds a reference)
- * @pd: the QP's protection domain (struct eng_qp_link)
- * @mem: the device's STag table
- * @qp_state: the QP's state word, read with READ_ONCE() only
- * @state_lock: the lock of its changes, for lockdep assertions
- * @qp_num: the QP's number, for traces and log lines
+ * @link: its QP as the engine knows it, fixed at creation: @link.qp is
+ *	handed back in the device's calls (the QP outlives its stream:
+ *	destroy_qp frees the stream)
  * @sock: the kernel socket, owned
  * @saved_data_ready: the socket's callbacks before attach
  * @saved_write_space: see @saved_data_ready
@@ -230,12 +225,7 @@ struct eng_ulpdu {
  * @rx: DDP/RDMAP receive state (receiver only)
  */
 struct eng_stream {
-	struct swi_qp *qp;
-	struct ib_pd *pd;
-	struct rdmap_mem_table *mem;
-	const enum rdmap_qps *qp_state;
-	struct mutex *state_lock;	/* the QP's: asserted, never taken */
-	u32 qp_num;
+	struct eng_qp_link link;
 	struct socket *sock;
 	void (*saved_data_ready)(struct sock *sk);
 	void (*saved_write_space)(struct sock *sk);

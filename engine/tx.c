@@ -143,7 +143,7 @@ static struct rdmap_mem *eng_tx_mem(struct eng_stream *s, u32 stag,
 	*held = s->tx_src && s->tx_src_stag == stag;
 	if (*held)
 		return s->tx_src;
-	mem = rdmap_mem_lookup(s->mem, stag);
+	mem = rdmap_mem_lookup(s->link.mem, stag);
 	if (IS_ERR(mem) || s->tx_src)
 		return mem;
 	s->tx_src = mem;
@@ -163,7 +163,7 @@ static int eng_gather_mem(struct eng_stream *s, u32 stag, u64 addr, u32 len,
 	if (IS_ERR(mem))
 		return PTR_ERR(mem);
 	/* checked for every FPDU: an MR may be invalidated mid-message */
-	if (rdmap_mem_local_check(mem, stag, s->pd, 0, addr, len) !=
+	if (rdmap_mem_local_check(mem, stag, s->link.pd, 0, addr, len) !=
 	    IB_WC_SUCCESS)
 		err = -EACCES;
 	else
@@ -189,7 +189,7 @@ static int eng_rresp_mem(struct eng_stream *s, u64 addr, u32 len,
 	if (!rr->src)
 		return -EACCES;
 	if (s->tx_src != rr->src || s->tx_src_stag != rr->src_stag) {
-		mem = rdmap_mem_use(rr->src, rr->src_stag, s->pd,
+		mem = rdmap_mem_use(rr->src, rr->src_stag, s->link.pd,
 				    IB_ACCESS_REMOTE_READ, addr, len);
 		if (IS_ERR(mem))
 			return PTR_ERR(mem);
@@ -197,7 +197,7 @@ static int eng_rresp_mem(struct eng_stream *s, u64 addr, u32 len,
 		s->tx_src = mem;
 		s->tx_src_stag = rr->src_stag;
 	} else if (rdmap_mem_local_check(rr->src, rr->src_stag,
-					 s->pd, IB_ACCESS_REMOTE_READ,
+					 s->link.pd, IB_ACCESS_REMOTE_READ,
 					 addr, len)) {
 		return -EACCES;
 	}
@@ -507,10 +507,10 @@ static void eng_tx_sqe_failed(struct eng_stream *s, enum siw_wc_status st)
 		.code = TERM_RDMAP_UNSPECIFIED,
 	};
 
-	swi_qp_complete_sqe(s->qp, &s->job.sqe, 0, st);
+	swi_qp_complete_sqe(s->link.qp, &s->job.sqe, 0, st);
 	s->job.kind = ENG_TX_NONE;
 	eng_tx_queue_term(s, &cause, NULL, false);
-	swi_qp_raise(s->qp, RDMAP_QPE_LOCAL_ERROR, RDMAP_QP_ERR_ACCESS);
+	swi_qp_raise(s->link.qp, RDMAP_QPE_LOCAL_ERROR, RDMAP_QP_ERR_ACCESS);
 }
 
 /*
@@ -546,8 +546,8 @@ static enum siw_wc_status eng_tx_check_sqe(struct eng_stream *s)
 
 		if (!sge->length)
 			continue;
-		mem = rdmap_mem_lookup(s->mem, sge->lkey);
-		if (rdmap_mem_local_check(mem, sge->lkey, s->pd, access,
+		mem = rdmap_mem_lookup(s->link.mem, sge->lkey);
+		if (rdmap_mem_local_check(mem, sge->lkey, s->link.pd, access,
 					  sge->laddr, sge->length))
 			st = SIW_WC_LOC_PROT_ERR;
 		if (IS_ERR(mem))
@@ -576,16 +576,16 @@ static enum siw_wc_status eng_tx_check_sqe(struct eng_stream *s)
 static void eng_tx_local_wr(struct eng_stream *s)
 {
 	struct siw_sqe *sqe = &s->job.sqe;
-	struct swi_qp *qp = s->qp;
+	struct swi_qp *qp = s->link.qp;
 	struct ib_mr *ibmr;
 	int err;
 
 	if (sqe->opcode == SIW_OP_INVAL_STAG) {
-		err = rdmap_mem_invalidate_local(s->mem, sqe->rkey,
-						 s->pd);
+		err = rdmap_mem_invalidate_local(s->link.mem, sqe->rkey,
+						 s->link.pd);
 	} else {
 		ibmr = (struct ib_mr *)(uintptr_t)sqe->base_mr;
-		err = rdmap_mem_fast_reg(swi_mr_mem(ibmr), s->pd,
+		err = rdmap_mem_fast_reg(swi_mr_mem(ibmr), s->link.pd,
 					 sqe->rkey, sqe->access, ibmr->iova,
 					 ibmr->length);
 	}
@@ -606,7 +606,7 @@ static bool eng_tx_pick_sqe(struct eng_stream *s)
 	s64 len;
 	int err;
 
-	err = swi_qp_take_sqe(s->qp, &j->sqe, eng_tx_sq_hold(s));
+	err = swi_qp_take_sqe(s->link.qp, &j->sqe, eng_tx_sq_hold(s));
 	if (err == -ENOENT || err == -EAGAIN)
 		return false;
 	j->kind = ENG_TX_SQE;
@@ -650,7 +650,7 @@ static void eng_tx_trace_term(const struct eng_stream *s)
 		.code = be32_get_bits(s->term.ctrl, RDMAP_TERM_CODE),
 	};
 
-	trace_term_sent(s->qp_num, &c);
+	trace_term_sent(s->link.qp_num, &c);
 }
 
 /*
@@ -660,7 +660,7 @@ static void eng_tx_trace_term(const struct eng_stream *s)
  */
 static bool eng_tx_pick(struct eng_stream *s)
 {
-	enum rdmap_qps state = READ_ONCE(*s->qp_state);
+	enum rdmap_qps state = READ_ONCE(*s->link.state);
 	bool hold = test_bit(ENG_TX_HOLD, &s->flags);
 	struct eng_tx_job *j = &s->job;
 	unsigned long flags;
@@ -721,7 +721,7 @@ static void eng_tx_finish(struct eng_stream *s)
 		}
 		if (j->sqe.opcode != SIW_OP_WRITE)
 			s->msn[RDMAP_QN_SEND]++;
-		swi_qp_complete_sqe(s->qp, &j->sqe, j->len, SIW_WC_SUCCESS);
+		swi_qp_complete_sqe(s->link.qp, &j->sqe, j->len, SIW_WC_SUCCESS);
 		break;
 	case ENG_TX_RRESP:
 		/* its IRD entry was released when the last FPDU was staged */
@@ -729,11 +729,11 @@ static void eng_tx_finish(struct eng_stream *s)
 		j->rr_released = false;
 		break;
 	case ENG_TX_TERM:
-		swi_qp_count_term(s->qp, true,
+		swi_qp_count_term(s->link.qp, true,
 				  be32_get_bits(s->term.ctrl, RDMAP_TERM_LAYER));
 		s->msn[RDMAP_QN_TERMINATE]++;
 		set_bit(ENG_TX_STOPPED, &s->flags);
-		swi_qp_raise(s->qp, RDMAP_QPE_TERM_SENT, RDMAP_QP_ERR_FATAL);
+		swi_qp_raise(s->link.qp, RDMAP_QPE_TERM_SENT, RDMAP_QP_ERR_FATAL);
 		break;
 	}
 	j->kind = ENG_TX_NONE;
@@ -764,14 +764,14 @@ static int eng_tx_push(struct eng_stream *s)
 /* The socket took the whole batch: count its FPDUs, octets and Markers */
 static void eng_tx_count_batch(struct eng_stream *s)
 {
-	swi_qp_count_tx(s->qp, s->nr_fpdu, s->wire_len, s->wire_markers);
+	swi_qp_count_tx(s->link.qp, s->nr_fpdu, s->wire_len, s->wire_markers);
 }
 
 /* The stream cannot carry more: stop sending, report the loss */
 static void eng_tx_abort(struct eng_stream *s)
 {
 	if (!test_and_set_bit(ENG_TX_STOPPED, &s->flags))
-		swi_qp_raise(s->qp, RDMAP_QPE_LLP_RESET, RDMAP_QP_ERR_FATAL);
+		swi_qp_raise(s->link.qp, RDMAP_QPE_LLP_RESET, RDMAP_QP_ERR_FATAL);
 }
 
 /*
@@ -972,7 +972,7 @@ void eng_stream_flush_tx(struct eng_stream *s)
 
 	mutex_lock(&s->tx_mutex);
 	if (j->kind == ENG_TX_SQE && !eng_op_is_read(j->sqe.opcode))
-		swi_qp_complete_sqe(s->qp, &j->sqe, 0, SIW_WC_WR_FLUSH_ERR);
+		swi_qp_complete_sqe(s->link.qp, &j->sqe, 0, SIW_WC_WR_FLUSH_ERR);
 	/*
 	 * A Read Response job shares the IRQ head's reference until its IRD
 	 * entry is released, and owns it from then on
