@@ -6,7 +6,7 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 TOOLS := $(CURDIR)/tools
 
-.PHONY: all modules kdir-exists install clean help kernel compat deb lint kunit e2e check check-full demo bench trace soak
+.PHONY: all modules kdir-exists install clean help kernel compat deb lint kunit e2e check check-full demo bench bench-scale trace soak
 
 all: modules
 
@@ -56,6 +56,9 @@ demo:
 bench:
 	$(TOOLS)/bench.sh
 
+bench-scale:
+	$(TOOLS)/bench-scale.sh
+
 trace:
 	$(TOOLS)/trace.sh
 
@@ -69,6 +72,7 @@ help:
 	@echo "make check-full     make check with every e2e test on every kernel (before a release)"
 	@echo "make demo           boot Debian's 6.12 image in a VM and show softiwarp at work"
 	@echo "make bench          softiwarp vs siw vs TCP in one VM boot: table + PNG"
+	@echo "make bench-scale    the same at scale: 1-64 QPs, latency under load, 1000 connects, memory per connection (~20 min)"
 	@echo "make soak           SOAK_MINUTES (10) of verified rping/rstream load, 132 QPs, in the VM"
 	@echo "make trace          ib_send_lat under ftrace, softiwarp and siw: who waits how long"
 	@echo "make kernel         build (or reuse) the cached test kernel"
