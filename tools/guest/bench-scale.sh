@@ -178,12 +178,8 @@ pt_finish() {
 		kill -0 "$spid" 2>/dev/null || break
 		sleep 0.2
 	done
-	# the server may still wait for more connections: stopping it is
-	# ours, not its failure
-	kill "$spid" 2>/dev/null &&
-		echo "bench-scale: $name: server stopped after the client" >&2
+	kill "$spid" 2>/dev/null
 	wait "$spid" || src=$?
-	[ "$src" -eq 143 ] && src=0
 	if [ "$crc" -ne 0 ] || [ "$src" -ne 0 ]; then
 		note "$name: client exited $crc, server $src"
 		return 1
@@ -325,12 +321,8 @@ iperf() {	# P: iperf3 -P P over the softiwarp veth, MiB/s
 		kill -0 "$spid" 2>/dev/null || break
 		sleep 0.2
 	done
-	# the server may still wait for more connections: stopping it is
-	# ours, not its failure
-	kill "$spid" 2>/dev/null &&
-		echo "bench-scale: $name: server stopped after the client" >&2
+	kill "$spid" 2>/dev/null
 	wait "$spid" || src=$?
-	[ "$src" -eq 143 ] && src=0
 	if [ "$crc" -ne 0 ] || [ "$src" -ne 0 ]; then
 		note "$name: client exited $crc, server $src"
 	else
@@ -393,8 +385,8 @@ cm() {		# DRIVER: cmtime with CONNS connections
 		kill -0 "$spid" 2>/dev/null || break
 		sleep 0.2
 	done
-	# the server may still wait for more connections: stopping it is
-	# ours, not its failure
+	# cmtime's server may still wait for more connections: stopping
+	# it is ours, not its failure (perftest's and iperf3's exit)
 	kill "$spid" 2>/dev/null &&
 		echo "bench-scale: $name: server stopped after the client" >&2
 	wait "$spid" || src=$?
