@@ -47,7 +47,7 @@
 #define SWI_MAX_QP		4096
 #define SWI_MAX_QP_WR		4096	/* per SQ or RQ, power of two */
 #define SWI_MAX_CQ		4096
-#define SWI_MAX_CQE		(SWI_MAX_QP_WR * 4)
+#define SWI_MAX_CQE		(SWI_MAX_QP_WR * 16)	/* 64 full QPs, one CQ */
 #define SWI_MAX_PD		4096
 #define SWI_MAX_MR		(256 * 1024)
 #define SWI_MAX_SRQ		1024
