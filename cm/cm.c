@@ -4,11 +4,15 @@
  *
  * A connection endpoint (struct swi_cep) carries one TCP connection
  * through MPA startup. Connecting and the responder's wait for the Request
- * run in a work item, so the caller of connect never blocks on the TCP
- * handshake; accept and reject run in the caller's context (iw_cm calls
- * them from process context). Once MPA is in Full Operation the QP owns
- * the socket; the endpoint stays attached to the QP (&swi_qp.conn) to turn
- * the QP's close into the iw_cm events DISCONNECT and CLOSE, then goes.
+ * run as steps of a work item that never waits on the socket: the TCP
+ * handshake is non-blocking and the peer's frame is read as it arrives.
+ * While a step waits, the socket's callbacks (swi_cm_sk_event()) or the
+ * timer of the wait's deadline run the work item again, so a thousand
+ * connections in startup hold no worker. accept and reject run in the
+ * caller's context (iw_cm calls them from process context). Once MPA is
+ * in Full Operation the QP owns the socket; the endpoint stays attached
+ * to the QP (&swi_qp.conn) to turn the QP's close into the iw_cm events
+ * DISCONNECT and CLOSE, then goes.
  *
  * References: the endpoint holds its iw_cm_id (add_ref/rem_ref) and the QP
  * while attached; a listener holds its iw_cm_id. Locking: &swi_cep.lock
@@ -34,6 +38,13 @@
 #include "dev/softiwarp.h"
 
 #define SWI_LISTEN_MAX	8	/* sockets per listener (one per address) */
+
+/* Where an initiator's startup is, for the next run of its work item */
+enum swi_cep_step {
+	SWI_CEP_STEP_START,	/* socket, bind, TCP connect */
+	SWI_CEP_STEP_TCP,	/* the TCP handshake under way */
+	SWI_CEP_STEP_REPLY,	/* Request sent, the Reply arriving */
+};
 
 enum swi_cep_state {
 	SWI_CEP_NEW,
@@ -68,7 +79,16 @@ struct swi_cm_rpc {
  * @sock: the socket until the QP takes it
  * @qp: the QP, referenced, from connect or accept
  * @stream: the QP's stream between swi_cm_prepare() and swi_cm_attach()
- * @work: connect (initiator) or wait for the Request (responder)
+ * @work: the startup's steps, connect (initiator) or the wait for the
+ *	Request (responder); run again by the socket's callbacks and by the
+ *	timer of the wait's deadline; holds the reference of the allocation
+ *	until the startup's end
+ * @step: enum swi_cep_step (initiator)
+ * @hooked: swi_cm_sk_event() is the socket's data_ready and state_change
+ * @end: the deadline of the current wait (jiffies)
+ * @got: octets of the peer's frame in @frame
+ * @saved_data_ready: the socket's data_ready before ours
+ * @saved_state_change: the socket's state_change before ours
  * @state: enum swi_cep_state
  * @initiator: we connected
  * @closed: CLOSE was reported to iw_cm (or is held back, see @held)
@@ -100,7 +120,13 @@ struct swi_cep {
 	struct socket *sock;
 	struct swi_qp *qp;
 	struct eng_stream *stream;
-	struct work_struct work;
+	struct delayed_work work;
+	u8 step;
+	bool hooked;
+	unsigned long end;
+	size_t got;
+	void (*saved_data_ready)(struct sock *sk);
+	void (*saved_state_change)(struct sock *sk);
 	u8 state;
 	bool initiator;
 	bool closed;
@@ -307,8 +333,13 @@ static void swi_cm_trace_outcome(const struct swi_cep *cep, int err,
 			 err, &cep->res);
 }
 
-/* How often a wait for the peer's frame looks whether it is still wanted */
-#define SWI_CM_RECV_SLICE	(HZ / 10)
+/* How often an initiator's wait looks whether its QP is still IDLE */
+#define SWI_CM_POLL		(HZ / 10)
+/* The longest Request or Reply we read: header, private data, v2 data */
+#define SWI_CM_FRAME_MAX	(MPA_RR_HDR_SIZE + MPA_MAX_PRIVDATA + \
+				 MPA_V2_DATA_SIZE)
+/* A step's answer: wait for the socket, the work item runs again */
+#define SWI_CM_WAIT		1
 
 /*
  * The initiator's QP left IDLE while its Request waits for the Reply: it
@@ -322,84 +353,126 @@ static bool swi_cm_qp_gone(const struct swi_cep *cep)
 }
 
 /*
- * The next slice of a wait that must end by @end (jiffies): its length,
- * -EAGAIN when the time is up, -ECONNRESET when the initiator's QP is gone
+ * The socket's data_ready and state_change during startup (softirq, or
+ * process context with the socket's backlog): data, the handshake's
+ * outcome, a FIN or a reset for the step that waits. Runs the work item
+ * now; its reference keeps the endpoint while we are the callback.
  */
-static long swi_cm_slice(const struct swi_cep *cep, unsigned long end)
+static void swi_cm_sk_event(struct sock *sk)
 {
-	long left = (long)(end - jiffies);
+	struct swi_cep *cep;
 
-	if (left <= 0)
-		return -EAGAIN;
-	if (swi_cm_qp_gone(cep))
-		return -ECONNRESET;
-	return min_t(long, left, SWI_CM_RECV_SLICE);
+	read_lock_bh(&sk->sk_callback_lock);
+	cep = sk->sk_user_data;
+	if (cep)
+		mod_delayed_work(swi_cm_wq, &cep->work, 0);
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+/* Our callbacks on the endpoint's socket, for the startup's waits */
+static void swi_cm_hook(struct swi_cep *cep)
+{
+	struct sock *sk = cep->sock->sk;
+
+	write_lock_bh(&sk->sk_callback_lock);
+	cep->saved_data_ready = sk->sk_data_ready;
+	cep->saved_state_change = sk->sk_state_change;
+	sk->sk_user_data = cep;
+	sk->sk_data_ready = swi_cm_sk_event;
+	sk->sk_state_change = swi_cm_sk_event;
+	write_unlock_bh(&sk->sk_callback_lock);
+	cep->hooked = true;
 }
 
 /*
- * Receive exactly @len octets by @end (jiffies): the receive timeout is
- * what is left until then, so that a peer trickling its frame in cannot
- * renew it with every octet. The wait goes in slices, and ends early when
- * the initiator's QP is gone.
+ * The socket's callbacks back to TCP's when the startup's waits are over,
+ * before the stream takes the socket. Called by the work item itself: a
+ * run that a callback or the deadline queued meanwhile is withdrawn, so
+ * that nothing runs the work item once its reference is put.
  */
-static int swi_cm_recv(struct swi_cep *cep, void *buf, size_t len,
-		       unsigned long end)
+static void swi_cm_unhook(struct swi_cep *cep)
 {
-	struct socket *sock = cep->sock;
+	struct sock *sk;
 
-	while (len) {
-		struct kvec kv = { .iov_base = buf, .iov_len = len };
-		struct msghdr msg = {};
-		long slice = swi_cm_slice(cep, end);
-		int n;
+	if (!cep->hooked)
+		return;
+	sk = cep->sock->sk;
+	write_lock_bh(&sk->sk_callback_lock);
+	sk->sk_user_data = NULL;
+	sk->sk_data_ready = cep->saved_data_ready;
+	sk->sk_state_change = cep->saved_state_change;
+	write_unlock_bh(&sk->sk_callback_lock);
+	cep->hooked = false;
+	cancel_delayed_work(&cep->work);
+}
 
-		if (slice < 0)
-			return slice;
-		WRITE_ONCE(sock->sk->sk_rcvtimeo, slice);
-		n = kernel_recvmsg(sock, &msg, &kv, 1, len, MSG_WAITALL);
-		if (n == -EAGAIN)
-			continue;
-		if (n <= 0)
-			return n ? n : -ECONNRESET;
-		buf += n;
-		len -= n;
-	}
+/*
+ * A step waits: the work item runs again at the wait's deadline (an
+ * initiator's at least every SWI_CM_POLL, for swi_cm_qp_gone()), or
+ * sooner when the socket's callback queues it. A callback that came
+ * since the step looked has queued it already, which this leaves be.
+ */
+static void swi_cm_wait(struct swi_cep *cep)
+{
+	long left = max_t(long, (long)(cep->end - jiffies), 0);
+
+	if (cep->initiator)
+		left = min_t(long, left, SWI_CM_POLL);
+	queue_delayed_work(swi_cm_wq, &cep->work, left);
+}
+
+/* Start the wait for the peer's frame, bounded by the startup timeout */
+static int swi_cm_frame_begin(struct swi_cep *cep)
+{
+	if (!swi_fault_setup_alloc())
+		cep->frame = kmalloc(SWI_CM_FRAME_MAX, GFP_KERNEL);
+	if (!cep->frame)
+		return -ENOMEM;
+	cep->got = 0;
+	cep->end = jiffies + msecs_to_jiffies(swi_cm_timeout_ms());
 	return 0;
 }
 
-/*
- * Read the peer's Request or Reply, exactly, within the MPA startup
- * timeout, and decode it into @cep
- */
-static int swi_cm_recv_frame(struct swi_cep *cep, enum mpa_startup_kind kind)
+/* Up to @len octets of the frame, without waiting: -EAGAIN when none */
+static int swi_cm_recv_some(struct swi_cep *cep, size_t len)
 {
-	unsigned long end = jiffies + msecs_to_jiffies(swi_cm_timeout_ms());
-	size_t got = 0;
-	int need, err;
+	struct kvec kv = { .iov_base = cep->frame + cep->got, .iov_len = len };
+	struct msghdr msg = {};
+	int n = kernel_recvmsg(cep->sock, &msg, &kv, 1, len, MSG_DONTWAIT);
 
-	if (!swi_fault_setup_alloc())
-		cep->frame = kmalloc(MPA_RR_HDR_SIZE + MPA_MAX_PRIVDATA +
-				     MPA_V2_DATA_SIZE, GFP_KERNEL);
-	if (!cep->frame)
-		return -ENOMEM;
-	need = MPA_RR_HDR_SIZE;
-	while (need > 0 && got + need <= MPA_RR_HDR_SIZE + MPA_MAX_PRIVDATA +
-					  MPA_V2_DATA_SIZE) {
-		err = swi_cm_recv(cep, cep->frame + got, need, end);
+	return n ? n : -ECONNRESET;	/* 0: the peer's FIN */
+}
+
+/*
+ * Read what the socket has of the peer's Request or Reply, exactly (not
+ * an octet of the FPDUs behind it), and decode the frame into @cep once
+ * it is complete. The deadline is the wait's, which a peer trickling its
+ * frame in cannot renew. Return: 0, SWI_CM_WAIT, or a negative errno
+ * (-EAGAIN when the time is up).
+ */
+static int swi_cm_frame_more(struct swi_cep *cep, enum mpa_startup_kind kind)
+{
+	int need = mpa_startup_need(cep->frame, cep->got, kind);
+	int err;
+
+	while (need > 0 && cep->got + need <= SWI_CM_FRAME_MAX) {
+		err = swi_cm_recv_some(cep, need);
+		if (err == -EAGAIN && time_before(jiffies, cep->end))
+			return SWI_CM_WAIT;
 		if (err == -EAGAIN)
 			swi_count(cep->dev, SWI_CNT_MPA_TIMEOUTS);
-		if (err)
+		if (err < 0)
 			return err;
-		got += need;
-		need = mpa_startup_need(cep->frame, got, kind);
+		cep->got += err;
+		need = mpa_startup_need(cep->frame, cep->got, kind);
 	}
 	if (need > 0)	/* a revision 0 frame beyond our buffer */
 		need = -EMSGSIZE;
-	err = need < 0 ? need : mpa_startup_parse(cep->frame, got, kind,
+	err = need < 0 ? need : mpa_startup_parse(cep->frame, cep->got, kind,
 						   &cep->peer);
 	if (err)
 		return swi_cm_bad_input(cep, swi_cm_frame_reason(err), err,
-					got);
+					cep->got);
 	swi_cm_rpc_find(&cep->rpc_peer, cep->peer.pdata, cep->peer.pdata_len);
 	if (kind == MPA_STARTUP_REQUEST)
 		trace_mpa_request_recv(&cep->laddr, &cep->raddr, &cep->peer);
@@ -481,44 +554,17 @@ static struct net *swi_cm_net(struct swi_device *dev)
 }
 
 /*
- * The TCP handshake, within the MPA startup timeout: a non-blocking
- * connect, then waits for its outcome in slices (a repeated blocking
- * connect on a connecting socket waits up to its send timeout), ending
- * early when the initiator's QP is gone. Without the slices, destroy_qp
- * during a SYN nobody answers would wait out the whole timeout.
+ * Create the socket in the device's namespace, bind the mapped local
+ * address and start the TCP handshake, non-blocking; its outcome runs the
+ * work item (swi_cm_tcp_done()). Return: 0 connected, SWI_CM_WAIT, or a
+ * negative errno.
  */
-static int swi_cm_tcp_connect(struct swi_cep *cep, struct sockaddr *raddr)
+static int swi_cm_tcp_start(struct swi_cep *cep)
 {
-	unsigned long end = jiffies + msecs_to_jiffies(swi_cm_timeout_ms());
-	struct socket *sock = cep->sock;
-	int alen = rdma_addr_size(raddr);
-	int err;
+	struct sockaddr *raddr = (struct sockaddr *)&cep->cm_id->m_remote_addr;
+	struct sockaddr *laddr = (struct sockaddr *)&cep->cm_id->m_local_addr;
+	int err = -ENOMEM;
 
-	err = kernel_connect(sock, swi_sockaddr_arg(raddr), alen,
-			     O_NONBLOCK);
-	while (err == -EINPROGRESS || err == -EALREADY) {
-		long slice = swi_cm_slice(cep, end);
-
-		if (slice < 0)
-			return slice == -EAGAIN ? -ETIMEDOUT : slice;
-		WRITE_ONCE(sock->sk->sk_sndtimeo, slice);
-		err = kernel_connect(sock, swi_sockaddr_arg(raddr), alen, 0);
-	}
-	swi_cm_sock_timeouts(sock);
-	return err;
-}
-
-/* TCP connect and MPA Request; 0 with the peer's Reply decoded */
-static int swi_cm_connect_steps(struct swi_cep *cep)
-{
-	struct iw_cm_id *id = cep->cm_id;
-	struct sockaddr *raddr = (struct sockaddr *)&id->m_remote_addr;
-	struct sockaddr *laddr = (struct sockaddr *)&id->m_local_addr;
-	struct mpa_startup_frame req;
-	u8 *buf;
-	int len, err;
-
-	err = -ENOMEM;
 	if (!swi_fault_setup_alloc())
 		err = sock_create_kern(swi_cm_net(cep->dev), raddr->sa_family,
 				       SOCK_STREAM, IPPROTO_TCP, &cep->sock);
@@ -534,10 +580,39 @@ static int swi_cm_connect_steps(struct swi_cep *cep)
 	sock_set_reuseaddr(cep->sock->sk);
 	err = kernel_bind(cep->sock, swi_sockaddr_arg(laddr),
 			  rdma_addr_size(laddr));
-	if (!err)
-		err = swi_cm_tcp_connect(cep, raddr);
 	if (err)
 		return err;
+	swi_cm_hook(cep);
+	cep->end = jiffies + msecs_to_jiffies(swi_cm_timeout_ms());
+	err = kernel_connect(cep->sock, swi_sockaddr_arg(raddr),
+			     rdma_addr_size(raddr), O_NONBLOCK);
+	return err == -EINPROGRESS ? SWI_CM_WAIT : err;
+}
+
+/*
+ * The TCP handshake's outcome, asked of a non-blocking connect again:
+ * 0 connected, SWI_CM_WAIT while it is under way within the MPA startup
+ * timeout, -ETIMEDOUT past it, or the socket's error.
+ */
+static int swi_cm_tcp_done(struct swi_cep *cep)
+{
+	struct sockaddr *raddr = (struct sockaddr *)&cep->cm_id->m_remote_addr;
+	int err;
+
+	err = kernel_connect(cep->sock, swi_sockaddr_arg(raddr),
+			     rdma_addr_size(raddr), O_NONBLOCK);
+	if (err != -EALREADY && err != -EINPROGRESS)
+		return err;
+	return time_before(jiffies, cep->end) ? SWI_CM_WAIT : -ETIMEDOUT;
+}
+
+/* Send our MPA Request on the connected socket */
+static int swi_cm_send_request(struct swi_cep *cep)
+{
+	struct mpa_startup_frame req;
+	u8 *buf;
+	int len, err;
+
 	mpa_startup_request(&cep->pol, cep->pdata, cep->pdata_len, &req);
 	len = mpa_startup_frame_len(&req);
 	buf = swi_fault_setup_alloc() ? NULL : kmalloc(len, GFP_KERNEL);
@@ -547,10 +622,40 @@ static int swi_cm_connect_steps(struct swi_cep *cep)
 	if (err >= 0)
 		err = swi_cm_send(cep->sock, buf, len);
 	kfree(buf);
+	if (!err)
+		trace_mpa_request_sent(&cep->laddr, &cep->raddr, &req);
+	return err;
+}
+
+/*
+ * The initiator's steps from where it stands: TCP connect, MPA Request,
+ * the Reply. Return: 0 with the Reply decoded, SWI_CM_WAIT, or a negative
+ * errno; -ECONNRESET at once when the QP is gone.
+ */
+static int swi_cm_connect_steps(struct swi_cep *cep)
+{
+	int err;
+
+	if (swi_cm_qp_gone(cep))
+		return -ECONNRESET;
+	switch (cep->step) {
+	case SWI_CEP_STEP_START:
+		cep->step = SWI_CEP_STEP_TCP;
+		err = swi_cm_tcp_start(cep);
+		break;
+	case SWI_CEP_STEP_TCP:
+		err = swi_cm_tcp_done(cep);
+		break;
+	default:
+		return swi_cm_frame_more(cep, MPA_STARTUP_REPLY);
+	}
 	if (err)
 		return err;
-	trace_mpa_request_sent(&cep->laddr, &cep->raddr, &req);
-	return swi_cm_recv_frame(cep, MPA_STARTUP_REPLY);
+	cep->step = SWI_CEP_STEP_REPLY;
+	err = swi_cm_send_request(cep);
+	if (!err)
+		err = swi_cm_frame_begin(cep);
+	return err ?: swi_cm_frame_more(cep, MPA_STARTUP_REPLY);
 }
 
 /*
@@ -588,14 +693,22 @@ static void swi_cm_announce(struct swi_cep *cep, enum iw_cm_event_type type)
 	mutex_unlock(&qp->state_lock);
 }
 
+/* The initiator's work item: its next steps, or its outcome */
 static void swi_cm_connect_work(struct work_struct *work)
 {
-	struct swi_cep *cep = container_of(work, struct swi_cep, work);
+	struct swi_cep *cep = container_of(to_delayed_work(work),
+					   struct swi_cep, work);
 	struct iw_cm_id *id = cep->cm_id;
 	int err;
 
 	mutex_lock(&cep->lock);
 	err = swi_cm_connect_steps(cep);
+	if (err == SWI_CM_WAIT) {
+		swi_cm_wait(cep);
+		mutex_unlock(&cep->lock);
+		return;
+	}
+	swi_cm_unhook(cep);
 	if (!err)
 		err = swi_cm_negotiate(cep);
 	if (!err)
@@ -627,8 +740,9 @@ static void swi_cm_connect_work(struct work_struct *work)
  * @id: the connection's iw_cm_id (m_local_addr, m_remote_addr set)
  * @p: private data, IRD/ORD and QP number
  *
- * The TCP handshake and the MPA exchange run in a work item; the outcome
- * is reported with IW_CM_EVENT_CONNECT_REPLY.
+ * The TCP handshake and the MPA exchange run as steps of a work item,
+ * none of which waits on the socket; the outcome is reported with
+ * IW_CM_EVENT_CONNECT_REPLY.
  *
  * Context: process context.
  * Return: 0 when the attempt started, or a negative errno.
@@ -668,8 +782,8 @@ int swi_cm_connect(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 	cep->laddr = id->m_local_addr;
 	cep->raddr = id->m_remote_addr;
 	id->provider_data = cep;
-	INIT_WORK(&cep->work, swi_cm_connect_work);
-	queue_work(swi_cm_wq, &cep->work);
+	INIT_DELAYED_WORK(&cep->work, swi_cm_connect_work);
+	queue_delayed_work(swi_cm_wq, &cep->work, 0);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(swi_cm_connect);
@@ -699,17 +813,23 @@ static int swi_cm_send_reply(struct swi_cep *cep, bool reject,
 	return err;
 }
 
-/* Responder: wait for the Request, offer the connection to the listener */
+/* The responder's work item: the Request as it comes, then the listener */
 static void swi_cm_passive_work(struct work_struct *work)
 {
-	struct swi_cep *cep = container_of(work, struct swi_cep, work);
+	struct swi_cep *cep = container_of(to_delayed_work(work),
+					   struct swi_cep, work);
 	struct swi_listener *lst = cep->lst;
 	bool refuse;
 	int err;
 
 	mutex_lock(&cep->lock);
-	swi_cm_sock_timeouts(cep->sock);
-	err = swi_cm_recv_frame(cep, MPA_STARTUP_REQUEST);
+	err = swi_cm_frame_more(cep, MPA_STARTUP_REQUEST);
+	if (err == SWI_CM_WAIT) {
+		swi_cm_wait(cep);
+		mutex_unlock(&cep->lock);
+		return;
+	}
+	swi_cm_unhook(cep);
 	if (!err)
 		err = swi_cm_negotiate(cep);
 	refuse = err == -EPROTO &&
@@ -914,8 +1034,15 @@ static void swi_cm_accept_one(struct swi_listener *lst, struct socket *ns)
 	kernel_getpeername(ns, (struct sockaddr *)&cep->raddr);
 	kref_get(&lst->ref);
 	cep->lst = lst;
-	INIT_WORK(&cep->work, swi_cm_passive_work);
-	queue_work(swi_cm_wq, &cep->work);
+	swi_cm_sock_timeouts(ns);
+	if (swi_cm_frame_begin(cep)) {
+		swi_count(cep->dev, SWI_CNT_CONN_FAILED);
+		swi_cep_put(cep);
+		return;
+	}
+	INIT_DELAYED_WORK(&cep->work, swi_cm_passive_work);
+	swi_cm_hook(cep);	/* the Request may be there: look at once */
+	queue_delayed_work(swi_cm_wq, &cep->work, 0);
 }
 
 static void swi_cm_listen_work(struct work_struct *work)
