@@ -7,8 +7,11 @@
 #
 #   - aggregate bandwidth of ib_write_bw, ib_send_bw and ib_read_bw (-R,
 #     64 KiB, duration mode) with 1, 4, 16 and 64 QPs, iperf3 -P with as
-#     many streams as TCP's; not fairness across the QPs: perftest reports
-#     the aggregate only
+#     many streams as TCP's
+#   - fairness across the QPs (TCP: streams) of each of those runs: the
+#     octets each connection moved in the middle half of the run (its TCP
+#     socket's tcp_info, sampled as `ss -ti` shows it), the smallest over
+#     the largest
 #   - ib_send_lat (64 B; busy polling and -e) alone and while a 16-QP
 #     ib_write_bw runs
 #   - connection setup and teardown: rdmacm-utils' cmtime, 1000
@@ -28,10 +31,9 @@
 # be taken prints as "n/a (see log N)", a hold that did not work as
 # FAILED; either makes the exit status 1, after the table.
 #
-# Takes about 20 minutes of TCG-emulated VM time (estimated, not yet
-# timed: bandwidth 4 to 5, latency 3 to 4, cmtime 1 to 3, memory 6 to 9,
-# boot and teardown 1), plus building the test kernel and modules when
-# they are not cached; the VM is given an hour at most.
+# Takes about 15 minutes of TCG-emulated VM time (842 s in a run with
+# the defaults, 2026-11-27), plus building the test kernel and modules
+# when they are not cached; the VM is given an hour at most.
 #
 # Knobs (environment):
 #   SCALE_QPS="1 4 16 64"  the QP (and iperf3 stream) counts
@@ -80,7 +82,7 @@ mkdir -p "$res" "$top/build/tools"
 # idle connected QPs, run in the guest
 gcc -O2 -Wall -o "$top/build/tools/qp-hold" "$top/tools/bench/qp-hold.c" \
 	-lrdmacm -libverbs || exit 1
-echo "bench-scale: booting the test VM; this takes about 20 minutes"
+echo "bench-scale: booting the test VM; this takes about 15 minutes"
 t0=$SECONDS
 "$top/tools/vm-run" -o "$res" -t 3600 -m "$mem" \
 	-e "SCALE_QPS=$qps" -e "SCALE_SECS=$secs" -e "SCALE_CONNS=$conns" \

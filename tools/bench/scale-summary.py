@@ -14,13 +14,16 @@ counts, the first gives the order of the rows.
 Prints one table: a row per measurement, columns softiwarp, siw, TCP,
 softiwarp/siw and softiwarp/TCP. TCP's figure of a perftest bandwidth
 with q QPs is iperf3's with as many streams ("iperf3 P=q", not a row of
-its own). Latency rows are followed by their ratio under load to alone.
+its own); so is that of a fairness row ("TEST q=N fairness": the
+smallest over the largest of the octets each connection moved in the
+middle half of the run, 1 when even; "iperf3 P=N fairness"). Latency
+rows are followed by their ratio under load to alone.
 A missing figure prints as "n/a (see log N)", a hold that did not work as
 "FAILED (see log N)"; the logs are listed under the table. Ratios are
-softiwarp's figure over the other's: higher is better for MiB/s, lower
-for the times and the memory. Writes OUTDIR/scale.dat and OUTDIR/scale.gp
-(aggregate bandwidth against the number of QPs; `gnuplot scale.gp` makes
-OUTDIR/scale.png) when there is a bandwidth to plot.
+softiwarp's figure over the other's: higher is better for MiB/s and
+min/max, lower for the times and the memory. Writes OUTDIR/scale.dat and
+OUTDIR/scale.gp (aggregate bandwidth against the number of QPs; `gnuplot
+scale.gp` makes OUTDIR/scale.png) when there is a bandwidth to plot.
 
 Exit status 1 when a figure is missing, a hold FAILED or QPs were left at
 the end, else 0.
@@ -101,9 +104,10 @@ def ratio(a, b):
 
 
 def tcp_for(metric):
-    """The iperf3 metric a perftest bandwidth row compares with."""
-    m = re.fullmatch(r"(ib_\w+_bw) q=(\d+)", metric)
-    return "iperf3 P=%s" % m.group(2) if m else None
+    """The iperf3 metric a perftest bandwidth or fairness row compares
+    with."""
+    m = re.fullmatch(r"ib_\w+_bw q=(\d+)( fairness)?", metric)
+    return "iperf3 P=%s%s" % (m.group(1), m.group(2) or "") if m else None
 
 
 def rows(got, order):
@@ -154,12 +158,15 @@ def table(got, order):
             for d in ("sw", "siw")]
     cells.bad += sum(1 for n in left if n)
     print("\nratios: softiwarp's figure over siw's or TCP's; higher is "
-          "better for MiB/s, lower for usec, us/conn, ms and KiB/conn; "
-          "x rows: under load over alone, per driver")
+          "better for MiB/s and min/max, lower for usec, us/conn, ms and "
+          "KiB/conn; x rows: under load over alone, per driver")
     print("TCP: iperf3 over the softiwarp veth with as many streams as "
           "QPs; MiB/s as perftest's (2^20 octets)")
-    print("fairness across QPs: not measured: perftest reports the "
-          "aggregate only")
+    print("fairness (min/max): the octets each connection (QP, TCP "
+          "stream) moved between about 1/4 and 3/4 of the run (its TCP "
+          "socket's tcp_info, as ss -ti shows it); the smallest over the "
+          "largest, 1 when even (the issue asks 0.8); Jain's index and "
+          "each connection in logs/*.fair.log")
     print("memory: growth of the kernel's slab and vmalloc per connection "
           "(both ends in this kernel), single runs; one boot, one run per "
           "figure: compare ratios, not absolute figures")

@@ -9,9 +9,24 @@
 #   max_qp      the device's, from ibv_devinfo -v
 #   bandwidth   ib_write_bw, ib_send_bw, ib_read_bw (-R, 64 KiB, -D
 #               SCALE_SECS) with -q N for N in SCALE_QPS: the aggregate
-#               perftest prints (it has no per-QP figure); iperf3 -P N as
-#               TCP's. Two hosts (tools/guest/bench.sh): server and its
-#               veth's receive processing on CPU 1, client on CPU 0.
+#               perftest prints; iperf3 -P N as TCP's. Two hosts
+#               (placement.sh): server and its veth's receive processing
+#               on CPU 1, client on CPU 0.
+#   fairness    of each of those runs with N > 1: how the octets spread
+#               over its N connections (perftest and iperf3 report no
+#               per-connection figure, but each QP of softiwarp and siw
+#               is a TCP connection of the kernel). The tcp_info (what
+#               `ss -ti` shows; SAMPLER_PY) of the client's established
+#               connections to the server's port (perftest's rdma_cm
+#               port, iperf3's 5201) every SCALE_SECS/8 s through the
+#               run; between the samples at about 1/4 and 3/4 of the
+#               data's flow, the growth per connection of the data's
+#               direction (bytes_acked: the client sends; bytes_received
+#               for ib_read_bw, whose responder, the server, sends); the
+#               smallest over the largest (1: even; the issue asks 0.8).
+#               FAIR_PY says how the run is found in the samples and
+#               which connections count. Jain's index and each
+#               connection's figure in logs/NAME.fair.log.
 #   latency     ib_send_lat (-R, 64 B, 1000 iterations, t_typical), busy
 #               polling and -e, alone and while a 16-QP ib_write_bw (64
 #               KiB) runs on the same pair (another port)
@@ -53,6 +68,7 @@ LOAD_SECS=40
 LAT_ITERS=1000
 BUSY_SECS=30
 PT_PORT=18515		# perftest (the busy pairs: up to +HOLD_PROCS - 1)
+IPERF_PORT=5201		# iperf3's default
 LAT_PORT=18600		# ib_send_lat beside the load
 HOLD_PORT=7480		# qp-hold (+ the process's index)
 CM_PORT=7471		# cmtime's, fixed
@@ -63,12 +79,17 @@ QPH=$(dirname "$0")/../../build/tools/qp-hold
 # what counts as an error line in a tool's output (tools/e2e/lib.sh's,
 # with cmtime's "failure ..." and qp-hold's own)
 ERR_RE="Failed to|ERRNO|[Ee]rror|[Ff]ail|Couldn't|Unable to|Unhandled|out of memory|^qp-hold: "
+# the interval of the fairness samples: an eighth of a bandwidth run
+SAMPLE=$(awk -v s="$SECS" 'BEGIN { print s / 8 }')
 : > "$log"
 rm -rf "$L"
 mkdir -p "$L"
 
 # shellcheck source=tools/guest/drivers.sh
 . "$(dirname "$0")/drivers.sh"
+# placement one|2h: one CPU as the veth gives it, or two hosts
+# shellcheck source=tools/guest/placement.sh
+. "$(dirname "$0")/placement.sh"
 
 note() {	# TEXT: what failed, in scale.log and on the console
 	echo "bench-scale: $*" | tee -a "$log" >&2
@@ -99,27 +120,6 @@ ends() {
 		sleep 0.1
 	done
 	note "$dl, $dr: ports not ACTIVE"
-}
-
-# placement one|2h (as tools/guest/bench.sh): one CPU as the veth gives
-# it, or two hosts: the server (10.9x.0.1) and its veth's receive
-# processing on CPU 1, the client and its veth's on CPU 0
-srv_cpu=() cli_cpu=()
-placement() {
-	local nd ns dev mask
-	for nd in swL:vsl swR:vsr siL:vil siR:vir; do
-		ns=${nd%:*} dev=${nd#*:} mask=0
-		if [ "$1" = 2h ]; then
-			case $dev in
-			*l)	mask=2 ;;
-			*)	mask=1 ;;
-			esac
-		fi
-		ip netns exec "$ns" sh -c \
-			"echo $mask > /sys/class/net/$dev/queues/rx-0/rps_cpus"
-	done
-	srv_cpu=() cli_cpu=()
-	[ "$1" = 2h ] && srv_cpu=(taskset -c 1) cli_cpu=(taskset -c 0)
 }
 
 # listening NS PORT yes|no: wait (up to 20 s) until a TCP listener on PORT
@@ -165,25 +165,41 @@ pt_start() {
 	cpid=$!
 }
 
-# pt_finish NAME SIZE COLUMN: wait for the pair pt_start began (the server
-# gets 20 s after its client); sets val to COLUMN of the client's row for
-# SIZE (4: BW average, MiB/s; 5: t_typical, usec). Returns 0 with a
-# figure, 2 when the run was clean but perftest's clock failed (0.00,
-# inf: TCG), 1 on anything else (noted).
-pt_finish() {
-	local name=$1 crc=0 src=0
-	val=NA
-	wait "$cpid" || crc=$?
-	for _ in $(seq 100); do
+# server_end NAME CRC SPID SECS [stop]: NAME's client has exited CRC;
+# give its server SPID SECS seconds to exit by itself, then SIGTERM it.
+# perftest's and iperf3's servers exit after their client: one we had to
+# stop failed (143). With "stop" the server may wait for more (cmtime's):
+# our stopping it is no failure. Returns 0 when both exited 0, else notes
+# their statuses and returns 1.
+server_end() {
+	local name=$1 crc=$2 spid=$3 src=0 ours=0 i
+	for ((i = 0; i < $4 * 5; i++)); do
 		kill -0 "$spid" 2>/dev/null || break
 		sleep 0.2
 	done
-	kill "$spid" 2>/dev/null
-	wait "$spid" || src=$?
-	if [ "$crc" -ne 0 ] || [ "$src" -ne 0 ]; then
-		note "$name: client exited $crc, server $src"
-		return 1
+	if kill "$spid" 2>/dev/null && [ "${5:-}" = stop ]; then
+		ours=1
+		echo "bench-scale: $name: server stopped after the client" >&2
 	fi
+	wait "$spid" || src=$?
+	[ "$ours" -eq 1 ] && [ "$src" -eq 143 ] && src=0
+	[ "$crc" -eq 0 ] && [ "$src" -eq 0 ] && return 0
+	note "$name: client exited $crc, server $src"
+	return 1
+}
+
+# pt_finish NAME SIZE COLUMN: wait for the pair pt_start began (the server
+# gets 20 s after its client; a sampler running stops with the client);
+# sets val to COLUMN of the client's row for SIZE (4: BW average, MiB/s;
+# 5: t_typical, usec). Returns 0 with a
+# figure, 2 when the run was clean but perftest's clock failed (0.00,
+# inf: TCG), 1 on anything else (noted).
+pt_finish() {
+	local name=$1 crc=0
+	val=NA
+	wait "$cpid" || crc=$?
+	sampler_stop
+	server_end "$name" "$crc" "$spid" 20 || return 1
 	clean "$L/$name.client.log" "$L/$name.server.log" || return 1
 	val=$(awk -v s="$2" -v c="$3" '$1 == s && NF >= 5 { v = $c }
 		END { print v }' "$L/$name.client.log")
@@ -212,6 +228,233 @@ pt_figure() {
 		[ $? -eq 2 ] || break
 	done
 	rec "$metric" "$drv" "$val" "$unit" "logs/$n.client.log"
+}
+
+# SAMPLER_PY PORT EVERY FILE: every EVERY seconds, the time and the
+# established TCP connections (IPv4) of this namespace to PORT with the
+# bytes_acked and bytes_received of their tcp_info, into FILE, in the
+# format of `ss -tinH` (what FAIR_PY reads): "# time T", a line "RECV-Q
+# SEND-Q LOCAL PEER" and a line of tcp_info fields per connection, "#
+# end". It asks the kernel as ss does (sock_diag netlink, INET_DIAG_INFO),
+# from one process: ss started every time (from the 9p root, results
+# on 9p) was seen to take up to 2.6 s under load, leaving gaps of seconds.
+SAMPLER_PY='
+import ipaddress, socket, struct, sys, time
+
+port, every, out = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
+# inet_diag_req_v2: AF_INET, TCP, INET_DIAG_INFO, TCP_ESTABLISHED, any id
+REQ = struct.pack("=BBBBI", socket.AF_INET, socket.IPPROTO_TCP,
+                  1 << (2 - 1), 0, 1 << 1) + bytes(48)
+# nlmsghdr: SOCK_DIAG_BY_FAMILY, NLM_F_REQUEST | NLM_F_DUMP
+MSG = struct.pack("=IHHII", 16 + len(REQ), 20, 0x301, 1, 0) + REQ
+
+
+def sample(nl):
+    nl.send(MSG)
+    got = []
+    while True:
+        buf = nl.recv(1 << 16)
+        off = 0
+        while off + 16 <= len(buf):
+            ln, typ = struct.unpack_from("=IH", buf, off)
+            if typ in (2, 3) or ln < 16:        # NLMSG_ERROR, NLMSG_DONE
+                return got
+            # inet_diag_msg after the header: family, state, timer,
+            # retrans, id (sport, dport, src[4], dst[4], if, cookie[2]),
+            # expires, rqueue, wqueue, uid, inode: 72 octets; attributes
+            sport, dport = struct.unpack_from("!HH", buf, off + 20)
+            if dport == port:
+                src = ipaddress.IPv4Address(buf[off + 24:off + 28])
+                dst = ipaddress.IPv4Address(buf[off + 40:off + 44])
+                acked = received = 0
+                a = off + 16 + 72
+                while a + 4 <= off + ln:
+                    al, at = struct.unpack_from("=HH", buf, a)
+                    if al < 4:
+                        break
+                    # INET_DIAG_INFO: struct tcp_info, tcpi_bytes_acked
+                    # and tcpi_bytes_received at 120 and 128
+                    if at == 2 and al >= 4 + 136:
+                        acked, received = struct.unpack_from(
+                            "=QQ", buf, a + 4 + 120)
+                    a += (al + 3) & ~3
+                got.append("0 0 %s:%d %s:%d\n\t bytes_acked:%d "
+                           "bytes_received:%d\n"
+                           % (src, sport, dst, dport, acked, received))
+            off += (ln + 3) & ~3
+
+
+nl = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 4)  # SOCK_DIAG
+with open(out, "w") as f:
+    while True:
+        t = time.time()
+        f.write("# time %.6f\n%s# end\n" % (t, "".join(sample(nl))))
+        f.flush()
+        time.sleep(max(0.0, t + every - time.time()))
+'
+
+# sampler NAME NS PORT: SAMPLER_PY in NS every SAMPLE seconds, in the
+# background ($smpid), into a tmpfs ($TMPDIR) until sampler_stop moves
+# it to $L/NAME.ss; returns once the first sample is there. Started
+# before the client of the run NAME: the connections of that sample are
+# not the run's. It runs SCHED_FIFO, above perftest's busy polling on both
+# CPUs and softiwarp's transmit worker (nice -20).
+smpid='' smpf='' smpn=''
+sampler() {
+	smpn=$1 smpf=${TMPDIR:-/tmp}/bench-scale-$1.ss
+	rm -f "$smpf"
+	timeout 900 ip netns exec "$2" chrt -f 10 \
+		python3 -c "$SAMPLER_PY" "$3" "$SAMPLE" "$smpf" \
+		> "$L/$1.sampler.log" 2>&1 &
+	smpid=$!
+	for _ in $(seq 200); do
+		grep -qs '^# end' "$smpf" && return 0
+		kill -0 "$smpid" 2>/dev/null || break
+		sleep 0.1
+	done
+	note "$1: the sampler did not start (logs/$1.sampler.log)"
+	return 1
+}
+
+sampler_stop() {	# the sampler, if one runs; its samples to $L
+	[ -n "$smpid" ] || return 0
+	kill "$smpid" 2>/dev/null
+	wait "$smpid" 2>/dev/null
+	mv "$smpf" "$L/$smpn.ss" 2>/dev/null
+	[ -s "$L/$smpn.sampler.log" ] || rm -f "$L/$smpn.sampler.log"
+	smpid=''
+}
+
+# FAIR_PY FIELD N SAMPLES [JSON]: the spread over N data connections of
+# FIELD's growth (bytes_acked, bytes_received) in the middle half of the
+# run, from the sampler's SAMPLES. The run: from the start of the first
+# interval between two samples in which a connection moved 64 KiB or
+# more (one message; setting up, perftest's exchanges and tearing down
+# move less) to the end of the last; its middle half: the samples inside
+# it nearest to 1/4 and 3/4 of it. Data connections: those not in the
+# first sample; with iperf3's JSON, its streams (not its control
+# connection); else (perftest: one connection more than QPs, its rdma_cm
+# exchange of parameters, idle while the run goes on) all but the one
+# that moved least in all (a QP moves 64 KiB messages). Ends with
+# "fairness min/max M jain J", else "no figure: WHY".
+FAIR_PY='
+import json, re, sys
+
+field, n = sys.argv[1], int(sys.argv[2])
+ports = None
+if len(sys.argv) > 4:
+    d = json.load(open(sys.argv[4]))
+    ports = {c["local_port"] for c in d["start"]["connected"]}
+
+
+def fail(why):
+    print("no figure: " + why)
+    sys.exit(1)
+
+
+samples, t, cur, key = [], None, {}, None
+for line in open(sys.argv[3]):
+    if line.startswith("# time "):
+        t, cur, key = float(line.split()[2]), {}, None
+    elif line.startswith("# end"):
+        samples.append((t, cur))
+    elif line.strip() and not line[0].isspace():
+        w = line.split()
+        key = (w[-2], w[-1])
+        cur[key] = 0
+    elif key is not None:
+        m = re.search(r"\b" + field + r":(\d+)", line)
+        if m:
+            cur[key] = int(m.group(1))
+if len(samples) < 4:
+    fail("%d samples" % len(samples))
+stale = set(samples[0][1])
+ts = [x - samples[0][0] for x, _ in samples]
+busy, most = [], 0
+for i in range(1, len(samples)):
+    p, c = samples[i - 1][1], samples[i][1]
+    g = [c[k] - p[k] for k in c if k in p and k not in stale]
+    if g and max(g) >= 65536:
+        busy.append(i)
+        most = max(most, sum(g) / max(ts[i] - ts[i - 1], 1e-6))
+if not busy:
+    fail("no connection moved 64 KiB between two samples")
+ia, ie = busy[0] - 1, busy[-1]
+a, e = ts[ia], ts[ie]
+i1 = min(range(ia + 1, ie), key=lambda i: abs(ts[i] - a - (e - a) / 4),
+         default=None)
+i2 = min(range(ia + 1, ie), key=lambda i: abs(ts[i] - a - 3 * (e - a) / 4),
+         default=None)
+print("%d samples; the run from %.2f to %.2f s (%.2f MiB/s at most)"
+      % (len(samples), a, e, most / 2**20))
+if i1 is None or i2 <= i1:
+    fail("no two samples inside the run")
+(t1, s1), (t2, s2) = samples[i1], samples[i2]
+dt = t2 - t1
+print("window: samples %d and %d, %.2f to %.2f s" % (i1, i2, ts[i1], ts[i2]))
+conns = [k for k in s2 if k in s1 and k not in stale]
+if ports is not None:
+    conns = [k for k in conns if int(k[0].rsplit(":", 1)[1]) in ports]
+if ports is None and len(conns) == n + 1:
+    k = min(conns, key=lambda k: (s2[k], k))
+    conns.remove(k)
+    print("left out, perftest own (its rdma_cm exchange): %s -> %s "
+          "(%d octets in the window, %d in all)"
+          % (k[0], k[1], s2[k] - s1[k], s2[k]))
+got = sorted((s2[k] - s1[k], k) for k in conns)
+for v, k in got:
+    print("%s -> %s: %d octets, %.2f MiB/s (%d in all)"
+          % (k[0], k[1], v, v / dt / 2**20, s2[k]))
+if len(got) != n:
+    fail("%d connections, not %d" % (len(got), n))
+x = [v for v, _ in got]
+if x[-1] <= 0:
+    fail("no octets moved in the window")
+print("%d connections, %.2f s: %.2f MiB/s in all, %.2f to %.2f each"
+      % (n, dt, sum(x) / dt / 2**20, x[0] / dt / 2**20, x[-1] / dt / 2**20))
+print("fairness min/max %.3f jain %.3f"
+      % (x[0] / x[-1], sum(x) ** 2 / (n * sum(v * v for v in x))))
+'
+
+# fairness NAME FIELD N [JSON]: FAIR_PY over NAME's samples, its output
+# in $L/NAME.fair.log; sets fval to min/max and returns 0, else notes why
+# not and returns 1
+fairness() {
+	local f=$L/$1.fair.log
+	python3 -c "$FAIR_PY" "$2" "$3" "$L/$1.ss" ${4:+"$4"} > "$f" 2>&1
+	fval=$(awk '$1 == "fairness" && $2 == "min/max" { print $3 }' "$f")
+	[ -n "$fval" ] && return 0
+	note "$1: no fairness: $(tail -n 1 "$f")"
+	fval=NA
+	return 1
+}
+
+# bw DRIVER TEST Q: TEST's aggregate bandwidth with Q QPs (64 KiB,
+# SCALE_SECS) as pt_figure takes it, and with Q > 1 the fairness across
+# its connections in the same run: "TEST q=Q fairness", from the
+# client's end (softiwarp's and siw's kernel sockets)
+bw() {
+	local drv=$1 t=$2 q=$3 name try n st field=bytes_acked
+	name=$drv-$t-q$q
+	[ "$t" = ib_read_bw ] && field=bytes_received	# the server sends
+	ends "$drv"
+	for try in 1 2 3; do
+		n=$name
+		[ "$try" -gt 1 ] && n=$name-$try
+		[ "$q" -gt 1 ] && sampler "$n" "$nsr" "$PT_PORT"
+		pt_start "$n" "$PT_PORT" "$t" -q "$q" -D "$SECS" -s 65536
+		pt_finish "$n" 65536 4
+		st=$?
+		[ $st -eq 2 ] || break
+	done
+	rec "$t q=$q" "$drv" "$val" MiB/s "logs/$n.client.log"
+	[ "$q" -gt 1 ] || return 0
+	# perftest's clock is not needed here: a clean run will do
+	if [ "$st" -ne 1 ] && fairness "$n" "$field" "$q"; then
+		rec "$t q=$q fairness" "$drv" "$fval" min/max "logs/$n.fair.log"
+	else
+		rec "$t q=$q fairness" "$drv" NA min/max "logs/$n.client.log"
+	fi
 }
 
 # all_say PATTERN SECS: wait until every log of $plogs has a line
@@ -307,29 +550,32 @@ if "error" in d:
 print("%.2f" % (d["end"]["sum_received"]["bits_per_second"] / 8 / 1048576))
 '
 
-iperf() {	# P: iperf3 -P P over the softiwarp veth, MiB/s
-	local name=tcp-iperf3-P$1 crc=0 src=0 v=
-	listening swL 5201 no
+# iperf P: iperf3 -P P over the softiwarp veth, MiB/s, and with P > 1
+# the fairness across its streams: "iperf3 P=P fairness"
+iperf() {
+	local name=tcp-iperf3-P$1 crc=0 v='' fv=NA flog
+	listening swL "$IPERF_PORT" no
 	timeout 120 ip netns exec swL "${srv_cpu[@]}" iperf3 -s -1 \
-		> "$L/$name.server.log" 2>&1 &
+		-p "$IPERF_PORT" > "$L/$name.server.log" 2>&1 &
 	spid=$!
-	listening swL 5201 yes
+	listening swL "$IPERF_PORT" yes
+	[ "$1" -gt 1 ] && sampler "$name" swR "$IPERF_PORT"
 	timeout 120 ip netns exec swR "${cli_cpu[@]}" iperf3 -c 10.98.0.1 \
-		-t "$SECS" -P "$1" -J > "$L/$name.json" 2> "$L/$name.client.log" ||
-		crc=$?
-	for _ in $(seq 50); do
-		kill -0 "$spid" 2>/dev/null || break
-		sleep 0.2
-	done
-	kill "$spid" 2>/dev/null
-	wait "$spid" || src=$?
-	if [ "$crc" -ne 0 ] || [ "$src" -ne 0 ]; then
-		note "$name: client exited $crc, server $src"
-	else
+		-p "$IPERF_PORT" -t "$SECS" -P "$1" -J > "$L/$name.json" \
+		2> "$L/$name.client.log" || crc=$?
+	sampler_stop
+	if server_end "$name" "$crc" "$spid" 10; then
 		v=$(python3 -c "$IPERF_PY" "$L/$name.json") ||
 			note "$name: no figure"
 	fi
 	rec "iperf3 P=$1" tcp "$v" MiB/s "logs/$name.json"
+	[ "$1" -gt 1 ] || return 0
+	flog=logs/$name.json
+	if [ -n "$v" ] && fairness "$name" bytes_acked "$1" "$L/$name.json"
+	then
+		fv=$fval flog=logs/$name.fair.log
+	fi
+	rec "iperf3 P=$1 fairness" tcp "$fv" min/max "$flog"
 }
 
 lat_alone() {	# DRIVER poll|e
@@ -370,7 +616,7 @@ lat_loaded() {
 }
 
 cm() {		# DRIVER: cmtime with CONNS connections
-	local name=$1-cmtime crc=0 src=0 ok=1 f step unit col
+	local name=$1-cmtime crc=0 ok=1 f step unit col
 	f=$L/$name.client.log
 	ends "$1"
 	settle
@@ -381,20 +627,9 @@ cm() {		# DRIVER: cmtime with CONNS connections
 	listening "$nsl" "$CM_PORT" yes
 	timeout 900 ip netns exec "$nsr" cmtime -s "$ip" -c "$CONNS" \
 		> "$f" 2>&1 || crc=$?
-	for _ in $(seq 300); do
-		kill -0 "$spid" 2>/dev/null || break
-		sleep 0.2
-	done
 	# cmtime's server may still wait for more connections: stopping
-	# it is ours, not its failure (perftest's and iperf3's exit)
-	kill "$spid" 2>/dev/null &&
-		echo "bench-scale: $name: server stopped after the client" >&2
-	wait "$spid" || src=$?
-	[ "$src" -eq 143 ] && src=0
-	if [ "$crc" -ne 0 ] || [ "$src" -ne 0 ]; then
-		note "$name: client exited $crc, server $src"
-		ok=0
-	fi
+	# it is ours, not its failure
+	server_end "$name" "$crc" "$spid" 60 stop || ok=0
 	clean "$f" "$L/$name.server.log" || ok=0
 	# "connect      :  TOTAL_MS  MAX_MS  MIN_US  US_PER_CONN", printed
 	# "%10.2f" each: a MAX_MS of 10 digits or more runs into MIN_US
@@ -546,8 +781,14 @@ plan() {	# every figure, NA until taken, in the order of the table
 			for d in sw siw; do
 				rec "$t q=$q" $d NA MiB/s "not run"
 			done
+			[ "$q" -gt 1 ] || continue
+			for d in sw siw; do
+				rec "$t q=$q fairness" $d NA min/max "not run"
+			done
 		done
 		rec "iperf3 P=$q" tcp NA MiB/s "not run"
+		[ "$q" -gt 1 ] &&
+			rec "iperf3 P=$q fairness" tcp NA min/max "not run"
 	done
 	for m in "" /e; do
 		for d in sw siw; do
@@ -595,9 +836,7 @@ fi
 for q in $QPS; do
 	for t in ib_write_bw ib_send_bw ib_read_bw; do
 		for drv in sw siw; do
-			ends $drv
-			pt_figure "$drv-$t-q$q" "$t q=$q" $drv MiB/s 65536 4 \
-				"$t" -q "$q" -D "$SECS"
+			bw $drv "$t" "$q"
 		done
 	done
 	iperf "$q"

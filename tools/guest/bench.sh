@@ -49,6 +49,9 @@ log=$RESULTS/bench.log
 
 # shellcheck source=tools/guest/drivers.sh
 . "$(dirname "$0")/drivers.sh"
+# placement one|2h (above): one CPU, or two hosts
+# shellcheck source=tools/guest/placement.sh
+. "$(dirname "$0")/placement.sh"
 
 echo "bench: guest has $(nproc) CPUs online, kernel $(uname -r)" >&2
 pairs_up
@@ -58,26 +61,6 @@ knobs() {	# CRC MARKERS
 		echo "$1" > /sys/class/infiniband/$d/mpa_crc
 		echo "$2" > /sys/class/infiniband/$d/mpa_markers
 	done
-}
-
-# placement one|2h: one CPU as the veth gives it, or two hosts (above)
-placed=none srv_cpu=() cli_cpu=()
-placement() {
-	local nd ns dev mask
-	[ "$placed" = "$1" ] && return
-	for nd in swL:vsl swR:vsr siL:vil siR:vir; do
-		ns=${nd%:*} dev=${nd#*:} mask=0
-		if [ "$1" = 2h ]; then
-			case $dev in
-			*l)	mask=2 ;;	# the server's end: CPU 1
-			*)	mask=1 ;;	# the client's end: CPU 0
-			esac
-		fi
-		ip netns exec "$ns" sh -c \
-			"echo $mask > /sys/class/net/$dev/queues/rx-0/rps_cpus"
-	done
-	placed=$1 srv_cpu=() cli_cpu=()
-	[ "$1" = 2h ] && srv_cpu=(taskset -c 1) cli_cpu=(taskset -c 0)
 }
 
 # ksample NSL DEVL NSR DEVR: kernel ticks (USER_HZ) of CPUs 0 and 1 and
