@@ -30,7 +30,10 @@
  * Request without permissive, or closes or resets after half a header is
  * dropped at once; never a CONNECT_REQUEST, and the listener serves normal
  * connects meanwhile and after. cm_passive_trickle: the timeout bounds the
- * whole Request, however slowly its octets come (one MPA timeout counted). cm_active_failed: a raw
+ * whole Request, however slowly its octets come (one MPA timeout counted).
+ * cm_many_silent: 300 clients that connect and say nothing (more than a
+ * workqueue has workers) do not delay a normal connect behind them, and
+ * their FINs end them at once. cm_active_failed: a raw
  * listener that never answers our Request (-ETIMEDOUT, after the timeout),
  * answers with a Request (-ECONNRESET), or closes or resets (-ECONNRESET):
  * CONNECT_REPLY with that status and the QP untouched. cm_rev0_permissive:
@@ -732,6 +735,60 @@ static void cm_passive_dropped(struct kunit *test)
 	cmt_unlisten(test, t);
 }
 
+/* Silent clients of cm_many_silent: more than a workqueue's 256 workers */
+#define CMT_SILENT	300
+
+/* Wait (bounded) until @n connections failed on @t's device */
+static u64 cmt_failed_settle(struct cmt *t, u64 n)
+{
+	u64 got = 0;
+	int i;
+
+	for (i = 0; i < 250; i++) {
+		got = swi_counter_read(to_swi_dev(t->dev), SWI_CNT_CONN_FAILED);
+		if (got >= n)
+			break;
+		msleep(20);
+	}
+	return got;
+}
+
+/*
+ * CMT_SILENT clients connect and send nothing, under an MPA timeout they
+ * must not wait out: a normal connect behind them is served at once, not
+ * when the silent ones time out, since no endpoint holds a worker while
+ * it waits for its peer (a worker each made 768 of 1000 simultaneous
+ * cmtime connects time out). Their FINs then end every one of them at
+ * once, none a CONNECT_REQUEST.
+ */
+static void cm_many_silent(struct kunit *test)
+{
+	struct cmt *t = cmt_up(test, CMT_PORT_BASE + 14);
+	struct socket **raw;
+	unsigned long t0;
+	int i;
+
+	raw = kunit_kcalloc(test, CMT_SILENT, sizeof(*raw), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, raw);
+	cmt_set_timeout(test, CMT_LONG_TIMEOUT_MS);
+	KUNIT_ASSERT_EQ(test, swi_cm_create_listen(&t->lst.id, 512), 0);
+	for (i = 0; i < CMT_SILENT; i++)
+		raw[i] = cmt_raw_connect(test, CMT_PORT_BASE + 14);
+	t0 = jiffies;
+	cmt_probe(test, t, 0);
+	KUNIT_EXPECT_LT(test, jiffies_to_msecs(jiffies - t0),
+			CMT_LONG_TIMEOUT_MS / 2);
+	for (i = 0; i < CMT_SILENT; i++)
+		cmt_raw_close(test, raw[i], false);
+	/* the probe's reject failed it on both sides */
+	KUNIT_EXPECT_EQ(test, cmt_failed_settle(t, CMT_SILENT + 2),
+			CMT_SILENT + 2);
+	KUNIT_EXPECT_LT(test, jiffies_to_msecs(jiffies - t0),
+			CMT_LONG_TIMEOUT_MS);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(t->lst.nev), 1);
+	cmt_unlisten(test, t);
+}
+
 /*
  * A Request trickled an octet at a time, each well within the timeout:
  * the timeout bounds the whole Request, so it is dropped all the same.
@@ -1067,6 +1124,7 @@ static struct kunit_case cm_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(cm_passive_dropped, cmt_passive_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_SLOW(cm_passive_trickle),
+	KUNIT_CASE_SLOW(cm_many_silent),
 	KUNIT_CASE_PARAM_ATTR(cm_active_failed, cmt_active_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_SLOW(cm_rev0_permissive),
