@@ -50,9 +50,6 @@ struct eng_stream;
 #define ENG_MAX_IRD		128
 #define ENG_MAX_ORD		128
 
-/* How long an idle transmitter keeps its buffers (engine/tx.c) */
-#define ENG_TX_IDLE_MS		1000
-
 /* SQE flag of a work request the engine made itself: never completes */
 #define ENG_WQE_INTERNAL	BIT(15)
 
@@ -132,15 +129,12 @@ struct eng_stream_cfg {
  * @mulpdu: the MULPDU the transmitter uses now, from the current MSS
  * @orq_used: our RDMA Read Requests awaiting their Response
  * @irq_used: the peer's Read Requests not yet answered
- * @tx_buf: octets of transmit buffers the stream holds now: 0 but while
- *	it sends, and for ENG_TX_IDLE_MS after
  */
 struct eng_stream_info {
 	struct eng_stream_cfg cfg;
 	u32 mulpdu;
 	u32 orq_used;
 	u32 irq_used;
-	u32 tx_buf;
 };
 
 /* engine/stream.c */
@@ -167,10 +161,6 @@ void eng_stream_flush_tx(struct eng_stream *s);
 
 /* engine/rx.c */
 void eng_stream_flush_rx(struct eng_stream *s);
-
-#if IS_ENABLED(CONFIG_KUNIT)
-void eng_tx_fail_allocs(unsigned int n);
-#endif
 
 /*
  * Provided by the device: the QP's side of the seam (dev/qp.c, dev/mr.c,
