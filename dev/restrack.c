@@ -75,6 +75,8 @@ static int swi_res_put(struct sk_buff *msg, const struct swi_res_attr *a,
  * @si: the stream's snapshot
  * @sq_posted: kernel QP: SQ work requests not yet taken by the engine
  * @rq_posted: kernel QP: receives posted and not yet consumed
+ * @sq_taken: SQ work requests the transmitter has taken (modulo 2^32)
+ * @sq_next: the SQ's next slot holds a work request not yet taken
  */
 struct swi_res_qp {
 	enum rdmap_qps state;
@@ -84,6 +86,8 @@ struct swi_res_qp {
 	struct eng_stream_info si;
 	u32 sq_posted;
 	u32 rq_posted;
+	u32 sq_taken;
+	bool sq_next;
 };
 
 static u32 swi_res_ring_used(struct swi_ring *r, spinlock_t *lock)
@@ -100,6 +104,8 @@ static u32 swi_res_ring_used(struct swi_ring *r, spinlock_t *lock)
 /* state_lock keeps the stream from being freed under us (destroy_qp) */
 static void swi_res_qp_read(struct swi_qp *qp, struct swi_res_qp *r)
 {
+	struct siw_sqe *sqe;
+
 	mutex_lock(&qp->state_lock);
 	r->state = qp->state;
 	r->ird = qp->ird;
@@ -108,6 +114,9 @@ static void swi_res_qp_read(struct swi_qp *qp, struct swi_res_qp *r)
 	if (qp->stream)
 		eng_stream_get_info(qp->stream, &r->si);
 	mutex_unlock(&qp->state_lock);
+	r->sq_taken = READ_ONCE(qp->sq.get);
+	sqe = swi_ring_slot(&qp->sq, r->sq_taken);
+	r->sq_next = swi_slot_busy(sqe);
 	if (qp->user)
 		return;		/* libsiw produces: the kernel sees no put */
 	r->sq_posted = swi_res_ring_used(&qp->sq, &qp->sq_lock);
@@ -127,6 +136,8 @@ static int swi_res_put_qp(struct sk_buff *msg, const struct swi_qp *qp,
 		SWI_U32("srq", !!qp->srq),
 		SWI_IF(kq, SWI_U32("sq_posted", r->sq_posted)),
 		SWI_IF(kq && !qp->srq, SWI_U32("rq_posted", r->rq_posted)),
+		SWI_U32("sq_taken", r->sq_taken),
+		SWI_U32("sq_next", r->sq_next),
 		SWI_U32("ird", r->ird),
 		SWI_U32("ord", r->ord),
 		/* what MPA negotiated, once connected */
@@ -141,6 +152,9 @@ static int swi_res_put_qp(struct sk_buff *msg, const struct swi_qp *qp,
 		SWI_IF(up, SWI_U32("mulpdu", r->si.mulpdu)),
 		SWI_IF(up, SWI_U32("orq_used", r->si.orq_used)),
 		SWI_IF(up, SWI_U32("irq_used", r->si.irq_used)),
+		SWI_IF(up, SWI_U32("tx_job", r->si.tx_job)),
+		SWI_IF(up, SWI_U32("tx_unsent", r->si.tx_unsent)),
+		SWI_IF(up, SWI_U32("tx_nospace", r->si.tx_nospace)),
 	};
 
 	return swi_res_put(msg, a, ARRAY_SIZE(a));
@@ -184,6 +198,7 @@ int swi_fill_res_cq_entry(struct sk_buff *msg, struct ib_cq *ibcq)
 		SWI_STR("owner", kcq ? "kernel" : "user"),
 		SWI_IF(kcq, SWI_U32("pending",
 				    swi_res_ring_used(&cq->ring, &cq->lock))),
+		SWI_U32("produced", READ_ONCE(cq->ring.put)),
 	};
 
 	return swi_res_put(msg, a, ARRAY_SIZE(a));

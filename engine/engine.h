@@ -129,12 +129,20 @@ struct eng_stream_cfg {
  * @mulpdu: the MULPDU the transmitter uses now, from the current MSS
  * @orq_used: our RDMA Read Requests awaiting their Response
  * @irq_used: the peer's Read Requests not yet answered
+ * @tx_job: what the transmitter is working on: 0 nothing, 1 a work
+ *	request of the SQ, 2 a Read Response, 3 the Terminate
+ * @tx_unsent: octets of its current batch the socket has not taken yet
+ *	(waiting for write space)
+ * @tx_nospace: the socket refused the last send for want of space
  */
 struct eng_stream_info {
 	struct eng_stream_cfg cfg;
 	u32 mulpdu;
 	u32 orq_used;
 	u32 irq_used;
+	u32 tx_job;
+	u32 tx_unsent;
+	bool tx_nospace;
 };
 
 /* engine/stream.c */

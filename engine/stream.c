@@ -392,7 +392,9 @@ bool eng_stream_busy(struct eng_stream *s)
  * @info: filled in
  *
  * The read queue indexes are read under @s->qlock, so the counts are
- * consistent with each other; the MULPDU follows the socket's MSS.
+ * consistent with each other; the MULPDU follows the socket's MSS. The
+ * transmitter's state is read without its mutex (a transmitter stuck
+ * holding it must still be visible): a snapshot, for diagnosis.
  *
  * Context: any context; the caller keeps @s alive (the QP's state_lock).
  * Return: nothing.
@@ -407,6 +409,11 @@ void eng_stream_get_info(struct eng_stream *s, struct eng_stream_info *info)
 	info->orq_used = s->orq_put - s->orq_get;
 	info->irq_used = s->irq_put - s->irq_get;
 	spin_unlock_irqrestore(&s->qlock, flags);
+	/* racy by design: a snapshot, the transmitter's mutex not taken */
+	info->tx_job = data_race(s->job.kind);
+	/* racy by design, as above */
+	info->tx_unsent = data_race(s->wire_len - s->wire_sent);
+	info->tx_nospace = test_bit(SOCK_NOSPACE, &s->sock->flags);
 }
 
 /**

@@ -103,7 +103,35 @@ for _ in $(seq 60); do
 	sleep 0.2
 done
 [ "$seen" = 1 ] || fail "no connected QP in rdma resource show"
+
+# res_max OBJ DEV KEY: the largest driver attribute KEY of DEV's OBJs
+res_max() {
+	python3 - "$RESULTS/$T-$1.json" "$2" "$3" <<'EOF'
+import json, sys
+path, dev, key = sys.argv[1:]
+print(max([int(o["drv_" + key]) for o in json.load(open(path))
+           if o.get("ifname") == dev and "drv_" + key in o] or [-1]))
+EOF
+}
+
+# The transmitter's progress shows: the rping client's SQ work requests
+# taken and its completions produced grow while it runs; its
+# transmitter's state is one of the four documented.
+taken0=$(res_max qp "$DEV1" sq_taken)
 res_json cq
+made0=$(res_max cq "$DEV1" produced)
+sleep 1
+res_json qp
+taken1=$(res_max qp "$DEV1" sq_taken)
+res_json cq
+made1=$(res_max cq "$DEV1" produced)
+echo "sq_taken $taken0 -> $taken1, cq produced $made0 -> $made1"
+[ "$taken0" -ge 0 ] && [ "$taken1" -gt "$taken0" ] ||
+	fail "sq_taken did not grow during the rping ($taken0 -> $taken1)"
+[ "$made0" -ge 0 ] && [ "$made1" -gt "$made0" ] ||
+	fail "no CQ's produced grew during the rping ($made0 -> $made1)"
+job=$(res_max qp "$DEV1" tx_job)
+[ "$job" -ge 0 ] && [ "$job" -le 3 ] || fail "tx_job $job out of 0..3"
 res_json mr
 tool_log_clean "$clog" || fail "rping client printed an error"
 for p in "${bg_pids[@]}"; do
