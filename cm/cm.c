@@ -14,9 +14,20 @@
  * to the QP (&swi_qp.conn) to turn the QP's close into the iw_cm events
  * DISCONNECT and CLOSE, then goes.
  *
+ * A listener delivers its CONNECT_REQUESTs in the order TCP accepted the
+ * connections, whichever Request was read first (several endpoints read
+ * theirs at once): consumers pair the connections a peer makes in a row
+ * by their order (perftest matches its QPs so, and its ib_send_bw with
+ * several QPs stalled for good when they came out of order). A Request
+ * ready behind a connection still in startup waits at most
+ * SWI_CM_ORDER_HOLD for it, so that a silent peer delays the others by
+ * that much only (swi_cm_order_run()).
+ *
  * References: the endpoint holds its iw_cm_id (add_ref/rem_ref) and the QP
  * while attached; a listener holds its iw_cm_id. Locking: &swi_cep.lock
  * serialises the endpoint's steps; nothing else is held across socket I/O.
+ * &swi_listener.order_lock is taken before an endpoint's lock, never
+ * after it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -39,9 +50,11 @@
 
 #define SWI_LISTEN_MAX	8	/* sockets per listener (one per address) */
 
+/* How long a ready Request waits for an earlier connection in startup */
+#define SWI_CM_ORDER_HOLD	(HZ / 10)
+
 /* Where an initiator's startup is, for the next run of its work item */
 enum swi_cep_step {
-	SWI_CEP_STEP_START,	/* socket, bind, TCP connect */
 	SWI_CEP_STEP_TCP,	/* the TCP handshake under way */
 	SWI_CEP_STEP_REPLY,	/* Request sent, the Reply arriving */
 };
@@ -84,6 +97,8 @@ struct swi_cm_rpc {
  *	timer of the wait's deadline; holds the reference of the allocation
  *	until the startup's end
  * @step: enum swi_cep_step (initiator)
+ * @tcp_err: what starting the TCP connect in swi_cm_connect() returned:
+ *	SWI_CM_WAIT while the handshake is under way, else its outcome
  * @hooked: swi_cm_sk_event() is the socket's data_ready and state_change
  * @end: the deadline of the current wait (jiffies)
  * @got: octets of the peer's frame in @frame
@@ -106,6 +121,12 @@ struct swi_cm_rpc {
  * @frame: the peer's frame octets
  * @pdata: our private data (initiator)
  * @pdata_len: its length
+ * @order_entry: a responder's place in its listener's &swi_listener.order
+ *	from accept until its CONNECT_REQUEST is delivered or it fails
+ *	(under &swi_listener.order_lock; the entry holds a reference)
+ * @ready_at: when its Request was negotiated (jiffies; responder)
+ * @ready: its Request is negotiated, its CONNECT_REQUEST not yet sent
+ *	(written under @lock, read under the listener's order_lock)
  * @rpc_peer: RFC 8797 data in the peer's Request or Reply
  * @rpc_ours: RFC 8797 data in ours
  * @laddr: the local address and port, for trace events
@@ -122,6 +143,7 @@ struct swi_cep {
 	struct eng_stream *stream;
 	struct delayed_work work;
 	u8 step;
+	int tcp_err;
 	bool hooked;
 	unsigned long end;
 	size_t got;
@@ -139,6 +161,9 @@ struct swi_cep {
 	u8 *frame;
 	u8 *pdata;
 	u16 pdata_len;
+	struct list_head order_entry;
+	unsigned long ready_at;
+	bool ready;
 	struct swi_cm_rpc rpc_peer;
 	struct swi_cm_rpc rpc_ours;
 	struct sockaddr_storage laddr;
@@ -154,6 +179,10 @@ struct swi_cep {
  * @nsock: how many
  * @saved_data_ready: the sockets' callbacks before ours
  * @work: accepts what the sockets have
+ * @order_lock: serialises @order and the delivery of CONNECT_REQUESTs
+ * @order: its endpoints in startup, in the order they were accepted
+ * @order_work: delivers again when a Request's hold ends; holds a
+ *	reference while queued
  * @dying: destroy_listen ran; no more CONNECT_REQUESTs
  */
 struct swi_listener {
@@ -164,6 +193,9 @@ struct swi_listener {
 	int nsock;
 	void (*saved_data_ready)(struct sock *sk);
 	struct work_struct work;
+	struct mutex order_lock;	/* @order, delivery */
+	struct list_head order;
+	struct delayed_work order_work;
 	bool dying;
 };
 
@@ -219,6 +251,7 @@ static struct swi_cep *swi_cep_alloc(struct swi_device *dev, bool initiator)
 		return NULL;
 	kref_init(&cep->ref);
 	mutex_init(&cep->lock);
+	INIT_LIST_HEAD(&cep->order_entry);
 	cep->dev = dev;
 	cep->initiator = initiator;
 	swi_cm_policy(&dev->knobs, initiator, &cep->pol);
@@ -639,12 +672,10 @@ static int swi_cm_connect_steps(struct swi_cep *cep)
 	if (swi_cm_qp_gone(cep))
 		return -ECONNRESET;
 	switch (cep->step) {
-	case SWI_CEP_STEP_START:
-		cep->step = SWI_CEP_STEP_TCP;
-		err = swi_cm_tcp_start(cep);
-		break;
 	case SWI_CEP_STEP_TCP:
-		err = swi_cm_tcp_done(cep);
+		/* swi_cm_connect() started it: its outcome, then the socket's */
+		err = cep->tcp_err == SWI_CM_WAIT ? swi_cm_tcp_done(cep) :
+						    cep->tcp_err;
 		break;
 	default:
 		return swi_cm_frame_more(cep, MPA_STARTUP_REPLY);
@@ -740,9 +771,10 @@ static void swi_cm_connect_work(struct work_struct *work)
  * @id: the connection's iw_cm_id (m_local_addr, m_remote_addr set)
  * @p: private data, IRD/ORD and QP number
  *
- * The TCP handshake and the MPA exchange run as steps of a work item,
- * none of which waits on the socket; the outcome is reported with
- * IW_CM_EVENT_CONNECT_REPLY.
+ * The TCP connect starts here, non-blocking, so that connects made in a
+ * row reach the listener in that order; the handshake's outcome and the
+ * MPA exchange run as steps of a work item, none of which waits on the
+ * socket; the outcome is reported with IW_CM_EVENT_CONNECT_REPLY.
  *
  * Context: process context.
  * Return: 0 when the attempt started, or a negative errno.
@@ -783,6 +815,15 @@ int swi_cm_connect(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 	cep->raddr = id->m_remote_addr;
 	id->provider_data = cep;
 	INIT_DELAYED_WORK(&cep->work, swi_cm_connect_work);
+	/*
+	 * The SYN leaves now, so that connections a consumer makes in a row
+	 * reach the listener in that order (the work items run in any
+	 * order); what it comes to, the work item reports.
+	 */
+	mutex_lock(&cep->lock);
+	cep->step = SWI_CEP_STEP_TCP;
+	cep->tcp_err = swi_cm_tcp_start(cep);
+	mutex_unlock(&cep->lock);
 	queue_delayed_work(swi_cm_wq, &cep->work, 0);
 	return 0;
 }
@@ -813,7 +854,104 @@ static int swi_cm_send_reply(struct swi_cep *cep, bool reject,
 	return err;
 }
 
-/* The responder's work item: the Request as it comes, then the listener */
+/* A responder that will send no CONNECT_REQUEST: say why, count it */
+static void swi_cm_passive_failed(struct swi_cep *cep, int err, bool refuse)
+{
+	lockdep_assert_held(&cep->lock);
+	swi_cm_trace_outcome(cep, err, refuse);
+	net_info_ratelimited("MPA Request refused: %d (MPA error %d)\n",
+			     err, cep->res.error);
+	swi_cm_count_failed(cep);
+	cep->state = SWI_CEP_DEAD;
+}
+
+/* Send @cep's CONNECT_REQUEST, or refuse it once the listen has ended */
+static void swi_cm_deliver(struct swi_listener *lst, struct swi_cep *cep)
+{
+	int err = -ECONNREFUSED;
+
+	lockdep_assert_held(&lst->order_lock);
+	mutex_lock(&cep->lock);
+	cep->ready = false;
+	if (!READ_ONCE(lst->dying)) {
+		cep->state = SWI_CEP_AWAIT_ACCEPT;
+		kref_get(&cep->ref);	/* held by the new iw_cm_id */
+		err = swi_cm_upcall(lst->cm_id, IW_CM_EVENT_CONNECT_REQUEST, 0,
+				    cep, true);
+		if (err)
+			swi_cep_put(cep);
+	}
+	if (err)
+		swi_cm_passive_failed(cep, err, false);
+	mutex_unlock(&cep->lock);
+}
+
+/* Run swi_cm_order_run() again in @delay jiffies */
+static void swi_cm_order_later(struct swi_listener *lst, unsigned long delay)
+{
+	kref_get(&lst->ref);
+	if (mod_delayed_work(swi_cm_wq, &lst->order_work, delay))
+		kref_put(&lst->ref, swi_lst_free);	/* one was queued */
+}
+
+/*
+ * Deliver the CONNECT_REQUESTs that may go, in accept order: a ready
+ * Request goes when every endpoint accepted before it is gone, or it has
+ * waited SWI_CM_ORDER_HOLD for those still in startup; a later one never
+ * passes an earlier ready one.
+ */
+static void swi_cm_order_run(struct swi_listener *lst)
+{
+	struct swi_cep *cep, *next;
+	bool behind = false;
+
+	mutex_lock(&lst->order_lock);
+	list_for_each_entry_safe(cep, next, &lst->order, order_entry) {
+		if (!READ_ONCE(cep->ready)) {
+			behind = true;	/* still in startup */
+			continue;
+		}
+		if (behind && time_before(jiffies,
+					  cep->ready_at + SWI_CM_ORDER_HOLD)) {
+			swi_cm_order_later(lst, cep->ready_at +
+					   SWI_CM_ORDER_HOLD - jiffies);
+			break;
+		}
+		list_del_init(&cep->order_entry);
+		swi_cm_deliver(lst, cep);
+		swi_cep_put(cep);	/* the entry's */
+	}
+	mutex_unlock(&lst->order_lock);
+}
+
+static void swi_cm_order_work(struct work_struct *work)
+{
+	struct swi_listener *lst = container_of(to_delayed_work(work),
+						struct swi_listener,
+						order_work);
+
+	swi_cm_order_run(lst);
+	kref_put(&lst->ref, swi_lst_free);
+}
+
+/* @cep failed in startup: out of the order, and the others may go */
+static void swi_cm_order_drop(struct swi_listener *lst, struct swi_cep *cep)
+{
+	bool listed;
+
+	mutex_lock(&lst->order_lock);
+	listed = !list_empty(&cep->order_entry);
+	list_del_init(&cep->order_entry);
+	mutex_unlock(&lst->order_lock);
+	if (listed)
+		swi_cep_put(cep);	/* the entry's */
+	swi_cm_order_run(lst);
+}
+
+/*
+ * The responder's work item: the Request as it comes, then its turn in
+ * the listener's order (swi_cm_order_run())
+ */
 static void swi_cm_passive_work(struct work_struct *work)
 {
 	struct swi_cep *cep = container_of(to_delayed_work(work),
@@ -837,24 +975,17 @@ static void swi_cm_passive_work(struct work_struct *work)
 		  cep->res.error == MPA_ERR_NO_MATCHING_RTR);
 	if (refuse)
 		swi_cm_send_reply(cep, true, NULL, 0);
-	if (!err && READ_ONCE(lst->dying))
-		err = -ECONNREFUSED;
-	if (!err) {
-		cep->state = SWI_CEP_AWAIT_ACCEPT;
-		kref_get(&cep->ref);	/* held by the new iw_cm_id */
-		err = swi_cm_upcall(lst->cm_id, IW_CM_EVENT_CONNECT_REQUEST, 0,
-				    cep, true);
-		if (err)
-			swi_cep_put(cep);
-	}
 	if (err) {
-		swi_cm_trace_outcome(cep, err, refuse);
-		net_info_ratelimited("MPA Request refused: %d (MPA error %d)\n",
-				     err, cep->res.error);
-		swi_cm_count_failed(cep);
-		cep->state = SWI_CEP_DEAD;
+		swi_cm_passive_failed(cep, err, refuse);
+	} else {
+		cep->ready_at = jiffies;
+		WRITE_ONCE(cep->ready, true);
 	}
 	mutex_unlock(&cep->lock);
+	if (err)
+		swi_cm_order_drop(lst, cep);
+	else
+		swi_cm_order_run(lst);
 	swi_cep_put(cep);
 }
 
@@ -1041,6 +1172,10 @@ static void swi_cm_accept_one(struct swi_listener *lst, struct socket *ns)
 		return;
 	}
 	INIT_DELAYED_WORK(&cep->work, swi_cm_passive_work);
+	kref_get(&cep->ref);	/* the order's entry */
+	mutex_lock(&lst->order_lock);
+	list_add_tail(&cep->order_entry, &lst->order);
+	mutex_unlock(&lst->order_lock);
 	swi_cm_hook(cep);	/* the Request may be there: look at once */
 	queue_delayed_work(swi_cm_wq, &cep->work, 0);
 }
@@ -1271,6 +1406,9 @@ int swi_cm_create_listen(struct iw_cm_id *id, int backlog)
 	lst->dev = to_swi_dev(id->device);
 	lst->cm_id = id;
 	INIT_WORK(&lst->work, swi_cm_listen_work);
+	mutex_init(&lst->order_lock);
+	INIT_LIST_HEAD(&lst->order);
+	INIT_DELAYED_WORK(&lst->order_work, swi_cm_order_work);
 	id->add_ref(id);
 	if (addr.ss_family == AF_INET6 && !sin6->sin6_scope_id &&
 	    (ipv6_addr_type(&sin6->sin6_addr) & IPV6_ADDR_LINKLOCAL))
@@ -1310,6 +1448,7 @@ int swi_cm_destroy_listen(struct iw_cm_id *id)
 		return 0;
 	id->provider_data = NULL;
 	swi_cm_listen_close(lst);
+	swi_cm_order_run(lst);	/* refuses the Requests that wait their turn */
 	kref_put(&lst->ref, swi_lst_free);
 	return 0;
 }

@@ -33,7 +33,8 @@
  * whole Request, however slowly its octets come (one MPA timeout counted).
  * cm_many_silent: 300 clients that connect and say nothing (more than a
  * workqueue has workers) do not delay a normal connect behind them, and
- * their FINs end them at once. cm_active_failed: a raw
+ * their FINs end them at once. cm_requests_in_order: CONNECT_REQUESTs come
+ * in accept order, whatever the order their Requests come in. cm_active_failed: a raw
  * listener that never answers our Request (-ETIMEDOUT, after the timeout),
  * answers with a Request (-ECONNRESET), or closes or resets (-ECONNRESET):
  * CONNECT_REPLY with that status and the QP untouched. cm_rev0_permissive:
@@ -68,7 +69,11 @@
 
 #define CMT_EVENTS	8
 #define CMT_WAIT	(10 * HZ)
-#define CMT_PORT_BASE	47100	/* the cases use 47101 to 47140 */
+/*
+ * The cases use 27101 to 27140: below the ephemeral ports (32768-60999),
+ * so that no connection an earlier case left closing holds one
+ */
+#define CMT_PORT_BASE	27100
 #define CMT_TIMEOUT_MS	300	/* the MPA timeout of the timeout cases */
 #define CMT_LONG_TIMEOUT_MS	8000	/* one a case must not wait out */
 #define CMT_RAW_WAIT	(3 * HZ)	/* a raw socket's send/recv timeout */
@@ -789,6 +794,51 @@ static void cm_many_silent(struct kunit *test)
 	cmt_unlisten(test, t);
 }
 
+/* Connections of cm_requests_in_order */
+#define CMT_ORDERED	5
+
+/*
+ * CONNECT_REQUESTs come in the order TCP accepted the connections, not in
+ * the order their Requests were read: clients connect one after the other
+ * and send their Requests the other way round, 10 ms apart (well within
+ * the hold of SWI_CM_ORDER_HOLD). perftest pairs its QPs by this order.
+ */
+static void cm_requests_in_order(struct kunit *test)
+{
+	static const char * const pd[CMT_ORDERED] = {
+		"c0", "c1", "c2", "c3", "c4",
+	};
+	u16 port = CMT_PORT_BASE + 15;
+	struct cmt *t = cmt_up(test, port);
+	struct socket *raw[CMT_ORDERED];
+	struct mpa_startup_frame f;
+	struct cmt_id *p;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, swi_cm_create_listen(&t->lst.id, 16), 0);
+	for (i = 0; i < CMT_ORDERED; i++)
+		raw[i] = cmt_raw_connect(test, port);
+	msleep(50);	/* accepted, each endpoint waiting for its Request */
+	for (i = CMT_ORDERED - 1; i >= 0; i--) {
+		cmt_frame(&f, MPA_STARTUP_REQUEST, MPA_REV_1, pd[i]);
+		cmt_raw_frame(test, raw[i], &f, -1);
+		usleep_range(10000, 11000);
+	}
+	for (i = 0; i < CMT_ORDERED; i++) {
+		cmt_expect(test, &t->lst, i, IW_CM_EVENT_CONNECT_REQUEST, 0);
+		KUNIT_EXPECT_EQ(test, t->lst.ev[i].pdata_len, 2);
+		KUNIT_EXPECT_MEMEQ(test, t->lst.ev[i].pdata, pd[i], 2);
+		p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, p);
+		cmt_id_init(t, p, port);
+		p->id.provider_data = t->lst.ev[i].provider_data;
+		KUNIT_EXPECT_EQ(test, swi_cm_reject(&p->id, NULL, 0), 0);
+	}
+	for (i = 0; i < CMT_ORDERED; i++)
+		cmt_raw_close(test, raw[i], false);
+	cmt_unlisten(test, t);
+}
+
 /*
  * A Request trickled an octet at a time, each well within the timeout:
  * the timeout bounds the whole Request, so it is dropped all the same.
@@ -1125,6 +1175,7 @@ static struct kunit_case cm_cases[] = {
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_SLOW(cm_passive_trickle),
 	KUNIT_CASE_SLOW(cm_many_silent),
+	KUNIT_CASE_SLOW(cm_requests_in_order),
 	KUNIT_CASE_PARAM_ATTR(cm_active_failed, cmt_active_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_SLOW(cm_rev0_permissive),
