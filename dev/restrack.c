@@ -77,6 +77,8 @@ static int swi_res_put(struct sk_buff *msg, const struct swi_res_attr *a,
  * @rq_posted: kernel QP: receives posted and not yet consumed
  * @sq_taken: SQ work requests the transmitter has taken (modulo 2^32)
  * @sq_next: the SQ's next slot holds a work request not yet taken
+ * @rq_taken: receive work requests taken from the QP's own RQ (modulo
+ *	2^32; not with an SRQ)
  */
 struct swi_res_qp {
 	enum rdmap_qps state;
@@ -88,6 +90,7 @@ struct swi_res_qp {
 	u32 rq_posted;
 	u32 sq_taken;
 	bool sq_next;
+	u32 rq_taken;
 };
 
 static u32 swi_res_ring_used(struct swi_ring *r, spinlock_t *lock)
@@ -117,6 +120,7 @@ static void swi_res_qp_read(struct swi_qp *qp, struct swi_res_qp *r)
 	r->sq_taken = READ_ONCE(qp->sq.get);
 	sqe = swi_ring_slot(&qp->sq, r->sq_taken);
 	r->sq_next = swi_slot_busy(sqe);
+	r->rq_taken = READ_ONCE(qp->rq.get);
 	if (qp->user)
 		return;		/* libsiw produces: the kernel sees no put */
 	r->sq_posted = swi_res_ring_used(&qp->sq, &qp->sq_lock);
@@ -138,6 +142,9 @@ static int swi_res_put_qp(struct sk_buff *msg, const struct swi_qp *qp,
 		SWI_IF(kq && !qp->srq, SWI_U32("rq_posted", r->rq_posted)),
 		SWI_U32("sq_taken", r->sq_taken),
 		SWI_U32("sq_next", r->sq_next),
+		SWI_IF(!qp->srq, SWI_U32("rq_taken", r->rq_taken)),
+		SWI_U32("send_cq", qp->scq->id),
+		SWI_U32("recv_cq", qp->rcq->id),
 		SWI_U32("ird", r->ird),
 		SWI_U32("ord", r->ord),
 		/* what MPA negotiated, once connected */
@@ -178,6 +185,22 @@ int swi_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	return swi_res_put_qp(msg, qp, &r);
 }
 
+/*
+ * Entries of a user CQ libsiw has not polled yet: those with VALID set,
+ * read one by one (a snapshot; user space clears them at any time)
+ */
+static u32 swi_res_cq_unpolled(struct swi_cq *cq)
+{
+	struct siw_cqe *slot;
+	u32 i, n = 0;
+
+	for (i = 0; i < cq->ring.num; i++) {
+		slot = swi_ring_slot(&cq->ring, i);
+		n += !!swi_slot_busy(slot);
+	}
+	return n;
+}
+
 /**
  * swi_fill_res_cq_entry() - driver attributes of a CQ
  * @msg: the netlink message
@@ -199,6 +222,7 @@ int swi_fill_res_cq_entry(struct sk_buff *msg, struct ib_cq *ibcq)
 		SWI_IF(kcq, SWI_U32("pending",
 				    swi_res_ring_used(&cq->ring, &cq->lock))),
 		SWI_U32("produced", READ_ONCE(cq->ring.put)),
+		SWI_IF(!kcq, SWI_U32("unpolled", swi_res_cq_unpolled(cq))),
 	};
 
 	return swi_res_put(msg, a, ARRAY_SIZE(a));
