@@ -64,7 +64,7 @@ deb612=host:linux-headers-6.12-amd64
 deb7=trixie-backports
 # On 7.x, NVMe-oF runs two of its phases and NFS/RDMA its netem round.
 if [ "${CHECK_TIER:-}" = full ]; then
-	t612=all t7=all tsiw=all psiw=all tdebug=all
+	t612=all t7=all tsiw=all psiw=all tdebug=all cdkms=all
 	nvme7=all nfs7="4.0 4.2 4.2+netem"
 else
 	t612="01-module-load 02-rdma-link 03-netns-rping 04-netns-perftest
@@ -73,6 +73,7 @@ else
 	nvme7="sw-sw-ipv4 sw-sw-link-down" nfs7="4.2+netem"
 	tsiw=none psiw="02-siw-interop"
 	tdebug="01-module-load 03-netns-rping 14-mpa-peer 19-hostile-user"
+	cdkms=newest
 fi
 
 "$top/tools/install-deps.sh" || tally fail check:install-deps
@@ -88,6 +89,7 @@ for stage in lint compat deb kunit e2e-6.12 e2e-7.x e2e kunit-debug e2e-debug; d
 	kunit-debug)	KFLAVOUR=debug "$top/tools/kunit.sh" ;;
 	e2e-debug)	KFLAVOUR=debug E2E_DEBUG_TESTS=$tdebug \
 				"$top/tools/e2e.sh" ;;
+	compat)		COMPAT_DKMS=$cdkms "$top/tools/compat.sh" ;;
 	*)		"$top/tools/$stage.sh" ;;
 	esac || tally fail "check:$stage"
 	echo "=== make $stage: $(( $(date +%s) - t0 ))s"
