@@ -9,6 +9,7 @@
 # messages far larger than one FPDU - and that each tool completes and
 # prints its result table. ib_send_bw runs three times: CRC on (the
 # default), CRC off on both devices, Markers requested by both devices.
+# ib_send_bw and ib_read_bw also run with 16 QPs in one process (below).
 # ib_read_bw also runs in duration mode with CRC off: its warm-up drains
 # 128 outstanding Reads and refills them at once, so the responder's IRD
 # is full while Responses go out at full speed; an IRD entry released
@@ -108,6 +109,16 @@ knob "$DEV0" mpa_markers 1
 knob "$DEV1" mpa_markers 1
 bw_all send-markers ib_send_bw
 knobs_default
+
+# --- 16 QPs in one process ----------------------------------------------
+# perftest pairs its client's and its server's QPs by the order of their
+# connections, and for iWARP ib_send_bw credits each client QP (an RDMA
+# Write from the server QP it is paired with) once the server has taken
+# a third of its receive depth: 1000 Sends per QP need credits. With
+# connections paired out of order the credits went to the wrong QPs and
+# most of them stopped for good (the client timed out).
+perf_run send-q16 ib_send_bw 4096 -q 16 -s 4096 -n 1000
+perf_run read-q16 ib_read_bw 4096 -q 16 -s 4096 -n 1000
 echo "perftest runs took $((SECONDS - start)) s"
 
 # --- teardown -------------------------------------------------------------
