@@ -37,7 +37,9 @@
 #
 # Knobs (environment):
 #   SCALE_QPS="1 4 16 64"  the QP (and iperf3 stream) counts
-#   SCALE_SECS=4           seconds of each bandwidth run (-D, iperf3 -t)
+#   SCALE_SECS=12          seconds of each bandwidth run (-D, iperf3 -t);
+#                          fairness needs a window (half of it) longer
+#                          than perftest takes to serve each QP once
 #   SCALE_CONNS=1000       cmtime's connections
 #   SCALE_HOLD=256         connections held for the memory figures, in
 #   SCALE_HOLD_PROCS=4     this many pairs of processes (it divides
@@ -50,7 +52,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 qps=${SCALE_QPS:-1 4 16 64}
-secs=${SCALE_SECS:-4}
+secs=${SCALE_SECS:-12}
 conns=${SCALE_CONNS:-1000}
 hold=${SCALE_HOLD:-256}
 hold_procs=${SCALE_HOLD_PROCS:-4}
