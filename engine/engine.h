@@ -50,6 +50,9 @@ struct eng_stream;
 #define ENG_MAX_IRD		128
 #define ENG_MAX_ORD		128
 
+/* How long an idle transmitter keeps its buffers (engine/tx.c) */
+#define ENG_TX_IDLE_MS		1000
+
 /* SQE flag of a work request the engine made itself: never completes */
 #define ENG_WQE_INTERNAL	BIT(15)
 
@@ -134,6 +137,8 @@ struct eng_stream_cfg {
  * @tx_unsent: octets of its current batch the socket has not taken yet
  *	(waiting for write space)
  * @tx_nospace: the socket refused the last send for want of space
+ * @tx_buf: octets of transmit buffers the stream holds now: 0 but while
+ *	it sends, and for ENG_TX_IDLE_MS after
  */
 struct eng_stream_info {
 	struct eng_stream_cfg cfg;
@@ -143,6 +148,7 @@ struct eng_stream_info {
 	u32 tx_job;
 	u32 tx_unsent;
 	bool tx_nospace;
+	u32 tx_buf;
 };
 
 /* engine/stream.c */
@@ -169,6 +175,10 @@ void eng_stream_flush_tx(struct eng_stream *s);
 
 /* engine/rx.c */
 void eng_stream_flush_rx(struct eng_stream *s);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+void eng_tx_fail_allocs(unsigned int n);
+#endif
 
 /*
  * Provided by the device: the QP's side of the seam (dev/qp.c, dev/mr.c,

@@ -90,6 +90,7 @@ static void eng_stream_rcvbuf(struct sock *sk)
 /* Everything but the socket; also for a stream half set up */
 static void eng_stream_release(struct eng_stream *s)
 {
+	cancel_delayed_work_sync(&s->tx_idle);
 	WARN_ON_ONCE(s->tx_src);	/* the transmitter drops it before it returns */
 	if (s->job.kind == ENG_TX_RRESP && s->job.rr_released)
 		rdmap_mem_unhold(s->job.rr.src);
@@ -99,15 +100,20 @@ static void eng_stream_release(struct eng_stream *s)
 		rdmap_mem_unhold(s->orq[s->orq_get++ % s->ord].sink);
 	rdmap_mem_unhold(s->job.sink);
 	eng_rx_release(s);
-	kvfree(s->stage);
-	kvfree(s->fpdu);
-	kfree(s->wire);
-	kfree(s->wire_stage);
+	kvfree(s->txb);
 	kfree(s->irq);
 	kfree(s->orq);
 	kfree(s);
 }
 
+/*
+ * What every stream needs from the start: its receive state and its IRQ.
+ * The receiver fills the IRQ, maybe in softirq, where an allocation could
+ * only be atomic and its failure would cost the peer a Terminate for a
+ * Read Request within the IRD it was granted; it is small, sized by the
+ * negotiated IRD. The transmitter's buffers and the ORQ come when the
+ * transmitter first needs them (engine/tx.c).
+ */
 static int eng_stream_setup(struct eng_stream *s,
 			    const struct eng_stream_cfg *cfg)
 {
@@ -117,6 +123,7 @@ static int eng_stream_setup(struct eng_stream *s,
 	spin_lock_init(&s->qlock);
 	mutex_init(&s->tx_mutex);
 	INIT_WORK(&s->tx_work, eng_tx_work);
+	INIT_DELAYED_WORK(&s->tx_idle, eng_tx_idle_work);
 	for (i = 0; i < RDMAP_QN_COUNT; i++)
 		s->msn[i] = DDP_MSN_FIRST;
 	if (cfg->hold)
@@ -130,17 +137,8 @@ static int eng_stream_setup(struct eng_stream *s,
 		err = -ENOMEM;
 	if (err)
 		return err;
-	s->stage = kvmalloc(MPA_MULPDU_MAX, GFP_KERNEL);
-	s->fpdu = kvcalloc(ENG_TX_BATCH, sizeof(*s->fpdu), GFP_KERNEL);
-	s->wire = kcalloc(ENG_TX_WIRE_MAX, sizeof(*s->wire), GFP_KERNEL);
-	s->wire_stage = kcalloc(ENG_TX_WIRE_MAX, sizeof(*s->wire_stage),
-				GFP_KERNEL);
 	s->irq = kcalloc(s->ird, sizeof(*s->irq), GFP_KERNEL);
-	s->orq = kcalloc(s->ord, sizeof(*s->orq), GFP_KERNEL);
-	if (!s->stage || !s->fpdu || !s->wire || !s->wire_stage || !s->irq ||
-	    !s->orq)
-		return -ENOMEM;
-	return 0;
+	return s->irq ? 0 : -ENOMEM;
 }
 
 /**
@@ -151,7 +149,9 @@ static int eng_stream_setup(struct eng_stream *s,
  *	from now on, unless it is given back with eng_stream_abandon()
  * @cfg: what MPA negotiated
  *
- * Nothing runs until eng_stream_start().
+ * Nothing runs until eng_stream_start(). Only what an idle connection
+ * needs is allocated here (the stream and its IRQ); the transmitter
+ * allocates its buffers and the ORQ when it first needs them.
  *
  * Context: process context, sleeps.
  * Return: the stream, or ERR_PTR(-EINVAL) for a bad @cfg, or
@@ -405,6 +405,7 @@ void eng_stream_get_info(struct eng_stream *s, struct eng_stream_info *info)
 
 	info->cfg = s->cfg;
 	info->mulpdu = eng_tx_mulpdu(s);
+	info->tx_buf = READ_ONCE(s->txb_size);
 	spin_lock_irqsave(&s->qlock, flags);
 	info->orq_used = s->orq_put - s->orq_get;
 	info->irq_used = s->irq_put - s->irq_get;
@@ -415,6 +416,7 @@ void eng_stream_get_info(struct eng_stream *s, struct eng_stream_info *info)
 	info->tx_unsent = data_race(s->wire_len - s->wire_sent);
 	info->tx_nospace = test_bit(SOCK_NOSPACE, &s->sock->flags);
 }
+EXPORT_SYMBOL_IF_KUNIT(eng_stream_get_info);
 
 /**
  * eng_stream_rd_limits() - the IRD and ORD the stream's queues were sized by

@@ -140,12 +140,39 @@ struct eng_rx {
 
 /*
  * FPDUs of one message handed to the socket in one sock_sendmsg() call at
- * most; the batch also ends when its ULPDUs fill the stage buffer
- * (MPA_MULPDU_MAX octets) or its kvecs the wire array
+ * most; the batch also ends when its ULPDUs fill the stage (MPA_MULPDU_MAX
+ * octets at most, struct eng_tx_buf) or its kvecs the wire array
  */
 #define ENG_TX_BATCH		16
 #define ENG_TX_RUNS		8	/* runs of octets one ULPDU may have */
 #define ENG_TX_WIRE_MAX		(2 * MPA_FPDU_MAX_PIECES + ENG_TX_RUNS)
+
+/**
+ * struct eng_tx_buf - the transmitter's buffers, one allocation
+ * @wire: the batch on its way into the socket, as kvecs over the framing
+ *	octets of each @fpdu and its ULPDU: headers in @stage, payload in
+ *	the source MR's pages or, copied, in @stage
+ * @wire_stage: for each kvec of @wire that points into an MR, the place
+ *	of the same octets in @stage, for eng_tx_settle(); else NULL
+ * @stage: the batch's ULPDUs, one after the other; @stage_size octets,
+ *	behind @fpdu in the same allocation
+ * @stage_size: octets of @stage: MPA_MULPDU_MAX
+ * @nr_fpdu: entries of @fpdu: ENG_TX_BATCH
+ * @fpdu: the batch of FPDUs being sent, all of one message
+ *
+ * Allocated when the transmitter first has a message to frame
+ * (eng_tx_buf_get()), not with the stream: an idle connection needs
+ * none of it. Freed once the transmitter has been idle ENG_TX_IDLE_MS
+ * (eng_tx_idle_work()), and with the stream. Used under tx_mutex only.
+ */
+struct eng_tx_buf {
+	struct kvec wire[ENG_TX_WIRE_MAX];
+	u8 *wire_stage[ENG_TX_WIRE_MAX];
+	u8 *stage;
+	u32 stage_size;
+	u32 nr_fpdu;
+	struct mpa_fpdu fpdu[];
+};
 
 /**
  * struct eng_ulpdu - where the octets of a ULPDU being framed lie
@@ -183,22 +210,23 @@ struct eng_ulpdu {
  * @tx_work: runs the transmitter where the poster cannot
  * @tx_mutex: held by whoever runs the transmitter or flushes its job;
  *	process context only
+ * @tx_idle: frees @txb once the transmitter is idle (eng_tx_idle_work());
+ *	queued when @txb is allocated, cancelled when the stream is freed
  * @flags: ENG_TX_* bits
  * @cfg: what was negotiated
  * @mtx: MPA transmit state (transmitter only)
- * @fpdu: the batch of FPDUs being sent, ENG_TX_BATCH of them at most,
- *	all of one message (transmitter only)
- * @nr_fpdu: FPDUs in the batch
- * @stage: their ULPDUs, one after the other (transmitter only)
- * @stage_used: octets of @stage in use
- * @wire: the batch on its way into the socket, as kvecs over the framing
- *	octets of each @fpdu and its ULPDU: headers in @stage, payload in
- *	the source MR's pages or, copied, in @stage (transmitter only)
- * @wire_stage: for each kvec of @wire that points into an MR, the place
- *	of the same octets in @stage, for eng_tx_settle(); else NULL
- * @wire_nr: kvecs in @wire
+ * @txb: the buffers of the batch (transmitter only): NULL until the
+ *	transmitter has a message to frame, and again once it has been idle;
+ *	never NULL while @job is a message or a batch is unsent
+ * @tx_used: jiffies when the transmitter last built a batch in @txb
+ * @txb_size: octets of @txb, 0 while there is none; written with @txb,
+ *	read as a snapshot by eng_stream_get_info()
+ * @nr_fpdu: FPDUs in the batch, in @txb->fpdu
+ * @stage_used: octets of @txb->stage in use
+ * @wire_nr: kvecs in @txb->wire
  * @wire_len: octets of the batch
- * @wire_sent: of which the socket took these
+ * @wire_sent: of which the socket took these; the batch lives in @txb
+ *	while @wire_sent < @wire_len
  * @wire_markers: Markers in the batch, for the statistics
  * @job: the message being transmitted (transmitter only)
  * @tx_src: the local memory object the batch sends from, referenced,
@@ -210,10 +238,13 @@ struct eng_ulpdu {
  * @ird: entries of @irq, the IRD the stream was created with, fixed
  * @ord: entries of @orq, the ORD the stream was created with, fixed
  * @qlock: protects @irq_*, @orq_*, @term_* (any context, irqsave)
- * @irq: Read Requests received and not yet answered, @ird entries
+ * @irq: Read Requests received and not yet answered, @ird entries,
+ *	allocated with the stream: the receiver fills it, maybe in softirq
  * @irq_put: producer index (receiver)
  * @irq_get: consumer index (transmitter)
- * @orq: our RDMA Read work requests awaiting their Response, @ord entries
+ * @orq: our RDMA Read work requests awaiting their Response, @ord entries;
+ *	NULL until the transmitter takes the stream's first Read (set under
+ *	@qlock by the transmitter, then kept until the stream is freed)
  * @orq_put: producer index (transmitter)
  * @orq_get: consumer index (receiver)
  * @term: the Terminate to send
@@ -232,15 +263,15 @@ struct eng_stream {
 	void (*saved_state_change)(struct sock *sk);
 	struct work_struct tx_work;
 	struct mutex tx_mutex;		/* the transmitter */
+	struct delayed_work tx_idle;
 	unsigned long flags;
 	struct eng_stream_cfg cfg;
 	struct mpa_tx mtx;
-	struct mpa_fpdu *fpdu;
+	struct eng_tx_buf *txb;
+	unsigned long tx_used;
+	u32 txb_size;
 	u32 nr_fpdu;
-	u8 *stage;
 	u32 stage_used;
-	struct kvec *wire;
-	u8 **wire_stage;
 	u32 wire_nr;
 	u32 wire_len;
 	u32 wire_sent;
@@ -282,6 +313,7 @@ static inline u32 eng_orq_used(struct eng_stream *s)
 int eng_tx_init(void);
 void eng_tx_exit(void);
 void eng_tx_work(struct work_struct *work);
+void eng_tx_idle_work(struct work_struct *work);
 u32 eng_tx_mulpdu(struct eng_stream *s);
 
 /* engine/rx.c */

@@ -24,10 +24,19 @@
  * returns (eng_tx_settle()): no MR stays referenced between runs. Payload
  * in pages without a kernel address (highmem), or spread over more than
  * ENG_TX_RUNS runs, is copied into the stage as it is built.
+ *
+ * Its buffers (struct eng_tx_buf: the batch's FPDUs, their kvecs, the
+ * stage) are allocated when it first has a message to frame, sized for
+ * the EMSS of then, and freed once it has been idle for ENG_TX_IDLE_MS
+ * (eng_tx_idle_work()); the ORQ comes with the first RDMA Read. An idle
+ * connection holds neither. Without the memory, the message fails as a
+ * local catastrophic error: a Terminate, the QP to TERMINATE
+ * (eng_tx_nomem()).
  */
 #include <linux/bitfield.h>
 #include <linux/highmem.h>
 #include <linux/net.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 #include <net/sock.h>
@@ -388,6 +397,7 @@ static int eng_tx_stage(struct eng_stream *s, struct eng_ulpdu *u, u32 mulpdu)
 static int eng_wire_ulpdu(struct eng_stream *s, const struct eng_ulpdu *u,
 			  u32 off, u32 len, unsigned int k)
 {
+	struct eng_tx_buf *b = s->txb;
 	unsigned int i;
 	u32 at = 0;
 
@@ -399,9 +409,9 @@ static int eng_wire_ulpdu(struct eng_stream *s, const struct eng_ulpdu *u,
 		if (k == ENG_TX_WIRE_MAX)
 			return -ENOSPC;
 		n = min(len, at + rl - off);
-		s->wire[k].iov_base = u->run[i].iov_base + (off - at);
-		s->wire[k].iov_len = n;
-		s->wire_stage[k++] = u->direct[i] ? u->stage + off : NULL;
+		b->wire[k].iov_base = u->run[i].iov_base + (off - at);
+		b->wire[k].iov_len = n;
+		b->wire_stage[k++] = u->direct[i] ? u->stage + off : NULL;
 		off += n;
 		len -= n;
 	}
@@ -411,7 +421,8 @@ static int eng_wire_ulpdu(struct eng_stream *s, const struct eng_ulpdu *u,
 /* Frame the ULPDU @u and add the FPDU to the batch */
 static int eng_tx_frame(struct eng_stream *s, const struct eng_ulpdu *u)
 {
-	struct mpa_fpdu *f = &s->fpdu[s->nr_fpdu];
+	struct eng_tx_buf *b = s->txb;
+	struct mpa_fpdu *f = &b->fpdu[s->nr_fpdu];
 	unsigned int i, k = s->wire_nr;
 	struct iov_iter it;
 	int err;
@@ -435,9 +446,9 @@ static int eng_tx_frame(struct eng_stream *s, const struct eng_ulpdu *u)
 		}
 		if (k == ENG_TX_WIRE_MAX)
 			return -ENOSPC;
-		s->wire[k].iov_base = f->bytes + p->off;
-		s->wire[k].iov_len = p->len;
-		s->wire_stage[k++] = NULL;
+		b->wire[k].iov_base = f->bytes + p->off;
+		b->wire[k].iov_len = p->len;
+		b->wire_stage[k++] = NULL;
 	}
 	/* the batch goes out whole before anything else: its place is taken */
 	err = mpa_tx_commit(&s->mtx, f);
@@ -453,7 +464,7 @@ static int eng_tx_frame(struct eng_stream *s, const struct eng_ulpdu *u)
 /* Build and frame the job's next FPDU into the batch; all or nothing */
 static int eng_tx_add_fpdu(struct eng_stream *s, u32 mulpdu)
 {
-	struct eng_ulpdu u = { .stage = s->stage + s->stage_used };
+	struct eng_ulpdu u = { .stage = s->txb->stage + s->stage_used };
 	u32 done = s->job.done;
 	bool last = s->job.last;
 	int ulen = eng_tx_stage(s, &u, mulpdu);
@@ -474,8 +485,8 @@ static int eng_tx_add_fpdu(struct eng_stream *s, u32 mulpdu)
 /* Is there room in the batch for one more FPDU of @mulpdu octets? */
 static bool eng_tx_batch_room(struct eng_stream *s, u32 mulpdu)
 {
-	return s->nr_fpdu < ENG_TX_BATCH &&
-	       s->stage_used + mulpdu <= MPA_MULPDU_MAX &&
+	return s->nr_fpdu < s->txb->nr_fpdu &&
+	       s->stage_used + mulpdu <= s->txb->stage_size &&
 	       s->wire_nr + MPA_FPDU_MAX_PIECES + ENG_TX_RUNS <=
 	       ENG_TX_WIRE_MAX;
 }
@@ -494,12 +505,12 @@ static unsigned int eng_tx_sq_hold(struct eng_stream *s)
 }
 
 /*
- * A work request failed locally: it completes in error, the peer gets a
- * Terminate (RFC 5040 section 7) and the QP moves to TERMINATE. The
+ * A local error ends the job: the peer gets a Terminate (RFC 5040
+ * section 7) and the QP moves to TERMINATE, with @err's async event. The
  * Terminate is queued here, not when the QP moves: the transmitter picks
  * it before anything else, so no later work request leaves in between.
  */
-static void eng_tx_sqe_failed(struct eng_stream *s, enum siw_wc_status st)
+static void eng_tx_local_error(struct eng_stream *s, enum rdmap_qp_err err)
 {
 	static const struct rdmap_term_cause cause = {
 		.layer = TERM_LAYER_RDMAP,
@@ -507,10 +518,143 @@ static void eng_tx_sqe_failed(struct eng_stream *s, enum siw_wc_status st)
 		.code = TERM_RDMAP_UNSPECIFIED,
 	};
 
-	swi_qp_complete_sqe(s->link.qp, &s->job.sqe, 0, st);
 	s->job.kind = ENG_TX_NONE;
 	eng_tx_queue_term(s, &cause, NULL, false);
-	swi_qp_raise(s->link.qp, RDMAP_QPE_LOCAL_ERROR, RDMAP_QP_ERR_ACCESS);
+	swi_qp_raise(s->link.qp, RDMAP_QPE_LOCAL_ERROR, err);
+}
+
+/* A work request failed locally: it completes in error, then as above */
+static void eng_tx_sqe_failed(struct eng_stream *s, enum siw_wc_status st)
+{
+	swi_qp_complete_sqe(s->link.qp, &s->job.sqe, 0, st);
+	eng_tx_local_error(s, RDMAP_QP_ERR_ACCESS);
+}
+
+/* The stream cannot carry more: stop sending, report the loss */
+static void eng_tx_abort(struct eng_stream *s)
+{
+	if (!test_and_set_bit(ENG_TX_STOPPED, &s->flags))
+		swi_qp_raise(s->link.qp, RDMAP_QPE_LLP_RESET, RDMAP_QP_ERR_FATAL);
+}
+
+#if IS_ENABLED(CONFIG_KUNIT)
+static atomic_t eng_tx_faults = ATOMIC_INIT(0);
+
+/**
+ * eng_tx_fail_allocs() - fail the transmitter's next allocations (KUnit)
+ * @n: how many of its allocations (buffers, ORQ) fail from now on, over
+ *	all streams; 0 disarms
+ *
+ * Context: any context.
+ * Return: nothing.
+ */
+void eng_tx_fail_allocs(unsigned int n)
+{
+	atomic_set(&eng_tx_faults, n);
+}
+EXPORT_SYMBOL_IF_KUNIT(eng_tx_fail_allocs);
+
+static bool eng_tx_alloc_fault(void)
+{
+	return atomic_dec_if_positive(&eng_tx_faults) >= 0;
+}
+#else
+static bool eng_tx_alloc_fault(void)
+{
+	return false;
+}
+#endif
+
+/*
+ * The transmitter's buffers: ENG_TX_BATCH FPDUs, their wire arrays and a
+ * stage of MPA_MULPDU_MAX octets, as the stream had them from its start
+ * before, so that batches are cut as they were. Allocated when the
+ * transmitter has a message to frame, kept until it is idle
+ * (eng_tx_idle_work()).
+ *
+ * kvmalloc(): physically contiguous (128 KiB) when the buddy allocator
+ * has it, as the transmitter's buffers always were, vmalloc otherwise.
+ * No I/O in reclaim (memalloc_noio_save()): the transmitter carries
+ * kernel consumers' block and file I/O (nvme-rdma, xprtrdma) and runs on
+ * a WQ_MEM_RECLAIM workqueue, so reclaim must not wait for I/O that waits
+ * for it; kvmalloc() takes GFP_KERNEL only, the scope gives the rest. Not
+ * counted by fail_setup_alloc, which is about connection setup: KUnit
+ * fails it with eng_tx_fail_allocs().
+ */
+static int eng_tx_buf_get(struct eng_stream *s)
+{
+	unsigned int noio;
+	struct eng_tx_buf *b;
+	size_t size;
+
+	lockdep_assert_held(&s->tx_mutex);
+	if (s->txb)
+		return 0;
+	if (eng_tx_alloc_fault())
+		return -ENOMEM;
+	size = struct_size(b, fpdu, ENG_TX_BATCH) + MPA_MULPDU_MAX;
+	noio = memalloc_noio_save();
+	b = kvmalloc(size, GFP_KERNEL);
+	memalloc_noio_restore(noio);
+	if (!b)
+		return -ENOMEM;
+	b->nr_fpdu = ENG_TX_BATCH;
+	b->stage_size = MPA_MULPDU_MAX;
+	b->stage = (u8 *)&b->fpdu[ENG_TX_BATCH];
+	s->txb = b;
+	WRITE_ONCE(s->txb_size, size);
+	s->tx_used = jiffies;
+	queue_delayed_work(eng_tx_wq, &s->tx_idle,
+			   msecs_to_jiffies(ENG_TX_IDLE_MS));
+	return 0;
+}
+
+/*
+ * The ORQ, allocated with the stream's first RDMA Read and kept (Reads
+ * stay in it while the transmitter is idle). Published under qlock, as
+ * the receiver reads it there. GFP_NOIO, as eng_tx_buf_get().
+ */
+static int eng_tx_orq_get(struct eng_stream *s)
+{
+	struct eng_orqe *orq;
+	unsigned long flags;
+
+	if (s->orq)
+		return 0;
+	if (eng_tx_alloc_fault())
+		return -ENOMEM;
+	orq = kcalloc(s->ord, sizeof(*orq), GFP_NOIO);
+	if (!orq)
+		return -ENOMEM;
+	spin_lock_irqsave(&s->qlock, flags);
+	s->orq = orq;
+	spin_unlock_irqrestore(&s->qlock, flags);
+	return 0;
+}
+
+/*
+ * No memory for what the job needs: a local catastrophic error. A work
+ * request completes with LOC_QP_OP_ERR; a Read Response is not sent (its
+ * Request stays in the IRQ, for the flush). The Terminate that follows
+ * tries the allocation again; when the Terminate itself finds none, the
+ * connection is reset.
+ */
+static void eng_tx_nomem(struct eng_stream *s)
+{
+	switch (s->job.kind) {
+	case ENG_TX_SQE:
+		swi_qp_complete_sqe(s->link.qp, &s->job.sqe, 0,
+				    SIW_WC_LOC_QP_OP_ERR);
+		eng_tx_local_error(s, RDMAP_QP_ERR_FATAL);
+		break;
+	case ENG_TX_RRESP:
+		eng_tx_local_error(s, RDMAP_QP_ERR_FATAL);
+		break;
+	default:		/* the Terminate */
+		s->job.kind = ENG_TX_NONE;
+		eng_tx_abort(s);
+		break;
+	}
 }
 
 /*
@@ -621,6 +765,12 @@ static bool eng_tx_pick_sqe(struct eng_stream *s)
 		eng_tx_local_wr(s);
 		return true;
 	}
+	/* before the checks take holds, and a Read its ORQ entry */
+	if (eng_tx_buf_get(s) ||
+	    (eng_op_is_read(j->sqe.opcode) && eng_tx_orq_get(s))) {
+		eng_tx_nomem(s);
+		return true;
+	}
 	len = eng_sqe_len(&j->sqe);
 	st = len < 0 ? SIW_WC_LOC_LEN_ERR : eng_tx_check_sqe(s);
 	if (st != SIW_WC_SUCCESS) {
@@ -703,8 +853,13 @@ static bool eng_tx_pick(struct eng_stream *s)
 		got = false;
 	}
 	spin_unlock_irqrestore(&s->qlock, flags);
-	if (got || state != RDMAP_QPS_RTS || hold)
-		return got;
+	if (got) {
+		if (eng_tx_buf_get(s))
+			eng_tx_nomem(s);
+		return true;
+	}
+	if (state != RDMAP_QPS_RTS || hold)
+		return false;
 	return eng_tx_pick_sqe(s);
 }
 
@@ -750,8 +905,8 @@ static int eng_tx_push(struct eng_stream *s)
 		};
 		int n;
 
-		iov_iter_kvec(&msg.msg_iter, ITER_SOURCE, s->wire, s->wire_nr,
-			      s->wire_len);
+		iov_iter_kvec(&msg.msg_iter, ITER_SOURCE, s->txb->wire,
+			      s->wire_nr, s->wire_len);
 		iov_iter_advance(&msg.msg_iter, s->wire_sent);
 		n = sock_sendmsg(s->sock, &msg);
 		if (n <= 0)
@@ -767,13 +922,6 @@ static void eng_tx_count_batch(struct eng_stream *s)
 	swi_qp_count_tx(s->link.qp, s->nr_fpdu, s->wire_len, s->wire_markers);
 }
 
-/* The stream cannot carry more: stop sending, report the loss */
-static void eng_tx_abort(struct eng_stream *s)
-{
-	if (!test_and_set_bit(ENG_TX_STOPPED, &s->flags))
-		swi_qp_raise(s->link.qp, RDMAP_QPE_LLP_RESET, RDMAP_QP_ERR_FATAL);
-}
-
 /*
  * The socket did not take the whole batch: copy the octets it still
  * points at in MRs to their places in the stage, so that no reference to
@@ -783,16 +931,17 @@ static void eng_tx_abort(struct eng_stream *s)
  */
 static void eng_tx_settle(struct eng_stream *s)
 {
+	struct eng_tx_buf *b = s->txb;
 	size_t at = 0;
 	unsigned int i;
 
-	for (i = 0; i < s->wire_nr; at += s->wire[i++].iov_len) {
-		if (!s->wire_stage[i] || at + s->wire[i].iov_len <= s->wire_sent)
+	for (i = 0; i < s->wire_nr; at += b->wire[i++].iov_len) {
+		if (!b->wire_stage[i] || at + b->wire[i].iov_len <= s->wire_sent)
 			continue;
-		memcpy(s->wire_stage[i], s->wire[i].iov_base,
-		       s->wire[i].iov_len);
-		s->wire[i].iov_base = s->wire_stage[i];
-		s->wire_stage[i] = NULL;
+		memcpy(b->wire_stage[i], b->wire[i].iov_base,
+		       b->wire[i].iov_len);
+		b->wire[i].iov_base = b->wire_stage[i];
+		b->wire_stage[i] = NULL;
 	}
 	eng_tx_drop_src(s);
 }
@@ -812,6 +961,7 @@ static bool eng_tx_next(struct eng_stream *s)
 		return false;
 	if (s->job.kind == ENG_TX_NONE)
 		return true;	/* completed without a wire message */
+	s->tx_used = jiffies;
 	s->nr_fpdu = 0;
 	s->stage_used = 0;
 	s->wire_nr = 0;
@@ -895,6 +1045,46 @@ void eng_tx_work(struct work_struct *work)
 
 	mutex_lock(&s->tx_mutex);
 	eng_tx_run_locked(s);
+	mutex_unlock(&s->tx_mutex);
+}
+
+/**
+ * eng_tx_idle_work() - free the transmitter's buffers once it is idle
+ * @work: the stream's tx_idle
+ *
+ * Frees &eng_stream.txb when the transmitter has built no batch for
+ * ENG_TX_IDLE_MS and has neither a message in progress nor a batch the
+ * socket has not taken; otherwise looks again when that time would be
+ * up. The next message allocates them again (eng_tx_buf_get()), sized for
+ * the EMSS of then. A stopped stream that still holds a batch keeps them
+ * until it is freed. A transmitter running now is not idle: when
+ * &eng_stream.tx_mutex is taken, it looks again later rather than wait.
+ *
+ * Context: process context (the softiwarp_tx workqueue); takes
+ * &eng_stream.tx_mutex by trylock.
+ * Return: nothing.
+ */
+void eng_tx_idle_work(struct work_struct *work)
+{
+	struct eng_stream *s = container_of(to_delayed_work(work),
+					    struct eng_stream, tx_idle);
+	unsigned long idle = msecs_to_jiffies(ENG_TX_IDLE_MS), due;
+
+	if (!mutex_trylock(&s->tx_mutex)) {
+		queue_delayed_work(eng_tx_wq, &s->tx_idle, idle);
+		return;
+	}
+	due = s->tx_used + idle;
+	if (s->job.kind != ENG_TX_NONE || s->wire_sent < s->wire_len) {
+		if (!test_bit(ENG_TX_STOPPED, &s->flags))
+			queue_delayed_work(eng_tx_wq, &s->tx_idle, idle);
+	} else if (time_before(jiffies, due)) {
+		queue_delayed_work(eng_tx_wq, &s->tx_idle, due - jiffies);
+	} else {
+		kvfree(s->txb);
+		s->txb = NULL;
+		WRITE_ONCE(s->txb_size, 0);
+	}
 	mutex_unlock(&s->tx_mutex);
 }
 

@@ -395,6 +395,44 @@ static void qpt_ops_markers(struct kunit *test)
 	qpt_ops(test, &cfg);
 }
 
+/* Octets of transmit buffers the stream of QP @i holds now */
+static u32 qpt_tx_buf(struct qpt *t, int i)
+{
+	struct eng_stream_info si;
+
+	eng_stream_get_info(to_swi_qp(t->qp[i])->stream, &si);
+	return si.tx_buf;
+}
+
+/*
+ * A connected QP that sends nothing holds no transmit buffers; its first
+ * message allocates them, and they go once the transmitter has been idle
+ * ENG_TX_IDLE_MS; the next message allocates them again
+ */
+static void qpt_tx_buffers_on_demand(struct kunit *test)
+{
+	const struct eng_stream_cfg cfg = {};
+	struct qpt *t = qpt_up(test, &cfg);
+	struct ib_send_wr sw = { .opcode = IB_WR_SEND };
+	int round, ms;
+
+	KUNIT_EXPECT_EQ(test, qpt_tx_buf(t, 0), 0);
+	KUNIT_EXPECT_EQ(test, qpt_tx_buf(t, 1), 0);
+	for (round = 0; round < 2; round++) {
+		qpt_post_recv(test, t, 1, 20 + round, QPT_BUF);
+		sw.wr_id = 30 + round;
+		qpt_post(test, t, 0, &sw, QPT_LEN);
+		qpt_expect_wc(test, t->cq[0], IB_WC_SEND, 30 + round, 0);
+		qpt_expect_wc(test, t->cq[1], IB_WC_RECV, 20 + round, QPT_LEN);
+		KUNIT_EXPECT_GT(test, qpt_tx_buf(t, 0), 0);
+		KUNIT_EXPECT_EQ(test, qpt_tx_buf(t, 1), 0);	/* sent nothing */
+		for (ms = 0; ms < 4 * ENG_TX_IDLE_MS && qpt_tx_buf(t, 0);
+		     ms += 20)
+			msleep(20);
+		KUNIT_EXPECT_EQ(test, qpt_tx_buf(t, 0), 0);
+	}
+}
+
 static enum ib_qp_state qpt_state(struct qpt *t, int i)
 {
 	struct ib_qp_init_attr init;
@@ -549,6 +587,83 @@ static void qpt_local_error_terminates(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[1], &wc), 1);
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 26);
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+}
+
+static void qpt_tx_faults_off(void *unused)
+{
+	eng_tx_fail_allocs(0);
+}
+
+/*
+ * The transmitter finds no memory for what a work request needs, with
+ * the first of @fails allocations failing: for a Send its buffers, for a
+ * Read, once a Send has given it buffers, the ORQ. The work request
+ * completes with LOC_QP_OP_ERR and both QPs end in ERROR, B's receive
+ * flushed: told by a Terminate (RDMAP) when only that one allocation
+ * fails, by a reset when the Terminate's fails too.
+ */
+static void qpt_tx_nomem(struct kunit *test, bool read, unsigned int fails)
+{
+	const struct eng_stream_cfg cfg = {};
+	struct qpt *t = qpt_up(test, &cfg);
+	struct ib_send_wr sw = { .opcode = IB_WR_SEND, .wr_id = 41 };
+	struct ib_rdma_wr rw = {
+		.wr = { .opcode = IB_WR_RDMA_READ, .wr_id = 42 },
+	};
+	u64 *v = kunit_kcalloc(test, SWI_CNT_MAX, sizeof(*v), GFP_KERNEL);
+	struct ib_mr *mr = NULL;
+	struct ib_wc wc;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, v);
+	qpt_post_recv(test, t, 1, 43, QPT_BUF);
+	if (read) {
+		qpt_post(test, t, 0, &sw, 64);
+		qpt_expect_wc(test, t->cq[0], IB_WC_SEND, 41, 0);
+		qpt_expect_wc(test, t->cq[1], IB_WC_RECV, 43, 64);
+		qpt_post_recv(test, t, 1, 43, QPT_BUF);
+		mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
+				      IB_ACCESS_REMOTE_READ);
+		rw.remote_addr = mr->iova;
+		rw.rkey = mr->rkey;
+	}
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, qpt_tx_faults_off,
+							NULL), 0);
+	eng_tx_fail_allocs(fails);
+	qpt_post(test, t, 0, read ? &rw.wr : &sw, 64);
+	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[0], &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, read ? 42 : 41);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_LOC_QP_OP_ERR);
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 0, IB_QPS_ERR));
+	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[1], &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 43);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+	if (fails == 1) {
+		qpt_expect_terms(test, t, SWI_CNT_TX_TERM_RDMAP,
+				 SWI_CNT_RX_TERM_RDMAP);
+	} else {
+		qpt_counters(test, t, v);
+		for (i = SWI_CNT_TX_TERM_RDMAP; i <= SWI_CNT_RX_TERM_LLP; i++)
+			KUNIT_EXPECT_EQ_MSG(test, v[i], 0, "counter %d", i);
+	}
+	if (mr)
+		KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+}
+
+static void qpt_tx_nomem_send_terminates(struct kunit *test)
+{
+	qpt_tx_nomem(test, false, 1);
+}
+
+static void qpt_tx_nomem_read_terminates(struct kunit *test)
+{
+	qpt_tx_nomem(test, true, 1);
+}
+
+static void qpt_tx_nomem_term_resets(struct kunit *test)
+{
+	qpt_tx_nomem(test, false, 2);
 }
 
 /*
@@ -1879,9 +1994,13 @@ static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_ops_crc),
 	KUNIT_CASE_SLOW(qpt_ops_plain),
 	KUNIT_CASE_SLOW(qpt_ops_markers),
+	KUNIT_CASE_SLOW(qpt_tx_buffers_on_demand),
 	KUNIT_CASE_SLOW(qpt_bad_stag_terminates),
 	KUNIT_CASE_SLOW(qpt_crc_error_terminates),
 	KUNIT_CASE_SLOW(qpt_local_error_terminates),
+	KUNIT_CASE_SLOW(qpt_tx_nomem_send_terminates),
+	KUNIT_CASE_SLOW(qpt_tx_nomem_read_terminates),
+	KUNIT_CASE_SLOW(qpt_tx_nomem_term_resets),
 	KUNIT_CASE_SLOW(qpt_failed_check_releases_mr),
 	KUNIT_CASE_SLOW(qpt_cq_overflow_fails_qp),
 	KUNIT_CASE_SLOW(qpt_close_answers_read),
