@@ -31,8 +31,8 @@
 # be taken prints as "n/a (see log N)", a hold that did not work as
 # FAILED; either makes the exit status 1, after the table.
 #
-# Takes about 15 minutes of TCG-emulated VM time (842 s in a run with
-# the defaults, 2026-11-27), plus building the test kernel and modules
+# Takes about 17 minutes of TCG-emulated VM time (1045 s in a run with
+# the defaults, 2026-11-28), plus building the test kernel and modules
 # when they are not cached; the VM is given an hour at most.
 #
 # Knobs (environment):
@@ -84,7 +84,7 @@ mkdir -p "$res" "$top/build/tools"
 # idle connected QPs, run in the guest
 gcc -O2 -Wall -o "$top/build/tools/qp-hold" "$top/tools/bench/qp-hold.c" \
 	-lrdmacm -libverbs || exit 1
-echo "bench-scale: booting the test VM; this takes about 15 minutes"
+echo "bench-scale: booting the test VM; this takes about 17 minutes"
 t0=$SECONDS
 "$top/tools/vm-run" -o "$res" -t 3600 -m "$mem" \
 	-e "SCALE_QPS=$qps" -e "SCALE_SECS=$secs" -e "SCALE_CONNS=$conns" \
