@@ -14,6 +14,11 @@
  * Unregistration after NETDEV_UNREGISTER runs on the module's own
  * workqueue, so that module unload can wait for it without touching the
  * devices of other drivers that share RDMA_DRIVER_SIW (the in-tree siw).
+ * A netdev moving to another network namespace is unregistered from the
+ * old one first, and its device goes with it: the device's sockets are in
+ * the old namespace. In exclusive netns mode a new device is registered in
+ * its netdev's namespace (swi_dev_home()); Documentation/admin-guide.rst,
+ * "Containers".
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -422,9 +427,32 @@ static int swi_dev_list_add(struct swi_device *dev)
 	return err;
 }
 
+/*
+ * In exclusive mode (ib_core netns_mode=0, "rdma system set netns
+ * exclusive") a device lives in one network namespace, and the core puts a
+ * new one in init_net. Put it in its netdev's namespace instead, where
+ * "rdma link add" found the netdev: there its processes can use it and
+ * its connections' sockets are. (In shared mode every namespace sees the
+ * device and it stays in init_net.) The namespace is held across the
+ * registration, so that it cannot be dismantled before the device is on
+ * the core's list; its dismantling then moves the device to init_net,
+ * and the netdev's unregistration removes it (swi_netdev_event()).
+ * Return: the namespace, referenced, or NULL when it is being dismantled.
+ */
+static struct net *swi_dev_home(struct swi_device *dev)
+{
+	struct net *net = maybe_get_net(dev_net(dev->netdev));
+
+	/* a new device is in init_net: not reachable from @net, exclusive */
+	if (net && !rdma_dev_access_netns(&dev->ibdev, net))
+		write_pnet(&dev->ibdev.coredev.rdma_net, net);
+	return net;
+}
+
 static int swi_newlink(const char *name, struct net_device *netdev)
 {
 	struct swi_device *dev;
+	struct net *net;
 	int err;
 
 	dev = swi_dev_alloc(netdev);
@@ -440,8 +468,15 @@ static int swi_newlink(const char *name, struct net_device *netdev)
 		goto out_free;
 	}
 	err = ib_device_set_netdev(&dev->ibdev, netdev, 1);
-	if (!err)
-		err = ib_register_device(&dev->ibdev, name, NULL);
+	if (err)
+		goto out_free;
+	net = swi_dev_home(dev);
+	if (!net) {
+		err = -ENODEV;
+		goto out_free;
+	}
+	err = ib_register_device(&dev->ibdev, name, NULL);
+	put_net(net);
 	if (err)
 		goto out_free;
 	dev->debugfs = debugfs_create_dir(dev_name(&dev->ibdev.dev),

@@ -13,8 +13,8 @@
 # the tests named in E2E_DEBUG_TESTS: by default those whose paths a
 # memory or locking bug would hide in (E2E_DEBUG_DEFAULT: the data path
 # with Markers and CRC variants, faults under traffic, removal under load,
-# the hostile peer, allocation faults, the hostile user; about 19 minutes
-# with the boot), "all" for every one-guest test (about 50 minutes). The
+# the hostile peer, allocation faults, the hostile user, containers;
+# about 19 minutes with the boot), "all" for every one-guest test (about 50 minutes). The
 # two-guest tests run on the test kernel only.
 #
 # On the test kernel E2E_TESTS names the one-guest tests to run (default
@@ -29,19 +29,20 @@
 # chroot of tools/debian-chroot.sh, or on the host); VM_KDIR and
 # VM_MODDIR point tools/vm-run at them; one-guest tests, by
 # default those of E2E_DEBIAN_TESTS, else E2E_DEBIAN_DEFAULT (the module,
-# rdma-core's tools, rping, perftest, the hostile peer and user; "all":
-# every one), then the two-guest tests of E2E_DEBIAN_PAIRS (NVMe-oF
+# rdma-core's tools, rping, perftest, the hostile peer and user,
+# containers; "all": every one), then the two-guest tests of E2E_DEBIAN_PAIRS (NVMe-oF
 # without its siw phases, NFS/RDMA); results in build/e2e-RELEASE, tallied
 # as e2e-RELEASE:NAME (RELEASE: the kernel's, e.g. 6.12.117+deb12-amd64).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 E2E_DEBUG_DEFAULT="01-module-load 03-netns-rping 12-faults
-	13-remove-under-load 14-mpa-peer 17-setup-alloc-faults 19-hostile-user"
+	13-remove-under-load 14-mpa-peer 17-setup-alloc-faults 19-hostile-user
+	20-containers"
 name=e2e
 vmopts=()
 E2E_DEBIAN_DEFAULT="01-module-load 02-rdma-link 03-netns-rping
-	04-netns-perftest 14-mpa-peer 19-hostile-user"
+	04-netns-perftest 14-mpa-peer 19-hostile-user 20-containers"
 E2E_DEBIAN_PAIRS="03-nvmeof 04-nfs-rdma"
 if [ "${KFLAVOUR:-test}" = debug ]; then
 	name=e2e-debug

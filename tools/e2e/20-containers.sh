@@ -1,0 +1,362 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# softiwarp devices in containers, with the RDMA subsystem in exclusive
+# network namespace mode ("rdma system set netns exclusive", the mode that
+# gives each namespace its own devices). Four containers in two pairs,
+# each pair joined by a veth pair, each container with its own softiwarp
+# device, and both pairs on the SAME addresses (10.77.0.1 and .2) and
+# ports:
+#
+#   pair A   ctA0, ctA1: network namespaces of "ip netns"
+#   pair B   ctB0, ctB1: containers made by an unprivileged user (uid
+#            65534): "unshare --user --map-root-user --net --mount" with
+#            its own sysfs, so that libibverbs there sees its namespace's
+#            devices; the tools run as the container's root, which is
+#            uid 65534 to the host
+#
+# Each device is created by "rdma link add" run in its container's
+# namespace and must land there (Documentation/admin-guide.rst,
+# "Containers"). Proves:
+#
+#   placement    each device is listed in its own namespace only (rdma
+#                dev, ibv_devices, /sys/class/infiniband), none in the
+#                host's, and each namespace's counters show its device only
+#   traffic      rping -V (every buffer compared) in both pairs at once,
+#                same address and port; then ib_send_bw in pair A and
+#                ucmatose in pair B at once; no listener of a container is
+#                seen in the host's namespace
+#   move         "rdma dev set swA0 netns host" while an rping uses it:
+#                both rping processes end (the device is disassociated,
+#                nothing hangs), the device is listed in the host's
+#                namespace only; moved back, rping works again
+#   netdev move  the veth end under swA1 moved to another namespace: the
+#                device goes away, no socket of it is left behind
+#   ns deletion  "ip netns del" of a namespace holding a device (and the
+#                containers of pair B ending): the devices go away
+#
+# and ends with the module removed, shared mode restored and a clean
+# kernel log (KASAN and lockdep on the debug kernel).
+#
+# timeout: 420
+set -eux -o pipefail
+. "$(dirname "$0")/lib.sh"
+
+T=20-containers
+NS0=ctA0 NS1=ctA1           # pair A, in the helpers of netns-lib.sh
+IP0=10.77.0.1 IP1=10.77.0.2
+PORT=7174
+COUNT=$(e2e_scale_count 200)
+. "$(dirname "$0")/netns-lib.sh"
+
+declare -A ct_pid=()        # pair B: the container's init, by name
+userns_sysctl=/proc/sys/kernel/unprivileged_userns_clone
+userns_was=
+
+# netns_mode MODE: set the RDMA subsystem's namespace mode. The core
+# refuses a change while any namespace besides init_net exists, and a
+# deleted namespace is dismantled asynchronously: retry for 20 s.
+netns_mode() {
+	for _ in $(seq 100); do
+		timeout 10 rdma system set netns "$1" 2>/dev/null && break
+		sleep 0.2
+	done
+	timeout 10 rdma system show | grep -q "netns $1" ||
+		fail "rdma system: netns mode $1 not set ($(rdma system show))"
+}
+
+# After a failed run: everything this test started or made is removed, so
+# that the next tests find shared mode and no namespace of ours.
+ct_cleanup() {
+	local rc=$?
+	set +e
+	for p in "${ct_pid[@]}" "${bg_pids[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+	for n in "$NS0" "$NS1" ctX host; do
+		ip netns del "$n" 2>/dev/null
+	done
+	for _ in $(seq 20); do
+		modprobe -r softiwarp 2>/dev/null && break
+		sleep 0.5
+	done
+	[ -z "$userns_was" ] || echo "$userns_was" > "$userns_sysctl"
+	for _ in $(seq 100); do
+		timeout 10 rdma system set netns shared 2>/dev/null && break
+		sleep 0.2
+	done
+	exit "$rc"
+}
+trap ct_cleanup EXIT
+
+# in_ct NAME CMD...: run CMD in container NAME, as its root, with a
+# timeout (CT_SECS, 60 by default)
+in_ct() {
+	local name=$1
+	shift
+	if [ -n "${ct_pid[$name]:-}" ]; then
+		timeout "${CT_SECS:-60}" nsenter -t "${ct_pid[$name]}" -U -m -n \
+			-- "$@"
+	else
+		timeout "${CT_SECS:-60}" ip netns exec "$name" "$@"
+	fi
+}
+
+# in_ct_net NAME CMD...: CMD in the network namespace of NAME only, with
+# the host's credentials (what "rdma link add" and "ip" need)
+in_ct_net() {
+	local name=$1
+	shift
+	if [ -n "${ct_pid[$name]:-}" ]; then
+		timeout 30 nsenter -t "${ct_pid[$name]}" -n -- "$@"
+	else
+		timeout 30 ip netns exec "$name" "$@"
+	fi
+}
+
+# ct_start NAME: an unprivileged container (uid 65534): its own user,
+# network and mount namespaces, sysfs mounted afresh, so that its
+# /sys/class/infiniband shows its namespace's devices
+ct_start() {
+	local ready="$RESULTS/$T-$1.ready"
+	rm -f "$ready"
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		unshare --user --map-root-user --net --mount --fork --kill-child \
+		-- sh -c "mount -t sysfs -o nosuid,nodev,noexec sysfs /sys &&
+			ip link set lo up && echo ok >&3 && exec sleep 1000" \
+		3> "$ready" &
+	ct_pid[$1]=$!
+	for _ in $(seq 50); do
+		grep -q ok "$ready" 2>/dev/null && return 0
+		kill -0 "${ct_pid[$1]}" 2>/dev/null || fail "container $1 died"
+		sleep 0.2
+	done
+	fail "container $1 did not start"
+}
+
+# pair_up A B VA VB DA DB: veth VA in A and VB in B with IP0 and IP1, a
+# softiwarp device on each (DA, DB) made in its namespace, ports ACTIVE
+pair_up() {
+	ip link add "$3" type veth peer name "$4"
+	ip link set "$3" netns "$(ns_ref "$1")"
+	ip link set "$4" netns "$(ns_ref "$2")"
+	in_ct_net "$1" ip addr add "$IP0/24" dev "$3"
+	in_ct_net "$2" ip addr add "$IP1/24" dev "$4"
+	in_ct_net "$1" ip link set "$3" up
+	in_ct_net "$2" ip link set "$4" up
+	in_ct_net "$1" rdma link add "$5" type softiwarp netdev "$3"
+	in_ct_net "$2" rdma link add "$6" type softiwarp netdev "$4"
+	for _ in $(seq 50); do
+		in_ct_net "$1" rdma link show "$5/1" | grep -q ACTIVE &&
+			in_ct_net "$2" rdma link show "$6/1" | grep -q ACTIVE &&
+			break
+		sleep 0.2
+	done
+	in_ct_net "$2" busybox ping -c 1 -W 5 "$IP0"
+}
+
+# ns_ref NAME: what "ip link set ... netns" takes for container NAME
+ns_ref() {
+	echo "${ct_pid[$1]:-$1}"
+}
+
+# only_here NAME DEV: DEV is the one RDMA device seen in NAME, by the
+# kernel (rdma dev), by libibverbs (ibv_devices) and in its sysfs
+only_here() {
+	local devs
+	devs=$(in_ct "$1" rdma dev show | awk '{print $2}' | tr -d :)
+	[ "$devs" = "$2" ] || fail "$1: rdma dev lists '$devs', not $2"
+	devs=$(in_ct "$1" ibv_devices | awk 'NR > 2 {print $1}')
+	[ "$devs" = "$2" ] || fail "$1: ibv_devices lists '$devs', not $2"
+	devs=$(in_ct "$1" ls /sys/class/infiniband)
+	[ "$devs" = "$2" ] || fail "$1: sysfs lists '$devs', not $2"
+	in_ct "$1" rdma statistic show > "$RESULTS/$T-$1-stats.txt"
+	if grep -v "^link $2/" "$RESULTS/$T-$1-stats.txt" | grep -q '^link'; then
+		fail "$1: counters of another device (see $T-$1-stats.txt)"
+	fi
+	grep -q "^link $2/" "$RESULTS/$T-$1-stats.txt" ||
+		fail "$1: no counters of $2"
+}
+
+# wait_port NAME PORT yes|no: a TCP listener on PORT in NAME (or none)
+wait_port() {
+	local out
+	for _ in $(seq 100); do
+		out=$(in_ct_net "$1" ss -Hltn "sport = :$2")
+		[ "$3" = yes ] && [ -n "$out" ] && return 0
+		[ "$3" = no ] && [ -z "$out" ] && return 0
+		sleep 0.2
+	done
+	fail "$1: TCP listener on port $2: wanted $3"
+}
+
+# rping_check TAG CLIENT_RC SERVER_RC: both logs of run TAG show COUNT
+# verified iterations and no error line
+rping_check() {
+	local clog="$RESULTS/$T-$1-client.log" slog="$RESULTS/$T-$1-server.log"
+	local n
+	n=$(grep -c '^ping data: rdma-ping-' "$clog" || true)
+	echo "rping $1: client $2 server $3 iterations $n"
+	[ "$2" -eq 0 ] || fail "$1: rping client exited $2 (see $clog)"
+	rping_server_ok "$3" "$slog" || fail "$1: rping server exited $3"
+	[ "$n" -eq "$COUNT" ] || fail "$1: $n of $COUNT iterations"
+	! grep -qi mismatch "$clog" "$slog" || fail "$1: data mismatch"
+	rping_logs_clean "$clog" "$slog" || fail "$1: rping printed an error"
+}
+
+# rping_both SIZE: verified rping in pair A and pair B at once, the same
+# server address and port in both
+rping_both() {
+	local p s0 s1 c0 c1 r0=0 r1=0 q0=0 q1=0
+	for p in A B; do
+		wait_port "ct${p}0" "$PORT" no
+		in_ct "ct${p}0" rping -s -a "$IP0" -p "$PORT" -V -C "$COUNT" \
+			-S "$1" > "$RESULTS/$T-$p$1-server.log" 2>&1 &
+		bg_pids+=("$!")
+		[ "$p" = A ] && s0=$! || s1=$!
+	done
+	wait_port ctA0 "$PORT" yes
+	wait_port ctB0 "$PORT" yes
+	# the host's namespace has no listener of theirs
+	[ -z "$(ss -Hltn "sport = :$PORT")" ] || fail "a listener leaks"
+	for p in A B; do
+		in_ct "ct${p}1" rping -c -a "$IP0" -p "$PORT" -V -v -C "$COUNT" \
+			-S "$1" 2>&1 | cut -c1-100 > "$RESULTS/$T-$p$1-client.log" &
+		[ "$p" = A ] && c0=$! || c1=$!
+	done
+	wait "$c0" || r0=$?
+	wait "$c1" || r1=$?
+	wait "$s0" || q0=$?
+	wait "$s1" || q1=$?
+	bg_pids=()
+	rping_check "A$1" "$r0" "$q0"
+	rping_check "B$1" "$r1" "$q1"
+}
+
+# --- setup: exclusive mode, the containers, their devices -------------------
+ip netns del "$NS0" 2>/dev/null || true
+ip netns del "$NS1" 2>/dev/null || true
+modprobe -r softiwarp 2>/dev/null || true
+dmesg -C
+netns_mode exclusive
+if [ -e "$userns_sysctl" ]; then
+	userns_was=$(cat "$userns_sysctl")
+	echo 1 > "$userns_sysctl"
+fi
+modprobe softiwarp
+ip netns add "$NS0"
+ip netns add "$NS1"
+in_ns "$NS0" ip link set lo up
+in_ns "$NS1" ip link set lo up
+ct_start ctB0
+ct_start ctB1
+pair_up ctA0 ctA1 vethA0 vethA1 swA0 swA1
+pair_up ctB0 ctB1 vethB0 vethB1 swB0 swB1
+
+# --- placement --------------------------------------------------------------
+for c in ctA0:swA0 ctA1:swA1 ctB0:swB0 ctB1:swB1; do
+	only_here "${c%:*}" "${c#*:}"
+done
+[ -z "$(rdma dev show)" ] || fail "the host's namespace lists a device"
+[ -z "$(ls /sys/class/infiniband)" ] || fail "the host's sysfs lists a device"
+
+# --- traffic in both pairs at once, same addresses and ports ----------------
+for size in 64 65535; do
+	rping_both "$size"
+done
+wait_port ctA0 18515 no
+in_ct ctA0 ib_send_bw -R -F -d swA0 -s 65536 -n 500 \
+	> "$RESULTS/$T-send-server.log" 2>&1 &
+spid=$!
+bg_pids=("$spid")
+in_ct ctB0 ucmatose -b "$IP0" -p 7310 -c 4 -C 100 -S 65536 \
+	> "$RESULTS/$T-ucmatose-server.log" 2>&1 &
+upid=$!
+bg_pids+=("$upid")
+wait_port ctA0 18515 yes
+wait_port ctB0 7310 yes
+crc=0 urc=0 src=0 usrc=0
+in_ct ctA1 ib_send_bw -R -F -d swA1 -s 65536 -n 500 "$IP0" \
+	> "$RESULTS/$T-send-client.log" 2>&1 &
+cpid=$!
+in_ct ctB1 ucmatose -s "$IP0" -p 7310 -c 4 -C 100 -S 65536 \
+	> "$RESULTS/$T-ucmatose-client.log" 2>&1 || urc=$?
+wait "$cpid" || crc=$?
+wait "$spid" || src=$?
+wait "$upid" || usrc=$?
+bg_pids=()
+echo "ib_send_bw: client $crc server $src; ucmatose: client $urc server $usrc"
+[ "$crc" -eq 0 ] || fail "ib_send_bw client in pair A exited $crc"
+[ "$src" -eq 0 ] || fail "ib_send_bw server in pair A exited $src"
+[ "$urc" -eq 0 ] || fail "ucmatose client in pair B exited $urc"
+[ "$usrc" -eq 0 ] || fail "ucmatose server in pair B exited $usrc"
+grep -qE '^ *65536 +500 ' "$RESULTS/$T-send-client.log" ||
+	fail "ib_send_bw: no result row"
+grep -q '^test complete' "$RESULTS/$T-ucmatose-client.log" ||
+	fail "ucmatose: the client did not complete"
+tool_log_clean "$RESULTS"/$T-send-*.log "$RESULTS"/$T-ucmatose-*.log ||
+	fail "a tool printed an error"
+
+# --- move the device out while rping uses it, and back ----------------------
+ip netns attach host 1
+wait_port ctA0 "$PORT" no
+in_ct ctA0 rping -s -a "$IP0" -p "$PORT" -V -C 100000 -S 4096 \
+	> "$RESULTS/$T-moved-server.log" 2>&1 &
+spid=$!
+bg_pids=("$spid")
+wait_port ctA0 "$PORT" yes
+in_ct ctA1 rping -c -a "$IP0" -p "$PORT" -V -C 100000 -S 4096 \
+	> "$RESULTS/$T-moved-client.log" 2>&1 &
+cpid=$!
+bg_pids+=("$cpid")
+sleep 2
+kill -0 "$cpid" || fail "move: the rping client ended before the move"
+in_ns "$NS0" rdma dev set swA0 netns host
+src=0 crc=0
+wait "$spid" || src=$?
+wait "$cpid" || crc=$?
+bg_pids=()
+echo "move: rping server $src client $crc (both end with the device gone)"
+[ "$src" -ne 124 ] || fail "move: the rping server hung"
+[ "$crc" -ne 124 ] || fail "move: the rping client hung"
+grep -q swA0 <(rdma dev show) || fail "move: swA0 not in the host's namespace"
+! grep -q swA0 <(in_ns "$NS0" rdma dev show) || fail "move: swA0 still in $NS0"
+rdma dev set swA0 netns "$NS0"
+only_here ctA0 swA0
+one_rping moved-back
+
+# --- the netdev under a device moves: the device goes away ------------------
+ip netns add ctX
+in_ns "$NS1" ip link set vethA1 netns ctX
+for _ in $(seq 50); do
+	in_ns "$NS1" rdma dev show | grep -q swA1 || break
+	sleep 0.2
+done
+! in_ns "$NS1" rdma dev show | grep -q swA1 || fail "swA1 outlived its netdev"
+! in_ns ctX rdma dev show | grep -q swA1 || fail "swA1 followed its netdev"
+[ -z "$(in_ns "$NS1" ss -Htn state established state listening)" ] ||
+	fail "a socket of swA1 is left in $NS1"
+
+# --- namespaces end: their devices go away ----------------------------------
+ip netns del "$NS0"         # swA0 (the veth pair goes with it)
+kill "${ct_pid[ctB0]}" "${ct_pid[ctB1]}"
+wait
+ct_pid=()
+for _ in $(seq 100); do
+	[ -z "$(rdma dev show)" ] && break
+	sleep 0.2
+done
+[ "$(rdma dev show | wc -l)" -eq 0 ] || fail "devices left: $(rdma dev show)"
+ip netns del ctX
+ip netns del "$NS1"
+ip netns del host
+for _ in $(seq 20); do
+	rmmod softiwarp 2>/dev/null && break
+	sleep 0.5
+done
+grep -q '^softiwarp ' /proc/modules && fail "rmmod softiwarp failed"
+netns_mode shared
+dmesg > "$RESULTS/$T.dmesg"
+dmesg_clean "$RESULTS/$T.dmesg" || fail "kernel log shows a warning"
+echo "PASS $T"
