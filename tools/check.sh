@@ -70,7 +70,7 @@ else
 	t612="01-module-load 02-rdma-link 03-netns-rping 04-netns-perftest
 		19-hostile-user 20-containers"
 	t7="01-module-load 03-netns-rping 04-netns-perftest"
-	nvme7="sw-sw-ipv4 sw-sw-link-down" nfs7="4.2+netem"
+	nvme7="sw-sw-exclusive sw-sw-link-down" nfs7="4.2+netem"
 	tsiw=none psiw="02-siw-interop"
 	tdebug="01-module-load 03-netns-rping 14-mpa-peer 19-hostile-user
 		20-containers"

@@ -30,7 +30,8 @@ done
 # A phase that never ran leaves no line: insist on every one of them.
 # On Debian's kernels (E2E_KERNEL, tools/e2e.sh), which have no siw, the
 # siw phases say they were skipped.
-for phase in sw-sw-ipv4 sw-sw-ipv6 siw-sw sw-siw sw-sw-netem sw-sw-link-down; do
+for phase in sw-sw-ipv4 sw-sw-ipv6 siw-sw sw-siw sw-sw-exclusive sw-sw-netem \
+	sw-sw-link-down; do
 	[ "$phases" = all ] || [[ " $phases " == *" $phase "* ]] || continue
 	grep -q "^ok   $phase: .* read back equal" "$out/b/03-summary.txt" &&
 		continue

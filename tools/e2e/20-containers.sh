@@ -327,8 +327,29 @@ only_here ctA0 swA0
 one_rping moved-back
 
 # --- the netdev under a device moves: the device goes away ------------------
+# with a connection of the device up: the rping client in ctA1 loses its
+# device; the server, whose peer is unreachable now, is stopped
 ip netns add ctX
+wait_port ctA0 "$PORT" no
+in_ct ctA0 rping -s -a "$IP0" -p "$PORT" -V -C 100000 -S 4096 \
+	> "$RESULTS/$T-netdev-server.log" 2>&1 &
+spid=$!
+bg_pids=("$spid")
+wait_port ctA0 "$PORT" yes
+in_ct ctA1 rping -c -a "$IP0" -p "$PORT" -V -C 100000 -S 4096 \
+	> "$RESULTS/$T-netdev-client.log" 2>&1 &
+cpid=$!
+bg_pids+=("$cpid")
+sleep 2
+kill -0 "$cpid" || fail "netdev move: the rping client ended before it"
 in_ns "$NS1" ip link set vethA1 netns ctX
+crc=0
+wait "$cpid" || crc=$?
+echo "netdev move: rping client $crc (ends with its device)"
+[ "$crc" -ne 124 ] || fail "netdev move: the rping client hung"
+kill "$spid" 2>/dev/null || true
+wait "$spid" || true
+bg_pids=()
 for _ in $(seq 50); do
 	in_ns "$NS1" rdma dev show | grep -q swA1 || break
 	sleep 0.2
