@@ -42,6 +42,7 @@
 #include <net/ipv6.h>
 #include <net/sock.h>
 #include <net/tcp.h>
+#include <rdma/rdma_cm.h>
 
 #include "cm/cm.h"
 #include "cm/cm_trace.h"
@@ -1373,6 +1374,28 @@ static bool swi_cm_addr_any(const struct sockaddr_storage *ss)
 	return ss->ss_family == AF_INET6 && ipv6_addr_any(&sin6->sin6_addr);
 }
 
+/*
+ * Whether a wildcard listen of @id belongs on @dev. rdma_cm passes a
+ * wildcard listen to every iWARP device, whatever namespace the device
+ * and its netdev are in (cma_listen_on_all()), in shared and in exclusive
+ * mode. Listening on a device whose netdev is in another namespace would
+ * take the port there from that namespace's own consumers (two
+ * containers with a server on one port), and rdma_cm refuses the
+ * connections arriving there anyway (cma_validate_port()). The consumer's
+ * namespace is that of its rdma_cm_id: rdma_cm, the one user of iw_cm,
+ * makes the iw_cm_id's context its rdma_id_private (cma_iw_listen()),
+ * which begins with that rdma_cm_id (drivers/infiniband/core/cma_priv.h).
+ * An id without a context (the KUnit suites') listens.
+ */
+static bool swi_cm_listen_here(struct swi_device *dev, struct iw_cm_id *id)
+{
+	const struct rdma_cm_id *owner = id->context;
+
+	return !owner ||
+	       net_eq(READ_ONCE(owner->route.addr.dev_addr.net),
+		      swi_cm_net(dev));
+}
+
 /**
  * swi_cm_create_listen() - iw_cm's listen
  * @id: the listening iw_cm_id (m_local_addr: address and port)
@@ -1384,7 +1407,8 @@ static bool swi_cm_addr_any(const struct sockaddr_storage *ss)
  * can listen on the same port; another address gets one socket. IPv6
  * sockets take IPv6 only: the IPv4 and IPv6 wildcards are two listens.
  * Each listen has its own sockets; failing or ending one leaves every
- * other as it was.
+ * other as it was. A wildcard listen made in another network namespace
+ * than the netdev's gets no socket (swi_cm_listen_here()).
  *
  * Context: process context.
  * Return: 0 or a negative errno (-EADDRINUSE: an address of the listen is
@@ -1399,6 +1423,9 @@ int swi_cm_create_listen(struct iw_cm_id *id, int backlog)
 
 	if (addr.ss_family != AF_INET && addr.ss_family != AF_INET6)
 		return -EAFNOSUPPORT;
+	if (swi_cm_addr_any(&addr) &&
+	    !swi_cm_listen_here(to_swi_dev(id->device), id))
+		return 0;	/* another namespace's: no listener, no socket */
 	lst = swi_fault_setup_alloc() ? NULL : kzalloc(sizeof(*lst), GFP_KERNEL);
 	if (!lst)
 		return -ENOMEM;

@@ -62,6 +62,7 @@
 #include <net/sock.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/iw_cm.h>
+#include <rdma/rdma_cm.h>
 
 #include "cm/cm.h"
 #include "dev/softiwarp.h"
@@ -656,6 +657,43 @@ static void cmt_unlisten(struct kunit *test, struct cmt *t)
 	KUNIT_EXPECT_EQ(test, cmt_refs_settle(&t->lst), 0);
 }
 
+/*
+ * A wildcard listen made in another network namespace than that of the
+ * device's netdev takes no port on the device (rdma_cm hands a wildcard
+ * listen to every device); one made in the netdev's namespace does
+ */
+static void cm_listen_other_netns(struct kunit *test)
+{
+	u16 port = CMT_PORT_BASE + 41;
+	struct cmt *t = cmt_up(test, port);
+	struct cmt_id *dup = kunit_kzalloc(test, sizeof(*dup), GFP_KERNEL);
+	struct rdma_cm_id *owner = kunit_kzalloc(test, sizeof(*owner),
+						 GFP_KERNEL);
+	struct net *other = kunit_kzalloc(test, sizeof(*other), GFP_KERNEL);
+	struct sockaddr_in *sin = (struct sockaddr_in *)&t->lst.id.m_local_addr;
+
+	KUNIT_ASSERT_TRUE(test, dup && owner && other);
+	cmt_id_init(t, dup, port);	/* 127.0.0.1, no rdma_cm_id behind */
+	sin->sin_addr.s_addr = htonl(INADDR_ANY);
+	t->lst.id.context = owner;
+
+	owner->route.addr.dev_addr.net = other;
+	KUNIT_EXPECT_EQ(test, swi_cm_create_listen(&t->lst.id, 4), 0);
+	KUNIT_EXPECT_NULL(test, t->lst.id.provider_data);
+	KUNIT_EXPECT_EQ(test, cmt_refs(&t->lst), 0);
+	KUNIT_EXPECT_EQ(test, swi_cm_create_listen(&dup->id, 4), 0);
+	KUNIT_EXPECT_EQ(test, swi_cm_destroy_listen(&dup->id), 0);
+	KUNIT_EXPECT_EQ(test, swi_cm_destroy_listen(&t->lst.id), 0);
+	KUNIT_EXPECT_EQ(test, cmt_refs_settle(dup), 0);
+
+	owner->route.addr.dev_addr.net = &init_net;	/* lo's */
+	KUNIT_ASSERT_EQ(test, swi_cm_create_listen(&t->lst.id, 4), 0);
+	KUNIT_EXPECT_NOT_NULL(test, t->lst.id.provider_data);
+	KUNIT_EXPECT_EQ(test, swi_cm_create_listen(&dup->id, 4), -EADDRINUSE);
+	KUNIT_EXPECT_NULL(test, dup->id.provider_data);
+	cmt_unlisten(test, t);
+}
+
 enum cmt_end { CMT_STAY, CMT_FIN, CMT_RST };
 
 /* What a raw client sends our listener; none of it may become a Request */
@@ -1169,6 +1207,7 @@ static struct kunit_case cm_cases[] = {
 	KUNIT_CASE_SLOW(cm_reject_with_pdata),
 	KUNIT_CASE_SLOW(cm_connect_nobody_listens),
 	KUNIT_CASE_SLOW(cm_listen_taken_leaves_first),
+	KUNIT_CASE_SLOW(cm_listen_other_netns),
 	KUNIT_CASE_SLOW(cm_destroy_qp_established),
 	KUNIT_CASE_SLOW(cm_error_resets_peer),
 	KUNIT_CASE_PARAM_ATTR(cm_passive_dropped, cmt_passive_gen_params,

@@ -23,9 +23,12 @@
 #                dev, ibv_devices, /sys/class/infiniband), none in the
 #                host's, and each namespace's counters show its device only
 #   traffic      rping -V (every buffer compared) in both pairs at once,
-#                same address and port; then ib_send_bw in pair A and
-#                ucmatose in pair B at once; no listener of a container is
-#                seen in the host's namespace
+#                same address and port; no listener of a container is
+#                seen in the host's namespace; then ib_send_bw in pair A
+#                and ucmatose in pair B at once, both servers on the
+#                wildcard address and one port (rdma_cm passes a wildcard
+#                listen to every device: each must listen in its own
+#                namespace only)
 #   move         "rdma dev set swA0 netns host" while an rping uses it:
 #                both rping processes end (the device is disassociated,
 #                nothing hangs), the device is listed in the host's
@@ -265,19 +268,33 @@ done
 for size in 64 65535; do
 	rping_both "$size"
 done
-wait_port ctA0 18515 no
-in_ct ctA0 ib_send_bw -R -F -d swA0 -s 65536 -n 500 \
+# both servers listen on the wildcard address, on one port: rdma_cm hands
+# each wildcard listen to every device, in every namespace
+wait_port ctA0 7310 no
+wait_port ctB0 7310 no
+in_ct ctA0 ib_send_bw -R -F -d swA0 -p 7310 -s 65536 -n 500 \
 	> "$RESULTS/$T-send-server.log" 2>&1 &
 spid=$!
 bg_pids=("$spid")
-in_ct ctB0 ucmatose -b "$IP0" -p 7310 -c 4 -C 100 -S 65536 \
+wait_port ctA0 7310 yes
+in_ct ctB0 ucmatose -p 7310 -c 4 -C 100 -S 65536 \
 	> "$RESULTS/$T-ucmatose-server.log" 2>&1 &
 upid=$!
 bg_pids+=("$upid")
-wait_port ctA0 18515 yes
 wait_port ctB0 7310 yes
+for c in ctA0 ctA1 ctB0 ctB1; do
+	in_ct_net "$c" ss -Hltn "sport = :7310" > "$RESULTS/$T-$c-7310.txt"
+done
+for c in ctA0 ctB0; do
+	[ "$(wc -l < "$RESULTS/$T-$c-7310.txt")" -eq 1 ] ||
+		fail "$c: not one listener on 7310 (see $T-$c-7310.txt)"
+done
+for c in ctA1 ctB1; do
+	[ ! -s "$RESULTS/$T-$c-7310.txt" ] ||
+		fail "a wildcard listen reached $c"
+done
 crc=0 urc=0 src=0 usrc=0
-in_ct ctA1 ib_send_bw -R -F -d swA1 -s 65536 -n 500 "$IP0" \
+in_ct ctA1 ib_send_bw -R -F -d swA1 -p 7310 -s 65536 -n 500 "$IP0" \
 	> "$RESULTS/$T-send-client.log" 2>&1 &
 cpid=$!
 in_ct ctB1 ucmatose -s "$IP0" -p 7310 -c 4 -C 100 -S 65536 \
