@@ -74,7 +74,10 @@ netns_mode() {
 ct_cleanup() {
 	local rc=$?
 	set +e
-	for p in "${ct_pid[@]}" "${bg_pids[@]}"; do
+	for p in "${ct_pid[@]}"; do
+		kill -KILL "$p" 2>/dev/null
+	done
+	for p in "${bg_pids[@]}"; do
 		kill "$p" 2>/dev/null
 	done
 	wait 2>/dev/null
@@ -143,6 +146,14 @@ ct_start() {
 		sleep 0.2
 	done
 	fail "container $1 did not start"
+}
+
+# ct_stop NAME: end container NAME. unshare ignores SIGTERM while it
+# waits for its child; SIGKILL ends it, and --kill-child its child.
+ct_stop() {
+	kill -KILL "${ct_pid[$1]}"
+	wait "${ct_pid[$1]}" || true
+	unset "ct_pid[$1]"
 }
 
 # pair_up A B VA VB DA DB: veth VA in A and VB in B with IP0 and IP1, a
@@ -388,9 +399,8 @@ done
 # --- namespaces end: their devices go away ----------------------------------
 ip netns del "$NS0"         # swA0 (the veth pair goes with it)
 if [ -n "${ct_pid[ctB0]:-}" ]; then
-	kill "${ct_pid[ctB0]}" "${ct_pid[ctB1]}"
-	wait
-	ct_pid=()
+	ct_stop ctB0
+	ct_stop ctB1
 else
 	ip netns del ctB0
 	ip netns del ctB1
