@@ -23,7 +23,9 @@
 #   placement    each device is listed in its own namespace only (rdma
 #                dev, ibv_devices, /sys/class/infiniband), none in the
 #                host's, and each namespace's counters show its device only
-#   traffic      rping -V (every buffer compared) in both pairs at once,
+#   traffic      pair A with CRC off, pair B with Markers both ways (the
+#                per-device knobs, written in the container's sysfs):
+#                rping -V (every buffer compared) in both pairs at once,
 #                same address and port; no listener of a container is
 #                seen in the host's namespace; then ib_send_bw in pair A
 #                and ucmatose in pair B at once, both servers on the
@@ -177,6 +179,19 @@ pair_up() {
 	in_ct_net "$2" busybox ping -c 1 -W 5 "$IP0"
 }
 
+# ct_knob NAME DEV KNOB VALUE: set a per-device knob of DEV, whose sysfs
+# directory only a sysfs of NAME's namespace shows (the host's root writes
+# it: the files are the initial namespace root's)
+ct_knob() {
+	local f=/sys/class/infiniband/$2/$3
+	if [ -n "${ct_pid[$1]:-}" ]; then
+		timeout 30 nsenter -t "${ct_pid[$1]}" -n -m -- \
+			sh -c "echo $4 > $f && cat $f"
+	else
+		in_ns "$1" sh -c "echo $4 > $f && cat $f"
+	fi | grep -qx -- "$4" || fail "$1: $f does not read $4"
+}
+
 # ns_ref NAME: what "ip link set ... netns" takes for container NAME
 ns_ref() {
 	echo "${ct_pid[$1]:-$1}"
@@ -274,6 +289,13 @@ ct_start ctB0
 ct_start ctB1
 pair_up ctA0 ctA1 vethA0 vethA1 swA0 swA1
 pair_up ctB0 ctB1 vethB0 vethB1 swB0 swB1
+# the data path's variants, on the debug kernel too: pair A without CRC,
+# pair B with Markers both ways
+for c in ctA0:swA0:mpa_crc:0 ctA1:swA1:mpa_crc:0 \
+	ctB0:swB0:mpa_markers:1 ctB1:swB1:mpa_markers:1; do
+	IFS=: read -r ct d k v <<< "$c"
+	ct_knob "$ct" "$d" "$k" "$v"
+done
 
 # --- placement --------------------------------------------------------------
 for c in ctA0:swA0 ctA1:swA1 ctB0:swB0 ctB1:swB1; do
