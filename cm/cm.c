@@ -1385,15 +1385,21 @@ static bool swi_cm_addr_any(const struct sockaddr_storage *ss)
  * namespace is that of its rdma_cm_id: rdma_cm, the one user of iw_cm,
  * makes the iw_cm_id's context its rdma_id_private (cma_iw_listen()),
  * which begins with that rdma_cm_id (drivers/infiniband/core/cma_priv.h).
- * An id without a context (the KUnit suites') listens.
+ * In exclusive mode the device itself must be that namespace's too
+ * (rdma_dev_access_netns()): one moved away by "rdma dev set" while its
+ * netdev stayed takes no port there either. An id without a context (the
+ * KUnit suites') listens.
  */
 static bool swi_cm_listen_here(struct swi_device *dev, struct iw_cm_id *id)
 {
 	const struct rdma_cm_id *owner = id->context;
+	struct net *net;
 
-	return !owner ||
-	       net_eq(READ_ONCE(owner->route.addr.dev_addr.net),
-		      swi_cm_net(dev));
+	if (!owner)
+		return true;
+	net = READ_ONCE(owner->route.addr.dev_addr.net);
+	return net_eq(net, swi_cm_net(dev)) &&
+	       rdma_dev_access_netns(&dev->ibdev, net);
 }
 
 /**

@@ -39,7 +39,8 @@
 #   netdev move  the veth end under swA1 moved to another namespace: the
 #                device goes away, no socket of it is left behind
 #   ns deletion  "ip netns del" of a namespace holding a device (and the
-#                containers of pair B ending): the devices go away
+#                containers of pair B ending): the devices go away, seen
+#                from the host in debugfs (not namespaced) and rdma dev
 #
 # and ends with the module removed, shared mode restored and a clean
 # kernel log (KASAN and lockdep on the debug kernel).
@@ -56,6 +57,7 @@ COUNT=$(e2e_scale_count 200)
 . "$(dirname "$0")/netns-lib.sh"
 
 declare -A ct_pid=()        # pair B: the container's init, by name
+bg_pids=()                  # what runs in the background (in_ct_bg)
 userns_sysctl=/proc/sys/kernel/unprivileged_userns_clone
 userns_was=
 
@@ -84,6 +86,7 @@ ct_cleanup() {
 	done
 	wait 2>/dev/null
 	for n in "$NS0" "$NS1" ctB0 ctB1 ctX host; do
+		ip netns pids "$n" 2>/dev/null | xargs -r kill -KILL
 		ip netns del "$n" 2>/dev/null
 	done
 	for _ in $(seq 20); do
@@ -99,17 +102,39 @@ ct_cleanup() {
 }
 trap ct_cleanup EXIT
 
+# ct_argv NAME SECS: set CT_ARGV to what runs a command in container NAME
+# as its root, under coreutils' timeout with SECS (scaled by E2E_SLOW) by
+# its path: nsenter and "ip netns exec" exec the command, so that killing
+# the timeout process ends the command (timeout passes the signal on)
+ct_argv() {
+	local to
+	to=$(type -P timeout)
+	if [ -n "${ct_pid[$1]:-}" ]; then
+		CT_ARGV=("$to" "$(e2e_scale_time "$2")" nsenter -t "${ct_pid[$1]}"
+			 -U -m -n --)
+	else
+		CT_ARGV=("$to" "$(e2e_scale_time "$2")" ip netns exec "$1")
+	fi
+}
+
 # in_ct NAME CMD...: run CMD in container NAME, as its root, with a
 # timeout (CT_SECS, 60 by default)
 in_ct() {
 	local name=$1
 	shift
-	if [ -n "${ct_pid[$name]:-}" ]; then
-		timeout "${CT_SECS:-60}" nsenter -t "${ct_pid[$name]}" -U -m -n \
-			-- "$@"
-	else
-		timeout "${CT_SECS:-60}" ip netns exec "$name" "$@"
-	fi
+	ct_argv "$name" "${CT_SECS:-60}"
+	"${CT_ARGV[@]}" "$@"
+}
+
+# in_ct_bg LOG NAME CMD...: in_ct in the background, its output in LOG.
+# $! is the timeout process itself (no subshell between), so that "kill
+# $!" ends CMD; it is added to bg_pids for ct_cleanup.
+in_ct_bg() {
+	local log=$1 name=$2
+	shift 2
+	ct_argv "$name" "${CT_SECS:-60}"
+	"${CT_ARGV[@]}" "$@" > "$log" 2>&1 &
+	bg_pids+=("$!")
 }
 
 # in_ct_net NAME CMD...: CMD in the network namespace of NAME only, with
@@ -142,7 +167,7 @@ ct_start() {
 			ip link set lo up && echo ok >&3 && exec sleep 1000" \
 		3> "$ready" &
 	ct_pid[$1]=$!
-	for _ in $(seq 50); do
+	for _ in $(seq "$(e2e_scale_time 50)"); do
 		grep -q ok "$ready" 2>/dev/null && return 0
 		kill -0 "${ct_pid[$1]}" 2>/dev/null || fail "container $1 died"
 		sleep 0.2
@@ -170,7 +195,7 @@ pair_up() {
 	in_ct_net "$2" ip link set "$4" up
 	in_ct_net "$1" rdma link add "$5" type softiwarp netdev "$3"
 	in_ct_net "$2" rdma link add "$6" type softiwarp netdev "$4"
-	for _ in $(seq 50); do
+	for _ in $(seq "$(e2e_scale_time 50)"); do
 		in_ct_net "$1" rdma link show "$5/1" | grep -q ACTIVE &&
 			in_ct_net "$2" rdma link show "$6/1" | grep -q ACTIVE &&
 			break
@@ -247,9 +272,8 @@ rping_both() {
 	local p s0 s1 c0 c1 r0=0 r1=0 q0=0 q1=0
 	for p in A B; do
 		wait_port "ct${p}0" "$PORT" no
-		in_ct "ct${p}0" rping -s -a "$IP0" -p "$PORT" -V -C "$COUNT" \
-			-S "$1" > "$RESULTS/$T-$p$1-server.log" 2>&1 &
-		bg_pids+=("$!")
+		in_ct_bg "$RESULTS/$T-$p$1-server.log" "ct${p}0" \
+			rping -s -a "$IP0" -p "$PORT" -V -C "$COUNT" -S "$1"
 		[ "$p" = A ] && s0=$! || s1=$!
 	done
 	wait_port ctA0 "$PORT" yes
@@ -312,15 +336,13 @@ done
 # each wildcard listen to every device, in every namespace
 wait_port ctA0 7310 no
 wait_port ctB0 7310 no
-in_ct ctA0 ib_send_bw -R -F -d swA0 -p 7310 -s 65536 -n 500 \
-	> "$RESULTS/$T-send-server.log" 2>&1 &
+in_ct_bg "$RESULTS/$T-send-server.log" ctA0 \
+	ib_send_bw -R -F -d swA0 -p 7310 -s 65536 -n 500
 spid=$!
-bg_pids=("$spid")
 wait_port ctA0 7310 yes
-in_ct ctB0 ucmatose -p 7310 -c 4 -C 100 -S 65536 \
-	> "$RESULTS/$T-ucmatose-server.log" 2>&1 &
+in_ct_bg "$RESULTS/$T-ucmatose-server.log" ctB0 \
+	ucmatose -p 7310 -c 4 -C 100 -S 65536
 upid=$!
-bg_pids+=("$upid")
 wait_port ctB0 7310 yes
 for c in ctA0 ctA1 ctB0 ctB1; do
 	in_ct_net "$c" ss -Hltn "sport = :7310" > "$RESULTS/$T-$c-7310.txt"
@@ -334,8 +356,8 @@ for c in ctA1 ctB1; do
 		fail "a wildcard listen reached $c"
 done
 crc=0 urc=0 src=0 usrc=0
-in_ct ctA1 ib_send_bw -R -F -d swA1 -p 7310 -s 65536 -n 500 "$IP0" \
-	> "$RESULTS/$T-send-client.log" 2>&1 &
+in_ct_bg "$RESULTS/$T-send-client.log" ctA1 \
+	ib_send_bw -R -F -d swA1 -p 7310 -s 65536 -n 500 "$IP0"
 cpid=$!
 in_ct ctB1 ucmatose -s "$IP0" -p 7310 -c 4 -C 100 -S 65536 \
 	> "$RESULTS/$T-ucmatose-client.log" 2>&1 || urc=$?
@@ -358,15 +380,13 @@ tool_log_clean "$RESULTS"/$T-send-*.log "$RESULTS"/$T-ucmatose-*.log ||
 # --- move the device out while rping uses it, and back ----------------------
 ip netns attach host 1
 wait_port ctA0 "$PORT" no
-in_ct ctA0 rping -s -a "$IP0" -p "$PORT" -V -C 100000 -S 4096 \
-	> "$RESULTS/$T-moved-server.log" 2>&1 &
+in_ct_bg "$RESULTS/$T-moved-server.log" ctA0 \
+	rping -s -a "$IP0" -p "$PORT" -V -C 100000 -S 4096
 spid=$!
-bg_pids=("$spid")
 wait_port ctA0 "$PORT" yes
-in_ct ctA1 rping -c -a "$IP0" -p "$PORT" -V -C 100000 -S 4096 \
-	> "$RESULTS/$T-moved-client.log" 2>&1 &
+in_ct_bg "$RESULTS/$T-moved-client.log" ctA1 \
+	rping -c -a "$IP0" -p "$PORT" -V -C 100000 -S 4096
 cpid=$!
-bg_pids+=("$cpid")
 sleep 2
 kill -0 "$cpid" || fail "move: the rping client ended before the move"
 in_ns "$NS0" rdma dev set swA0 netns host
@@ -390,15 +410,13 @@ one_rping moved-back
 # device; the server, whose peer is unreachable now, is stopped
 ip netns add ctX
 wait_port ctA0 "$PORT" no
-in_ct ctA0 rping -s -a "$IP0" -p "$PORT" -V -C 100000 -S 4096 \
-	> "$RESULTS/$T-netdev-server.log" 2>&1 &
+in_ct_bg "$RESULTS/$T-netdev-server.log" ctA0 \
+	rping -s -a "$IP0" -p "$PORT" -V -C 100000 -S 4096
 spid=$!
-bg_pids=("$spid")
 wait_port ctA0 "$PORT" yes
-in_ct ctA1 rping -c -a "$IP0" -p "$PORT" -V -C 100000 -S 4096 \
-	> "$RESULTS/$T-netdev-client.log" 2>&1 &
+in_ct_bg "$RESULTS/$T-netdev-client.log" ctA1 \
+	rping -c -a "$IP0" -p "$PORT" -V -C 100000 -S 4096
 cpid=$!
-bg_pids+=("$cpid")
 sleep 2
 kill -0 "$cpid" || fail "netdev move: the rping client ended before it"
 in_ns "$NS1" ip link set vethA1 netns ctX
@@ -419,6 +437,14 @@ done
 	fail "a socket of swA1 is left in $NS1"
 
 # --- namespaces end: their devices go away ----------------------------------
+# debugfs is not namespaced: its directory per device shows, from the host,
+# the devices of every namespace
+dbg=/sys/kernel/debug/softiwarp
+for d in swA0 swB0 swB1; do
+	[ -d "$dbg/$d" ] || fail "no $dbg/$d before the namespaces end"
+done
+[ -z "$(ip netns pids "$NS0")" ] ||
+	fail "processes left in $NS0: $(ip netns pids "$NS0" | xargs)"
 ip netns del "$NS0"         # swA0 (the veth pair goes with it)
 if [ -n "${ct_pid[ctB0]:-}" ]; then
 	ct_stop ctB0
@@ -427,11 +453,18 @@ else
 	ip netns del ctB0
 	ip netns del ctB1
 fi
+gone() {
+	local d
+	for d in swA0 swB0 swB1; do
+		[ ! -e "$dbg/$d" ] || return 1
+	done
+	[ -z "$(rdma dev show)" ]
+}
 for _ in $(seq 100); do
-	[ -z "$(rdma dev show)" ] && break
+	gone && break
 	sleep 0.2
 done
-[ "$(rdma dev show | wc -l)" -eq 0 ] || fail "devices left: $(rdma dev show)"
+gone || fail "devices left: $(cd "$dbg" && echo *); here: $(rdma dev show)"
 ip netns del ctX
 ip netns del "$NS1"
 ip netns del host
