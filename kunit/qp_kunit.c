@@ -1180,6 +1180,9 @@ static void qpt_limits_qp_at(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, a->max_qp_init_rd_atom, SWI_MAX_ORD);
 	KUNIT_EXPECT_EQ(test, a->max_qp_rd_atom, SWI_MAX_IRD);
+	/* no RFC 7306 atomics (Documentation/rfc7306.rst): none claimed */
+	KUNIT_EXPECT_EQ(test, a->atomic_cap, IB_ATOMIC_NONE);
+	KUNIT_EXPECT_EQ(test, a->masked_atomic_cap, IB_ATOMIC_NONE);
 	qp = ib_create_qp(t->pd, &qa);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
 	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &qpa, IB_QP_MAX_QP_RD_ATOMIC |
