@@ -53,7 +53,9 @@ T=20-containers
 NS0=ctA0 NS1=ctA1           # pair A, in the helpers of netns-lib.sh
 IP0=10.77.0.1 IP1=10.77.0.2
 PORT=7174
-COUNT=$(e2e_scale_count 200)
+COUNT=$(e2e_scale_count 200)      # rping iterations
+SENDS=$(e2e_scale_count 500)      # ib_send_bw's messages (64 KiB)
+MSGS=$(e2e_scale_count 100)       # ucmatose's, per connection
 . "$(dirname "$0")/netns-lib.sh"
 
 declare -A ct_pid=()        # pair B: the container's init, by name
@@ -337,11 +339,11 @@ done
 wait_port ctA0 7310 no
 wait_port ctB0 7310 no
 in_ct_bg "$RESULTS/$T-send-server.log" ctA0 \
-	ib_send_bw -R -F -d swA0 -p 7310 -s 65536 -n 500
+	ib_send_bw -R -F -d swA0 -p 7310 -s 65536 -n "$SENDS"
 spid=$!
 wait_port ctA0 7310 yes
 in_ct_bg "$RESULTS/$T-ucmatose-server.log" ctB0 \
-	ucmatose -p 7310 -c 4 -C 100 -S 65536
+	ucmatose -p 7310 -c 4 -C "$MSGS" -S 65536
 upid=$!
 wait_port ctB0 7310 yes
 for c in ctA0 ctA1 ctB0 ctB1; do
@@ -357,9 +359,9 @@ for c in ctA1 ctB1; do
 done
 crc=0 urc=0 src=0 usrc=0
 in_ct_bg "$RESULTS/$T-send-client.log" ctA1 \
-	ib_send_bw -R -F -d swA1 -p 7310 -s 65536 -n 500 "$IP0"
+	ib_send_bw -R -F -d swA1 -p 7310 -s 65536 -n "$SENDS" "$IP0"
 cpid=$!
-in_ct ctB1 ucmatose -s "$IP0" -p 7310 -c 4 -C 100 -S 65536 \
+in_ct ctB1 ucmatose -s "$IP0" -p 7310 -c 4 -C "$MSGS" -S 65536 \
 	> "$RESULTS/$T-ucmatose-client.log" 2>&1 || urc=$?
 wait "$cpid" || crc=$?
 wait "$spid" || src=$?
@@ -370,7 +372,7 @@ echo "ib_send_bw: client $crc server $src; ucmatose: client $urc server $usrc"
 [ "$src" -eq 0 ] || fail "ib_send_bw server in pair A exited $src"
 [ "$urc" -eq 0 ] || fail "ucmatose client in pair B exited $urc"
 [ "$usrc" -eq 0 ] || fail "ucmatose server in pair B exited $usrc"
-grep -qE '^ *65536 +500 ' "$RESULTS/$T-send-client.log" ||
+grep -qE "^ *65536 +$SENDS " "$RESULTS/$T-send-client.log" ||
 	fail "ib_send_bw: no result row"
 grep -q '^test complete' "$RESULTS/$T-ucmatose-client.log" ||
 	fail "ucmatose: the client did not complete"
