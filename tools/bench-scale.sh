@@ -14,8 +14,8 @@
 #     the largest
 #   - ib_send_lat (64 B; busy polling and -e) alone and while a 16-QP
 #     ib_write_bw runs
-#   - connection setup and teardown: rdmacm-utils' cmtime, 1000
-#     connections
+#   - connection setup and teardown: rdmacm-utils' cmtime, 64
+#     connections (siw's limit in one process) and 1000
 #   - kernel memory (slab, vmalloc) per connection held idle
 #     (tools/bench/qp-hold.c, 256 connections) and busy (ib_write_bw with
 #     as many QPs, 64 B), and whether 1024 connections can be held in one
@@ -40,7 +40,8 @@
 #   SCALE_SECS=12          seconds of each bandwidth run (-D, iperf3 -t);
 #                          fairness needs a window (half of it) longer
 #                          than perftest takes to serve each QP once
-#   SCALE_CONNS=1000       cmtime's connections
+#   SCALE_CM_SMALL=64      cmtime's connections in the round siw takes too
+#   SCALE_CONNS=1000       cmtime's connections in the big round
 #   SCALE_HOLD=256         connections held for the memory figures, in
 #   SCALE_HOLD_PROCS=4     this many pairs of processes (it divides
 #                          SCALE_HOLD; see the guest script for why not 1)
@@ -54,12 +55,13 @@ set -uo pipefail
 qps=${SCALE_QPS:-1 4 16 64}
 secs=${SCALE_SECS:-12}
 conns=${SCALE_CONNS:-1000}
+cm_small=${SCALE_CM_SMALL:-64}
 hold=${SCALE_HOLD:-256}
 hold_procs=${SCALE_HOLD_PROCS:-4}
 big=${SCALE_BIG:-1024}
 mem=${SCALE_MEM:-2048}
 
-for v in $qps "$secs" "$conns" "$hold" "$hold_procs" "$big" "$mem"; do
+for v in $qps "$secs" "$conns" "$cm_small" "$hold" "$hold_procs" "$big" "$mem"; do
 	case $v in
 	''|*[!0-9]*|0*)
 		echo "bench-scale: '$v' is no whole number > 0 (SCALE_*)" >&2
@@ -88,6 +90,7 @@ echo "bench-scale: booting the test VM; this takes about 17 minutes"
 t0=$SECONDS
 "$top/tools/vm-run" -o "$res" -t 3600 -m "$mem" \
 	-e "SCALE_QPS=$qps" -e "SCALE_SECS=$secs" -e "SCALE_CONNS=$conns" \
+	-e "SCALE_CM_SMALL=$cm_small" \
 	-e "SCALE_HOLD=$hold" -e "SCALE_HOLD_PROCS=$hold_procs" \
 	-e "SCALE_BIG=$big" \
 	"$top/tools/guest/bench-scale.sh"

@@ -29,9 +29,13 @@
 #               connection's figure in logs/NAME.fair.log.
 #   latency     ib_send_lat (-R, 64 B, 1000 iterations, t_typical), busy
 #               polling and -e, alone and while a 16-QP ib_write_bw (64
-#               KiB) runs on the same pair (another port)
-#   setup       cmtime -c SCALE_CONNS: the client's create qp, connect and
-#               disconnect per connection, and the slowest connect
+#               KiB) runs on the same pair (another port); a loaded
+#               run without a figure keeps its packets (server's veth,
+#               tcpdump) in logs/NAME.pcap
+#   setup       cmtime -c SCALE_CM_SMALL (64: what siw can hold in one
+#               process), then -c SCALE_CONNS: the client's create qp,
+#               connect and disconnect per connection, and the slowest
+#               connect
 #   memory      kernel memory (/proc/meminfo: SReclaimable + SUnreclaim,
 #               VmallocUsed; reclaimable caches dropped before each
 #               reading) while connections are held, minus before, per
@@ -72,6 +76,10 @@ IPERF_PORT=5201		# iperf3's default
 LAT_PORT=18600		# ib_send_lat beside the load
 HOLD_PORT=7480		# qp-hold (+ the process's index)
 CM_PORT=7471		# cmtime's, fixed
+# cmtime's connections in the round that siw can take too: libsiw fails
+# a process's 70th QP or so (the mmap key limit below), cmtime holds them
+# all in one
+CM_SMALL=${SCALE_CM_SMALL:-64}
 out=$RESULTS/scale.csv
 log=$RESULTS/scale.log
 L=$RESULTS/logs
@@ -104,8 +112,8 @@ rec() {		# METRIC DRIVER VALUE UNIT LOG: one line of scale.csv
 ends() {
 	local d
 	case $1 in
-	siw)	nsl=siL nsr=siR dl=siwl dr=siwr ip=10.97.0.1 ;;
-	*)	nsl=swL nsr=swR dl=swl dr=swr ip=10.98.0.1 ;;
+	siw)	nsl=siL nsr=siR dl=siwl dr=siwr ip=10.97.0.1 vl=vil ;;
+	*)	nsl=swL nsr=swR dl=swl dr=swr ip=10.98.0.1 vl=vsl ;;
 	esac
 	use "$1"
 	if [ "$1" = sw ]; then
@@ -590,7 +598,7 @@ lat_alone() {	# DRIVER poll|e
 # QPs (64 KiB, LOAD_SECS) runs on the same pair; no figure unless the load
 # ran clean from before the latency run to after it
 lat_loaded() {
-	local e=() m='' name lname lspid lcpid v=NA
+	local e=() m='' name lname lspid lcpid v=NA tdpid
 	[ "$2" = e ] && e=(-e) m=/e
 	name=$1-lat${m//\//-}-loaded lname=$1-load${m//\//-}
 	ends "$1"
@@ -599,9 +607,17 @@ lat_loaded() {
 	lspid=$spid lcpid=$cpid
 	pids=("$lspid" "$lcpid") plogs=("$L/$lname.client.log")
 	if all_say '#bytes' 120; then
+		# the latency run's packets, kept when it fails
+		ip netns exec "$nsl" tcpdump -i "$vl" -nn -s 128 \
+			-w "$L/$name.pcap" "tcp port $LAT_PORT" \
+			> /dev/null 2>&1 &
+		tdpid=$!
 		pt_start "$name" "$LAT_PORT" ib_send_lat -s 64 -n "$LAT_ITERS" \
 			"${e[@]}"
 		pt_finish "$name" 64 5 && v=$val
+		kill "$tdpid" 2>/dev/null
+		wait "$tdpid"
+		[ "$v" = NA ] || rm -f "$L/$name.pcap"
 		if ! kill -0 "$lcpid" 2>/dev/null; then
 			note "$name: the load ended before the latency run"
 			v=NA
@@ -615,17 +631,17 @@ lat_loaded() {
 	rec "ib_send_lat$m under load" "$1" "$v" usec "logs/$name.client.log"
 }
 
-cm() {		# DRIVER: cmtime with CONNS connections
-	local name=$1-cmtime crc=0 ok=1 f step unit col
+cm() {		# DRIVER N: cmtime with N connections
+	local name=$1-cmtime-$2 crc=0 ok=1 f step unit col n=$2
 	f=$L/$name.client.log
 	ends "$1"
 	settle
 	listening "$nsl" "$CM_PORT" no
-	timeout 900 ip netns exec "$nsl" cmtime -b "$ip" -c "$CONNS" \
+	timeout 900 ip netns exec "$nsl" cmtime -b "$ip" -c "$n" \
 		> "$L/$name.server.log" 2>&1 &
 	spid=$!
 	listening "$nsl" "$CM_PORT" yes
-	timeout 900 ip netns exec "$nsr" cmtime -s "$ip" -c "$CONNS" \
+	timeout 900 ip netns exec "$nsr" cmtime -s "$ip" -c "$n" \
 		> "$f" 2>&1 || crc=$?
 	# cmtime's server may still wait for more connections: stopping
 	# it is ours, not its failure
@@ -647,7 +663,7 @@ cm() {		# DRIVER: cmtime with CONNS connections
 				print substr(f[2], 1, RLENGTH) }' "$f")
 		[ -n "$val" ] || { note "$name: no '$step' line"; val=NA; }
 		[ "$col" = 2 ] && step="$step max"
-		rec "cmtime $CONNS: $step" "$1" "$val" "$unit" "logs/$name.client.log"
+		rec "cmtime $n: $step" "$1" "$val" "$unit" "logs/$name.client.log"
 	done
 }
 
@@ -771,7 +787,7 @@ T_BIG1="$BIG in 1 process"
 T_BIGN="$BIG in $BIG_PROCS processes"
 
 plan() {	# every figure, NA until taken, in the order of the table
-	local d q t m
+	local d q t m n
 	: > "$out"
 	for d in sw siw; do
 		rec "max_qp (device)" $d NA QPs "not run"
@@ -796,11 +812,13 @@ plan() {	# every figure, NA until taken, in the order of the table
 			rec "ib_send_lat$m under load" $d NA usec "not run"
 		done
 	done
-	for d in sw siw; do
-		rec "cmtime $CONNS: create qp" $d NA us/conn "not run"
-		rec "cmtime $CONNS: connect" $d NA us/conn "not run"
-		rec "cmtime $CONNS: connect max" $d NA ms "not run"
-		rec "cmtime $CONNS: disconnect" $d NA us/conn "not run"
+	for n in $CM_SMALL $CONNS; do
+		for d in sw siw; do
+			rec "cmtime $n: create qp" $d NA us/conn "not run"
+			rec "cmtime $n: connect" $d NA us/conn "not run"
+			rec "cmtime $n: connect max" $d NA ms "not run"
+			rec "cmtime $n: disconnect" $d NA us/conn "not run"
+		done
 	done
 	for t in "$T_IDLE" "$T_BUSY" "$T_BIG1" "$T_BIGN"; do
 		for d in sw siw; do
@@ -851,8 +869,10 @@ done
 echo "bench-scale: latency done" >&2
 
 placement one
-for drv in sw siw; do
-	cm $drv
+for n in $CM_SMALL $CONNS; do
+	for drv in sw siw; do
+		cm $drv "$n"
+	done
 done
 echo "bench-scale: cmtime done" >&2
 for drv in sw siw; do
