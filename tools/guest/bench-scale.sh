@@ -31,7 +31,8 @@
 #               polling and -e, alone and while a 16-QP ib_write_bw (64
 #               KiB) runs on the same pair (another port); a loaded
 #               run without a figure keeps its packets (server's veth,
-#               tcpdump) in logs/NAME.pcap
+#               tcpdump) in logs/NAME.pcap, the devices' counters in
+#               logs/NAME.stat
 #   setup       cmtime -c SCALE_CM_SMALL (64: what siw can hold in one
 #               process), then -c SCALE_CONNS: the client's create qp,
 #               connect and disconnect per connection, and the slowest
@@ -598,7 +599,7 @@ lat_alone() {	# DRIVER poll|e
 # QPs (64 KiB, LOAD_SECS) runs on the same pair; no figure unless the load
 # ran clean from before the latency run to after it
 lat_loaded() {
-	local e=() m='' name lname lspid lcpid v=NA tdpid
+	local e=() m='' name lname lspid lcpid v=NA tdpid d
 	[ "$2" = e ] && e=(-e) m=/e
 	name=$1-lat${m//\//-}-loaded lname=$1-load${m//\//-}
 	ends "$1"
@@ -617,7 +618,14 @@ lat_loaded() {
 		pt_finish "$name" 64 5 && v=$val
 		kill "$tdpid" 2>/dev/null
 		wait "$tdpid"
-		[ "$v" = NA ] || rm -f "$L/$name.pcap"
+		if [ "$v" = NA ]; then
+			# who refused: rx_mpa_rejects, tx_mpa_rejects
+			for d in "$dl" "$dr"; do
+				timeout 10 rdma statistic show link "$d/1"
+			done > "$L/$name.stat" 2>&1
+		else
+			rm -f "$L/$name.pcap"
+		fi
 		if ! kill -0 "$lcpid" 2>/dev/null; then
 			note "$name: the load ended before the latency run"
 			v=NA
