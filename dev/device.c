@@ -449,6 +449,39 @@ static struct net *swi_dev_home(struct swi_device *dev)
 	return net;
 }
 
+/*
+ * A registered device's debugfs files and first port event. Called with a
+ * reference on the device: its dealloc_driver, which removes the files,
+ * cannot run before it is dropped.
+ */
+static void swi_newlink_finish(struct swi_device *dev)
+{
+	dev->debugfs = debugfs_create_dir(dev_name(&dev->ibdev.dev),
+					  swi_debugfs_root);
+	debugfs_create_file("limits", 0444, dev->debugfs, NULL,
+			    &swi_limits_fops);
+	swi_cm_debugfs_add(dev);
+	swi_port_event(dev, swi_port_active(dev->netdev) ?
+			    IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR);
+}
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* KUnit: what swi_newlink() runs once the device is registered */
+static void (*swi_newlink_hook)(struct net_device *netdev);
+
+static void swi_kunit_hook(struct net_device *netdev)
+{
+	void (*hook)(struct net_device *netdev) = READ_ONCE(swi_newlink_hook);
+
+	if (hook)
+		hook(netdev);
+}
+#else
+static inline void swi_kunit_hook(struct net_device *netdev)
+{
+}
+#endif
+
 static int swi_newlink(const char *name, struct net_device *netdev)
 {
 	struct swi_device *dev;
@@ -475,17 +508,25 @@ static int swi_newlink(const char *name, struct net_device *netdev)
 		err = -ENODEV;
 		goto out_free;
 	}
+	/*
+	 * Once registered, the netdev's NETDEV_UNREGISTER may unregister and
+	 * free the device at any time (swi_netdev_event()): its memory is
+	 * held across the call, and what follows runs only under a
+	 * reference that makes such an unregistration wait for it.
+	 */
+	get_device(&dev->ibdev.dev);
 	err = ib_register_device(&dev->ibdev, name, NULL);
 	put_net(net);
-	if (err)
+	if (err) {
+		put_device(&dev->ibdev.dev);
 		goto out_free;
-	dev->debugfs = debugfs_create_dir(dev_name(&dev->ibdev.dev),
-					  swi_debugfs_root);
-	debugfs_create_file("limits", 0444, dev->debugfs, NULL,
-			    &swi_limits_fops);
-	swi_cm_debugfs_add(dev);
-	swi_port_event(dev, swi_port_active(netdev) ? IB_EVENT_PORT_ACTIVE :
-						       IB_EVENT_PORT_ERR);
+	}
+	swi_kunit_hook(netdev);
+	if (ib_device_try_get(&dev->ibdev)) {
+		swi_newlink_finish(dev);
+		ib_device_put(&dev->ibdev);
+	}
+	put_device(&dev->ibdev.dev);
 	return 0;
 
 out_free:
@@ -577,6 +618,59 @@ static int swi_netdev_event(struct notifier_block *nb, unsigned long event,
 	ib_device_put(&dev->ibdev);
 	return NOTIFY_OK;
 }
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * swi_device_set_newlink_hook() - run @hook inside each later newlink
+ * @hook: called with the netdev right after the device is registered, or
+ *	NULL for none
+ *
+ * KUnit only: lets a test act in the window between registration and the
+ * device's debugfs files and first port event.
+ *
+ * Context: process context.
+ * Return: nothing.
+ */
+void swi_device_set_newlink_hook(void (*hook)(struct net_device *netdev))
+{
+	WRITE_ONCE(swi_newlink_hook, hook);
+}
+EXPORT_SYMBOL_IF_KUNIT(swi_device_set_newlink_hook);
+
+/**
+ * swi_device_netdev_gone() - what NETDEV_UNREGISTER of @netdev does
+ * @netdev: the netdev
+ *
+ * KUnit only: queues the unregistration of @netdev's device, as the
+ * netdev notifier does, without unregistering the netdev.
+ *
+ * Context: process context.
+ * Return: true when a device was found and its unregistration queued.
+ */
+bool swi_device_netdev_gone(struct net_device *netdev)
+{
+	struct swi_device *dev = swi_dev_get_by_netdev(netdev);
+
+	if (dev)
+		swi_netdev_unregister(dev);
+	return dev;
+}
+EXPORT_SYMBOL_IF_KUNIT(swi_device_netdev_gone);
+
+/**
+ * swi_device_flush_unreg() - wait for the queued unregistrations
+ *
+ * KUnit only.
+ *
+ * Context: process context; not from inside an unregistration's wait.
+ * Return: nothing.
+ */
+void swi_device_flush_unreg(void)
+{
+	flush_workqueue(swi_unreg_wq);
+}
+EXPORT_SYMBOL_IF_KUNIT(swi_device_flush_unreg);
+#endif
 
 static struct notifier_block swi_netdev_nb = {
 	.notifier_call = swi_netdev_event,

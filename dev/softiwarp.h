@@ -438,6 +438,9 @@ static inline struct swi_mr *to_swi_mr(struct ib_mr *mr)
 int swi_device_init(void);
 void swi_device_exit(void);
 struct ib_device *swi_device_add(const char *name, struct net_device *netdev);
+void swi_device_set_newlink_hook(void (*hook)(struct net_device *netdev));
+bool swi_device_netdev_gone(struct net_device *netdev);
+void swi_device_flush_unreg(void);
 
 /* dev/ring.c */
 int swi_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);

@@ -28,6 +28,7 @@
  * back from the netlink message the fill callbacks write.
  */
 #include <kunit/test.h>
+#include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/netdevice.h>
 #include <linux/prandom.h>
@@ -1993,6 +1994,59 @@ static void qpt_find_owner(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kref_read(&qp->ref), refs);
 }
 
+static atomic_t qpt_gone_queued;
+
+/*
+ * In the window after registration: the netdev's NETDEV_UNREGISTER, and
+ * time for that unregistration to finish if nothing holds it back
+ */
+static void qpt_netdev_gone_hook(struct net_device *netdev)
+{
+	if (swi_device_netdev_gone(netdev))
+		atomic_inc(&qpt_gone_queued);
+	msleep(1000);
+}
+
+/*
+ * A netdev unregistered while "rdma link add" is still setting its device
+ * up: the device is unregistered once newlink is done with it, not freed
+ * under it (KASAN: use-after-free in the debugfs and port-event steps),
+ * and leaves no debugfs directory behind.
+ */
+static void qpt_netdev_gone_in_newlink(struct kunit *test)
+{
+	struct dentry *root, *d = NULL;
+	struct net_device *lo;
+	struct ib_device *ibdev;
+
+	lo = dev_get_by_name(&init_net, "lo");
+	KUNIT_ASSERT_NOT_NULL(test, lo);
+	atomic_set(&qpt_gone_queued, 0);
+	swi_device_set_newlink_hook(qpt_netdev_gone_hook);
+	ibdev = swi_device_add("swkgone0", lo);
+	swi_device_set_newlink_hook(NULL);
+	if (!IS_ERR(ibdev))
+		ib_device_put(ibdev);	/* the queued unregistration's */
+	swi_device_flush_unreg();
+	KUNIT_EXPECT_EQ(test, atomic_read(&qpt_gone_queued), 1);
+	ibdev = ib_device_get_by_netdev(lo, RDMA_DRIVER_SIW);
+	KUNIT_EXPECT_NULL(test, ibdev);
+	if (ibdev)
+		ib_unregister_device_and_put(ibdev);
+	dev_put(lo);
+	root = debugfs_lookup("softiwarp", NULL);
+	if (!IS_ERR_OR_NULL(root))
+		d = debugfs_lookup("swkgone0", root);
+	KUNIT_EXPECT_TRUE_MSG(test, IS_ERR_OR_NULL(d),
+			      "the gone device's debugfs directory is left");
+	if (!IS_ERR_OR_NULL(d)) {
+		debugfs_remove(d);	/* points at a freed device */
+		dput(d);
+	}
+	if (!IS_ERR_OR_NULL(root))
+		dput(root);
+}
+
 static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_ops_crc),
 	KUNIT_CASE_SLOW(qpt_ops_plain),
@@ -2031,6 +2085,7 @@ static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_find_owner),
 	KUNIT_CASE_SLOW(qpt_map_valid_mr_refused),
 	KUNIT_CASE_SLOW(qpt_largest_fpdu_placed),
+	KUNIT_CASE_SLOW(qpt_netdev_gone_in_newlink),
 	{}
 };
 
