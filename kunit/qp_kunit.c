@@ -25,7 +25,9 @@
  * The limits the device reports are checked from both sides: a QP, CQ,
  * SRQ, FRMR and IRD/ORD at each maximum are accepted, one past it refused
  * with -EINVAL. The driver attributes of "rdma resource show" are read
- * back from the netlink message the fill callbacks write.
+ * back from the netlink message the fill callbacks write. A netdev that
+ * goes away while its device is being set up must not free the device
+ * under that setup, nor leave its debugfs directory behind.
  */
 #include <kunit/test.h>
 #include <linux/debugfs.h>
