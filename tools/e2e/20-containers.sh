@@ -35,7 +35,10 @@
 #   move         "rdma dev set swA0 netns host" while an rping uses it:
 #                both rping processes end (the device is disassociated,
 #                nothing hangs), the device is listed in the host's
-#                namespace only; moved back, rping works again
+#                namespace only; a wildcard listen made meanwhile in the
+#                namespace the device left (its netdev's) opens no socket
+#                there and a client is refused; moved back, rping works
+#                again
 #   netdev move  the veth end under swA1 moved to another namespace: the
 #                device goes away, no socket of it is left behind
 #   ns deletion  "ip netns del" of a namespace holding a device (and the
@@ -88,7 +91,9 @@ ct_cleanup() {
 	done
 	wait 2>/dev/null
 	for n in "$NS0" "$NS1" ctB0 ctB1 ctX host; do
-		ip netns pids "$n" 2>/dev/null | xargs -r kill -KILL
+		# "host" is the host's own namespace (this script's too)
+		[ "$n" = host ] ||
+			ip netns pids "$n" 2>/dev/null | xargs -r kill -KILL
 		ip netns del "$n" 2>/dev/null
 	done
 	for _ in $(seq 20); do
@@ -296,6 +301,57 @@ rping_both() {
 	rping_check "B$1" "$r1" "$q1"
 }
 
+# away_listen: swA0 is in the host's namespace, its netdev still in ctA0.
+# A wildcard listen made in ctA0 (which needs a device there: swX0, on a
+# veth pair of its own) reaches swA0 all the same (rdma_cm hands it to
+# every device, whatever namespace the device is in: seen in rdma res);
+# swA0 must open no socket for it in ctA0, where no process may use the
+# device (cm.rst, "Namespaces"), swX0 one on its address, and a client in
+# ctA1 is refused
+away_listen() {
+	local p=7311 rc=0 spid cm="$RESULTS/$T-away-cm_id.txt"
+	local ss="$RESULTS/$T-away-ss.txt"
+	ip link add vethX0 type veth peer name vethX1
+	ip link set vethX0 netns "$NS0"
+	ip link set vethX1 netns "$NS0"
+	in_ns "$NS0" ip addr add 10.78.0.1/24 dev vethX0
+	in_ns "$NS0" ip link set vethX0 up
+	in_ns "$NS0" ip link set vethX1 up
+	in_ns "$NS0" rdma link add swX0 type softiwarp netdev vethX0
+	for _ in $(seq "$(e2e_scale_time 50)"); do
+		in_ns "$NS0" rdma link show swX0/1 | grep -q ACTIVE && break
+		sleep 0.2
+	done
+	wait_port ctA0 "$p" no
+	in_ct_bg "$RESULTS/$T-away-server.log" ctA0 ucmatose -p "$p" -c 1 -C 10
+	spid=$!
+	wait_port ctA0 "$p" yes
+	rdma res show cm_id > "$cm"
+	grep swA0 "$cm" | grep LISTEN | grep -q ":$p\b" ||
+		fail "away: the listen did not reach swA0 (see $T-away-cm_id.txt)"
+	for _ in $(seq 10); do
+		in_ct_net ctA0 ss -Hltn "sport = :$p" > "$ss"
+		grep -q "$IP0:$p" "$ss" &&
+			fail "away: a socket in $NS0 listens for swA0, not its device"
+		grep -q "10.78.0.1:$p" "$ss" || fail "away: swX0 does not listen"
+		sleep 0.1
+	done
+	CT_SECS=30 in_ct ctA1 ucmatose -s "$IP0" -p "$p" -c 1 -C 10 \
+		> "$RESULTS/$T-away-client.log" 2>&1 || rc=$?
+	echo "away: the ucmatose client exited $rc (refused)"
+	[ "$rc" -ne 124 ] || fail "away: the ucmatose client hung"
+	# ucmatose prints "test complete" either way: the event tells
+	if [ "$rc" -eq 0 ] || ! grep -qE 'EVENT_(REJECTED|UNREACHABLE)' \
+			"$RESULTS/$T-away-client.log"; then
+		fail "away: a client reached a listen through swA0 (see $T-away-client.log)"
+	fi
+	kill "$spid" 2>/dev/null || true
+	wait "$spid" || true
+	bg_pids=()
+	in_ns "$NS0" rdma link del swX0
+	in_ns "$NS0" ip link del vethX0
+}
+
 # --- setup: exclusive mode, the containers, their devices -------------------
 ip netns del "$NS0" 2>/dev/null || true
 ip netns del "$NS1" 2>/dev/null || true
@@ -403,6 +459,7 @@ grep -q 'device removal' "$RESULTS/$T-moved-server.log" ||
 	fail "move: the rping server did not see the device's removal"
 [[ $(rdma dev show) == *swA0* ]] || fail "move: swA0 not in the host's namespace"
 [[ $(in_ns "$NS0" rdma dev show) != *swA0* ]] || fail "move: swA0 still in $NS0"
+away_listen
 rdma dev set swA0 netns "$NS0"
 only_here ctA0 swA0
 one_rping moved-back
