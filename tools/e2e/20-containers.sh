@@ -306,7 +306,7 @@ rping_both() {
 # veth pair of its own) reaches swA0 all the same (rdma_cm hands it to
 # every device, whatever namespace the device is in: seen in rdma res);
 # swA0 must open no socket for it in ctA0, where no process may use the
-# device (cm.rst, "Namespaces"), swX0 one on its address, and a client in
+# device (cm.rst, "Endpoints"), swX0 one on its address, and a client in
 # ctA1 is refused
 away_listen() {
 	local p=7311 rc=0 spid cm="$RESULTS/$T-away-cm_id.txt"
