@@ -128,6 +128,8 @@ struct swi_cm_rpc {
  * @ready_at: when its Request was negotiated (jiffies; responder)
  * @ready: its Request is negotiated, its CONNECT_REQUEST not yet sent
  *	(written under @lock, read under the listener's order_lock)
+ * @reaped: the listener's teardown has taken it up (under the
+ *	listener's order_lock)
  * @rpc_peer: RFC 8797 data in the peer's Request or Reply
  * @rpc_ours: RFC 8797 data in ours
  * @laddr: the local address and port, for trace events
@@ -165,6 +167,7 @@ struct swi_cep {
 	struct list_head order_entry;
 	unsigned long ready_at;
 	bool ready;
+	bool reaped;
 	struct swi_cm_rpc rpc_peer;
 	struct swi_cm_rpc rpc_ours;
 	struct sockaddr_storage laddr;
@@ -767,6 +770,49 @@ static void swi_cm_connect_work(struct work_struct *work)
 	swi_cep_put(cep);
 }
 
+/*
+ * Whether @qp, found for the caller (swi_qp_find() checked a user QP's
+ * process), may be attached to @id. rdma_cm, iw_cm's one user, makes the
+ * iw_cm_id's context its rdma_id_private, which begins with the
+ * rdma_cm_id (see swi_cm_listen_here()). A kernel consumer's QP is its
+ * rdma_cm_id's own: rdma_create_qp() sets id->qp and rdma_cm passes that
+ * QP's number. User space's rdma_cm ids (ucma) never have a QP of their
+ * own; theirs is a user QP created through uverbs. So a kernel QP goes
+ * only with the rdma_cm_id it was created on, never with another
+ * consumer's or a process's, and a user QP only with a user's id. An id
+ * without a context has no rdma_cm behind it (the KUnit suites'): a
+ * kernel caller, kernel QPs only.
+ */
+static bool swi_cm_qp_kind_ok(struct iw_cm_id *id, const struct swi_qp *qp)
+{
+	const struct rdma_cm_id *owner = id->context;
+	const struct ib_qp *own;
+
+	if (!owner)
+		return !qp->user;
+	own = READ_ONCE(owner->qp);
+	return qp->user ? !own : own == &qp->base;
+}
+
+/*
+ * The QP of a connect or accept, referenced: found by the consumer's
+ * number for the caller and of @id's kind. Return: the QP or NULL.
+ */
+static struct swi_qp *swi_cm_qp_find(struct swi_device *dev,
+				     struct iw_cm_id *id, u32 qpn)
+{
+	struct swi_qp *qp = swi_qp_find(dev, qpn);
+
+	if (qp && !swi_cm_qp_kind_ok(id, qp)) {
+		ibdev_info_ratelimited(&dev->ibdev,
+				       "QP %u refused: not the cm id's kind\n",
+				       qpn);
+		swi_qp_put(&qp->base);
+		qp = NULL;
+	}
+	return qp;
+}
+
 /**
  * swi_cm_connect() - iw_cm's connect: start an active connection
  * @id: the connection's iw_cm_id (m_local_addr, m_remote_addr set)
@@ -788,7 +834,8 @@ int swi_cm_connect(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 
 	if (p->private_data_len > MPA_MAX_PRIVDATA)
 		return -EINVAL;
-	qp = swi_qp_find(dev, p->qpn);	/* referenced: the cep's from here */
+	/* referenced: the cep's from here */
+	qp = swi_cm_qp_find(dev, id, p->qpn);
 	if (!qp)
 		return -EINVAL;
 	cep = swi_cep_alloc(dev, true);
@@ -912,8 +959,8 @@ static void swi_cm_order_run(struct swi_listener *lst)
 			behind = true;	/* still in startup */
 			continue;
 		}
-		if (behind && time_before(jiffies,
-					  cep->ready_at + SWI_CM_ORDER_HOLD)) {
+		if (behind && !READ_ONCE(lst->dying) &&
+		    time_before(jiffies, cep->ready_at + SWI_CM_ORDER_HOLD)) {
 			swi_cm_order_later(lst, cep->ready_at +
 					   SWI_CM_ORDER_HOLD - jiffies);
 			break;
@@ -962,6 +1009,11 @@ static void swi_cm_passive_work(struct work_struct *work)
 	int err;
 
 	mutex_lock(&cep->lock);
+	if (cep->state == SWI_CEP_DEAD) {
+		/* ended by its listener's teardown, which owns the rest */
+		mutex_unlock(&cep->lock);
+		return;
+	}
 	err = swi_cm_frame_more(cep, MPA_STARTUP_REQUEST);
 	if (err == SWI_CM_WAIT) {
 		swi_cm_wait(cep);
@@ -1027,7 +1079,7 @@ int swi_cm_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 		return -EINVAL;
 	/* referenced: the cep's from here */
 	qp = p->private_data_len > MPA_MAX_PRIVDATA ? NULL :
-	     swi_qp_find(cep->dev, p->qpn);
+	     swi_cm_qp_find(cep->dev, id, p->qpn);
 	if (!qp) {
 		mutex_unlock(&cep->lock);
 		return -EINVAL;
@@ -1464,11 +1516,76 @@ int swi_cm_create_listen(struct iw_cm_id *id, int backlog)
 }
 EXPORT_SYMBOL_IF_KUNIT(swi_cm_create_listen);
 
+/*
+ * End @cep's startup for its listener's teardown, if it is still waiting
+ * for its Request: the work item no longer runs (a run already under way
+ * sees SWI_CEP_DEAD and leaves), the socket's callbacks are TCP's again,
+ * and the work item's reference and the order's entry are given back
+ * here. One that has its Request, or has failed, finishes on its own.
+ */
+static void swi_cm_reap(struct swi_listener *lst, struct swi_cep *cep)
+{
+	bool waiting;
+
+	mutex_lock(&cep->lock);
+	waiting = cep->state == SWI_CEP_NEW && !cep->ready;
+	if (waiting) {
+		swi_cm_unhook(cep);
+		swi_cm_passive_failed(cep, -ECONNABORTED, false);
+	}
+	mutex_unlock(&cep->lock);
+	if (!waiting)
+		return;
+	cancel_delayed_work_sync(&cep->work);
+	swi_cm_order_drop(lst, cep);
+	swi_cep_put(cep);	/* the work item's */
+}
+
+/* The next endpoint of a dying listener to reap, referenced, or NULL */
+static struct swi_cep *swi_cm_next_reap(struct swi_listener *lst)
+{
+	struct swi_cep *cep, *found = NULL;
+
+	mutex_lock(&lst->order_lock);
+	list_for_each_entry(cep, &lst->order, order_entry) {
+		if (!cep->reaped) {
+			cep->reaped = true;
+			kref_get(&cep->ref);
+			found = cep;
+			break;
+		}
+	}
+	mutex_unlock(&lst->order_lock);
+	return found;
+}
+
+/*
+ * A listener's teardown: every endpoint it accepted that is still in
+ * startup ends now, before destroy_listen returns, so that none outlives
+ * the device (the core frees it once its listens and connections are
+ * gone) or its namespace. Endpoints whose CONNECT_REQUEST was delivered
+ * belong to iw_cm, which rejects them when it destroys their ids.
+ */
+static void swi_cm_listen_reap(struct swi_listener *lst)
+{
+	struct swi_cep *cep;
+
+	while ((cep = swi_cm_next_reap(lst))) {
+		swi_cm_reap(lst, cep);
+		swi_cep_put(cep);
+	}
+	swi_cm_order_run(lst);	/* refuses the Requests that wait their turn */
+	if (cancel_delayed_work_sync(&lst->order_work))
+		kref_put(&lst->ref, swi_lst_free);	/* the queued run's */
+}
+
 /**
  * swi_cm_destroy_listen() - iw_cm's destroy_listen
  * @id: the listening iw_cm_id
  *
- * Connections still in MPA startup are refused from now on.
+ * The listening sockets close, and every connection still in MPA startup
+ * ends before it returns: one waiting for its Request is closed, one
+ * whose Request waits its turn is refused (swi_cm_listen_reap()).
  *
  * Context: process context.
  * Return: 0.
@@ -1481,7 +1598,7 @@ int swi_cm_destroy_listen(struct iw_cm_id *id)
 		return 0;
 	id->provider_data = NULL;
 	swi_cm_listen_close(lst);
-	swi_cm_order_run(lst);	/* refuses the Requests that wait their turn */
+	swi_cm_listen_reap(lst);
 	kref_put(&lst->ref, swi_lst_free);
 	return 0;
 }

@@ -27,9 +27,11 @@
 #include <linux/etherdevice.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/rtnetlink.h>
 #include <linux/seq_file.h>
 #include <linux/vmalloc.h>
 #include <net/addrconf.h>
+#include <net/net_namespace.h>
 #include <rdma/ib_mad.h>
 #include <rdma/rdma_netlink.h>
 #include <rdma/uverbs_ioctl.h>
@@ -330,7 +332,7 @@ static const struct ib_device_ops swi_device_ops = {
 	.get_hw_stats = swi_get_hw_stats,
 	.get_port_immutable = swi_get_port_immutable,
 	.iw_accept = swi_cm_accept,
-	.iw_add_ref = swi_qp_get,
+	.iw_add_ref = swi_qp_iw_add_ref,
 	.iw_connect = swi_cm_connect,
 	.iw_create_listen = swi_cm_create_listen,
 	.iw_destroy_listen = swi_cm_destroy_listen,
@@ -466,21 +468,41 @@ static void swi_newlink_finish(struct swi_device *dev)
 }
 
 #if IS_ENABLED(CONFIG_KUNIT)
-/* KUnit: what swi_newlink() runs once the device is registered */
-static void (*swi_newlink_hook)(struct net_device *netdev);
+/* KUnit: what swi_newlink() runs before and after the registration */
+static swi_newlink_hook_fn swi_newlink_hook;
 
-static void swi_kunit_hook(struct net_device *netdev)
+static void swi_kunit_hook(struct net_device *netdev, bool registered)
 {
-	void (*hook)(struct net_device *netdev) = READ_ONCE(swi_newlink_hook);
+	swi_newlink_hook_fn hook = READ_ONCE(swi_newlink_hook);
 
 	if (hook)
-		hook(netdev);
+		hook(netdev, registered);
 }
 #else
-static inline void swi_kunit_hook(struct net_device *netdev)
+static inline void swi_kunit_hook(struct net_device *netdev, bool registered)
 {
 }
 #endif
+
+static void swi_netdev_unregister(struct swi_device *dev);
+
+/*
+ * Whether @dev's netdev was unregistered, or moved out of @net, while the
+ * device was being registered: its NETDEV_UNREGISTER came while the
+ * device could not be pinned (swi_dev_get_by_netdev()) and was ignored.
+ * Both run under RTNL: after this look, a later one finds the device.
+ */
+static bool swi_netdev_left(struct swi_device *dev, struct net *net)
+{
+	struct net_device *netdev = dev->netdev;
+	bool left;
+
+	rtnl_lock();
+	left = netdev->reg_state != NETREG_REGISTERED ||
+	       !net_eq(dev_net(netdev), net);
+	rtnl_unlock();
+	return left;
+}
 
 static int swi_newlink(const char *name, struct net_device *netdev)
 {
@@ -515,19 +537,28 @@ static int swi_newlink(const char *name, struct net_device *netdev)
 	 * reference that makes such an unregistration wait for it.
 	 */
 	get_device(&dev->ibdev.dev);
+	swi_kunit_hook(netdev, false);
 	err = ib_register_device(&dev->ibdev, name, NULL);
-	put_net(net);
 	if (err) {
+		put_net(net);
 		put_device(&dev->ibdev.dev);
 		goto out_free;
 	}
-	swi_kunit_hook(netdev);
+	if (swi_netdev_left(dev, net))
+		err = -ENODEV;
+	put_net(net);
+	swi_kunit_hook(netdev, true);
 	if (ib_device_try_get(&dev->ibdev)) {
-		swi_newlink_finish(dev);
-		ib_device_put(&dev->ibdev);
+		if (err) {
+			/* as the missed NETDEV_UNREGISTER would have */
+			swi_netdev_unregister(dev);
+		} else {
+			swi_newlink_finish(dev);
+			ib_device_put(&dev->ibdev);
+		}
 	}
 	put_device(&dev->ibdev.dev);
-	return 0;
+	return err;
 
 out_free:
 	/* Not registered: dealloc_driver undoes swi_dev_alloc(). */
@@ -622,16 +653,17 @@ static int swi_netdev_event(struct notifier_block *nb, unsigned long event,
 #if IS_ENABLED(CONFIG_KUNIT)
 /**
  * swi_device_set_newlink_hook() - run @hook inside each later newlink
- * @hook: called with the netdev right after the device is registered, or
- *	NULL for none
+ * @hook: called with the netdev and false right before the device is
+ *	registered, with true right after; NULL for none
  *
- * KUnit only: lets a test act in the window between registration and the
- * device's debugfs files and first port event.
+ * KUnit only: lets a test act while the device cannot be pinned yet, and
+ * in the window between registration and the device's debugfs files and
+ * first port event.
  *
  * Context: process context.
  * Return: nothing.
  */
-void swi_device_set_newlink_hook(void (*hook)(struct net_device *netdev))
+void swi_device_set_newlink_hook(swi_newlink_hook_fn hook)
 {
 	WRITE_ONCE(swi_newlink_hook, hook);
 }
@@ -676,6 +708,29 @@ static struct notifier_block swi_netdev_nb = {
 	.notifier_call = swi_netdev_event,
 };
 
+/*
+ * A network namespace is dismantled. Our sockets (connections, listens,
+ * startups) live in the namespace of their device's netdev and hold no
+ * reference on it. By now every netdev has left it (the device exits run
+ * before the subsystems'), and each one's NETDEV_UNREGISTER queued the
+ * unregistration of its device; a netdev that was deleted waited for it,
+ * one moved back to init_net (a physical netdev or VF) did not. Wait for
+ * them all here: they close every socket the devices had, before TCP's
+ * own exit and before the namespace is freed.
+ */
+static void __net_exit swi_net_exit(struct net *net)
+{
+	flush_workqueue(swi_unreg_wq);
+}
+
+/*
+ * A subsystem's: it exits after the netdevs left, and before TCP's, which
+ * was registered earlier
+ */
+static struct pernet_operations swi_net_ops = {
+	.exit = swi_net_exit,
+};
+
 /**
  * swi_device_init() - accept "rdma link add ... type softiwarp"
  *
@@ -694,14 +749,21 @@ int swi_device_init(void)
 		return -ENOMEM;
 	swi_debugfs_root = debugfs_create_dir("softiwarp", NULL);
 	swi_fault_debugfs_add(swi_debugfs_root);
+	err = register_pernet_subsys(&swi_net_ops);
+	if (err)
+		goto out_debugfs;
 	err = register_netdevice_notifier(&swi_netdev_nb);
-	if (err) {
-		debugfs_remove(swi_debugfs_root);
-		destroy_workqueue(swi_unreg_wq);
-		return err;
-	}
+	if (err)
+		goto out_pernet;
 	rdma_link_register(&swi_link_ops);
 	return 0;
+
+out_pernet:
+	unregister_pernet_subsys(&swi_net_ops);
+out_debugfs:
+	debugfs_remove(swi_debugfs_root);
+	destroy_workqueue(swi_unreg_wq);
+	return err;
 }
 
 /* Unregister one device of ours, if any is left; false when none is. */
@@ -737,6 +799,7 @@ void swi_device_exit(void)
 {
 	rdma_link_unregister(&swi_link_ops);
 	unregister_netdevice_notifier(&swi_netdev_nb);
+	unregister_pernet_subsys(&swi_net_ops);
 	destroy_workqueue(swi_unreg_wq);
 	while (swi_unregister_one())
 		;

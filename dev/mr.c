@@ -8,8 +8,16 @@
  * the DMA MR, which stands for all kernel memory (a software device's
  * "DMA addresses" are kernel virtual addresses, ib_uses_virt_dma()).
  * The lkey and the rkey are the same STag.
+ *
+ * STags are hard to predict (RFC 5040 section 8.1.1, requirement 8): the
+ * index is the first free one from a random point of the 2^24 - 1 range
+ * on, and the key is random unless the consumer chose one (a nonzero
+ * stag_key of the siw ABI; libsiw always asks for 0). A kernel ULP
+ * changes the key of its fast-register MRs itself (ib_inc_rkey()),
+ * starting from the random one.
  */
 #include <linux/mm.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <rdma/ib_umem.h>
 
@@ -38,13 +46,20 @@ static void swi_mr_free(struct swi_device *dev, struct swi_mr *mr)
 	atomic_dec(&dev->num_mr);
 }
 
-/* Register @attr for @mr and fill in the keys the IB core reports */
+/*
+ * Register @attr for @mr at a random index, with a random key unless
+ * @attr has one, and fill in the keys the IB core reports
+ */
 static int swi_mr_register(struct swi_device *dev, struct swi_mr *mr,
 			   const struct rdmap_mem_attr *attr)
 {
-	struct rdmap_mem *mem = rdmap_mem_register(&dev->mem, attr,
-						   GFP_KERNEL);
+	struct rdmap_mem_attr a = *attr;
+	struct rdmap_mem *mem;
 
+	a.hint = get_random_u32();
+	if (!a.key)
+		a.key = get_random_u8();
+	mem = rdmap_mem_register(&dev->mem, &a, GFP_KERNEL);
 	if (IS_ERR(mem))
 		return PTR_ERR(mem);
 	mr->mem = mem;

@@ -949,8 +949,10 @@ int swi_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	mutex_unlock(&qp->state_lock);
 	if (s)
 		eng_stream_free(s);
+	mutex_lock(&qp->state_lock);	/* as the stream: restrack reads them */
 	swi_ring_free(&qp->rq);
 	swi_ring_free(&qp->sq);
+	mutex_unlock(&qp->state_lock);
 	put_pid(qp->owner);
 	atomic_dec(&dev->num_qp);
 	return 0;
@@ -1205,7 +1207,7 @@ static void swi_qp_release(struct kref *ref)
 }
 
 /**
- * swi_qp_get() - take a QP reference (iw_cm's iw_add_ref)
+ * swi_qp_get() - take a QP reference
  * @ibqp: the QP
  *
  * Context: any context.
@@ -1215,9 +1217,10 @@ void swi_qp_get(struct ib_qp *ibqp)
 {
 	kref_get(&to_swi_qp(ibqp)->ref);
 }
+EXPORT_SYMBOL_IF_KUNIT(swi_qp_get);
 
 /**
- * swi_qp_put() - drop a QP reference (iw_cm's iw_rem_ref)
+ * swi_qp_put() - drop a QP reference (also iw_cm's iw_rem_ref)
  * @ibqp: the QP
  *
  * Context: any context.
@@ -1228,6 +1231,21 @@ void swi_qp_put(struct ib_qp *ibqp)
 	kref_put(&to_swi_qp(ibqp)->ref, swi_qp_release);
 }
 EXPORT_SYMBOL_IF_KUNIT(swi_qp_put);
+
+/**
+ * swi_qp_iw_add_ref() - iw_cm's iw_add_ref: the reference is there already
+ * @ibqp: the QP swi_get_qp() just returned, referenced
+ *
+ * iw_cm calls it only right after iw_get_qp, whose reference it thereby
+ * takes over (see swi_get_qp()); taking a second one here would leak it.
+ *
+ * Context: any context.
+ * Return: nothing.
+ */
+void swi_qp_iw_add_ref(struct ib_qp *ibqp)
+{
+}
+EXPORT_SYMBOL_IF_KUNIT(swi_qp_iw_add_ref);
 
 /* A user QP is named by the process that created it only */
 static bool swi_qp_caller_owns(const struct swi_qp *qp)
@@ -1240,21 +1258,24 @@ static bool swi_qp_caller_owns(const struct swi_qp *qp)
  * @ibdev: the device
  * @qpn: the QP number, from the consumer's connect or accept
  *
- * The IB core takes its reference with iw_add_ref right after. A user QP
- * is found for the process that created it only: another process must
- * not connect or accept with it.
+ * The QP comes with a reference, which iw_cm owns from here and drops
+ * with iw_rem_ref: iw_cm calls iw_add_ref (swi_qp_iw_add_ref()) right
+ * after a successful iw_get_qp, under the same lock, and nowhere else
+ * (drivers/infiniband/core/iwcm.c, iw_cm_connect() and iw_cm_accept()).
+ * Dropping ours here and letting iw_add_ref take another would leave a
+ * window in which a concurrent destroy_qp frees the QP under iw_cm. A
+ * user QP is found for the process that created it only: another process
+ * must not connect or accept with it; which kind of cm id may take the QP
+ * is decided by swi_cm_connect() and swi_cm_accept().
  *
- * Context: process context of the consumer's connect or accept.
- * Return: the QP, or NULL.
+ * Context: any context (iw_cm holds a spinlock with interrupts off).
+ * Return: the QP, referenced, or NULL.
  */
 struct ib_qp *swi_get_qp(struct ib_device *ibdev, int qpn)
 {
 	struct swi_qp *qp = swi_qp_find(to_swi_dev(ibdev), qpn);
-	struct ib_qp *ibqp = qp ? &qp->base : NULL;
 
-	if (qp)
-		swi_qp_put(ibqp);	/* the core takes its own */
-	return ibqp;
+	return qp ? &qp->base : NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(swi_get_qp);
 

@@ -104,7 +104,11 @@ static u32 swi_res_ring_used(struct swi_ring *r, spinlock_t *lock)
 	return n;
 }
 
-/* state_lock keeps the stream from being freed under us (destroy_qp) */
+/*
+ * state_lock keeps the stream and the rings from being freed under us:
+ * 6.1 lets a resource dump run during destroy_qp, which frees both under
+ * it (swi_destroy_qp())
+ */
 static void swi_res_qp_read(struct swi_qp *qp, struct swi_res_qp *r)
 {
 	struct siw_sqe *sqe;
@@ -116,16 +120,19 @@ static void swi_res_qp_read(struct swi_qp *qp, struct swi_res_qp *r)
 	r->connected = qp->stream;
 	if (qp->stream)
 		eng_stream_get_info(qp->stream, &r->si);
-	mutex_unlock(&qp->state_lock);
+	if (!qp->sq.queue)
+		goto out;	/* destroyed */
 	r->sq_taken = READ_ONCE(qp->sq.get);
 	sqe = swi_ring_slot(&qp->sq, r->sq_taken);
 	r->sq_next = swi_slot_busy(sqe);
 	r->rq_taken = READ_ONCE(qp->rq.get);
 	if (qp->user)
-		return;		/* libsiw produces: the kernel sees no put */
+		goto out;	/* libsiw produces: the kernel sees no put */
 	r->sq_posted = swi_res_ring_used(&qp->sq, &qp->sq_lock);
 	if (!qp->srq)
 		r->rq_posted = swi_res_ring_used(&qp->rq, &qp->rq_lock);
+out:
+	mutex_unlock(&qp->state_lock);
 }
 
 static int swi_res_put_qp(struct sk_buff *msg, const struct swi_qp *qp,
@@ -172,8 +179,8 @@ static int swi_res_put_qp(struct sk_buff *msg, const struct swi_qp *qp,
  * @msg: the netlink message
  * @ibqp: the QP, its tracking entry referenced by the core
  *
- * Context: process context, may sleep: takes the QP's state_lock, then
- * its sq_lock and rq_lock (kernel QPs), one at a time.
+ * Context: process context, may sleep: takes the QP's state_lock and,
+ * under it, its sq_lock and rq_lock (kernel QPs), one at a time.
  * Return: 0, or -EMSGSIZE when @msg is full.
  */
 int swi_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)

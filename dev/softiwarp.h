@@ -172,7 +172,7 @@ struct swi_counters {
  * @qp_xa: QP number -> struct swi_qp, for iw_get_qp(); the xarray's lock
  *	serialises changes. swi_qp_find() takes a reference under it, and
  *	finds a user QP for its owner only; swi_get_qp() (the core's
- *	iw_get_qp, which takes its reference itself) checks the owner too;
+ *	iw_get_qp) is swi_qp_find() and hands its reference to iw_cm;
  *	the debugfs walk takes one under the lock
  * @qp_next: cyclic QP number allocation hint, under the @qp_xa lock
  * @num_ctx: user contexts, against SWI_MAX_CONTEXT
@@ -438,7 +438,10 @@ static inline struct swi_mr *to_swi_mr(struct ib_mr *mr)
 int swi_device_init(void);
 void swi_device_exit(void);
 struct ib_device *swi_device_add(const char *name, struct net_device *netdev);
-void swi_device_set_newlink_hook(void (*hook)(struct net_device *netdev));
+/* KUnit: called with the netdev before (false) and after (true) registering */
+typedef void (*swi_newlink_hook_fn)(struct net_device *netdev,
+				    bool registered);
+void swi_device_set_newlink_hook(swi_newlink_hook_fn hook);
 bool swi_device_netdev_gone(struct net_device *netdev);
 void swi_device_flush_unreg(void);
 
@@ -515,6 +518,7 @@ int swi_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 int swi_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		  const struct ib_recv_wr **bad_wr);
 void swi_qp_get(struct ib_qp *ibqp);
+void swi_qp_iw_add_ref(struct ib_qp *ibqp);
 void swi_qp_put(struct ib_qp *ibqp);
 struct ib_qp *swi_get_qp(struct ib_device *ibdev, int qpn);
 struct swi_qp *swi_qp_find(struct swi_device *dev, u32 qpn);

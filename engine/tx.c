@@ -384,8 +384,6 @@ static int eng_tx_stage(struct eng_stream *s, struct eng_ulpdu *u, u32 mulpdu)
 		return err;
 	j->done += n;
 	j->last = h.last;
-	if (j->last && j->kind == ENG_TX_RRESP)
-		eng_tx_release_ird(s);
 	return hl + n;
 }
 
@@ -478,6 +476,9 @@ static int eng_tx_add_fpdu(struct eng_stream *s, u32 mulpdu)
 		s->job.last = last;
 		return err;
 	}
+	/* only once framed: a staging rolled back must not release it twice */
+	if (s->job.last && s->job.kind == ENG_TX_RRESP)
+		eng_tx_release_ird(s);
 	s->stage_used += ulen;
 	return 0;
 }

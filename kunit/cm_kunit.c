@@ -40,9 +40,10 @@
  * CONNECT_REPLY with that status and the QP untouched. cm_rev0_permissive:
  * with permissive on, a revision 0 Request reaches the listener and gets a
  * revision 0 Reply with CRCs and Markers; the peer's reset then brings
- * DISCONNECT and CLOSE. cm_unlisten_during_startup: the listen ends while a
- * connection is in MPA startup; its Request is refused, and the listener's
- * iw_cm_id is held until then. cm_qp_destroyed_connecting: the QP destroyed
+ * DISCONNECT and CLOSE. cm_unlisten_ends_startup: the listen ends while a
+ * connection waits for its Request (nothing, half a header, all but an
+ * octet of it): the connection is closed before destroy_listen returns,
+ * the listener's iw_cm_id given back, and the device can go at once. cm_qp_destroyed_connecting: the QP destroyed
  * (as rdma_destroy_qp() before rdma_destroy_id() does) while the Request
  * waits for its Reply: the connect fails at once (not after the MPA
  * timeout) and the destroy completes; cm_qp_destroyed_tcp_connecting: the
@@ -71,7 +72,7 @@
 #define CMT_EVENTS	8
 #define CMT_WAIT	(10 * HZ)
 /*
- * The cases use 27101 to 27140: below the ephemeral ports (32768-60999),
+ * The cases use 27101 to 27150: below the ephemeral ports (32768-60999),
  * so that no connection an earlier case left closing holds one
  */
 #define CMT_PORT_BASE	27100
@@ -698,6 +699,55 @@ static void cm_listen_other_netns(struct kunit *test)
 	cmt_unlisten(test, t);
 }
 
+/*
+ * A kernel QP is attached only to the rdma_cm_id it was created on: an
+ * id of user space's (ucma's have no QP of their own) or another
+ * consumer's that names its number is refused, in connect and in accept,
+ * however often it tries; the consumer's own id then connects. A user
+ * QP goes with a user's id only.
+ */
+static void cm_qp_kind(struct kunit *test)
+{
+	u16 port = CMT_PORT_BASE + 42;
+	struct rdma_cm_id *act = kunit_kzalloc(test, sizeof(*act), GFP_KERNEL);
+	struct rdma_cm_id *pas = kunit_kzalloc(test, sizeof(*pas), GFP_KERNEL);
+	struct iw_cm_conn_param p = { .ird = 1, .ord = 1 };
+	struct swi_qp *qp;
+	struct cmt *t;
+	int i;
+
+	KUNIT_ASSERT_TRUE(test, act && pas);
+	t = cmt_up(test, port);
+	t->act.id.context = act;
+	t->pas.id.context = pas;
+	KUNIT_ASSERT_EQ(test, swi_cm_create_listen(&t->lst.id, 4), 0);
+	act->qp = t->qp[1];		/* another consumer's id */
+	KUNIT_EXPECT_EQ(test, cmt_connect(t, "hello"), -EINVAL);
+	act->qp = NULL;			/* a user's id */
+	KUNIT_EXPECT_EQ(test, cmt_connect(t, "hello"), -EINVAL);
+	act->qp = t->qp[0];
+	KUNIT_ASSERT_EQ(test, cmt_connect(t, "hello"), 0);
+	cmt_expect(test, &t->lst, 0, IW_CM_EVENT_CONNECT_REQUEST, 0);
+	t->pas.id.provider_data = t->lst.ev[0].provider_data;
+	p.qpn = t->qp[1]->qp_num;
+	for (i = 0; i < 3; i++)		/* a user spinning rdma_accept() */
+		KUNIT_EXPECT_EQ(test, swi_cm_accept(&t->pas.id, &p), -EINVAL);
+	qp = to_swi_qp(t->qp[1]);	/* a user QP: the user's id only */
+	qp->user = true;
+	qp->owner = get_pid(task_tgid(current));
+	pas->qp = t->qp[1];
+	KUNIT_EXPECT_EQ(test, swi_cm_accept(&t->pas.id, &p), -EINVAL);
+	put_pid(qp->owner);
+	qp->owner = NULL;
+	qp->user = false;
+	KUNIT_EXPECT_EQ(test, READ_ONCE(t->pas.nev), 0);
+	KUNIT_EXPECT_EQ(test, cmt_refs(&t->pas), 0);
+	KUNIT_ASSERT_EQ(test, swi_cm_accept(&t->pas.id, &p), 0);
+	cmt_expect(test, &t->pas, 0, IW_CM_EVENT_ESTABLISHED, 0);
+	cmt_expect(test, &t->act, 0, IW_CM_EVENT_CONNECT_REPLY, 0);
+	KUNIT_EXPECT_EQ(test, cmt_qp_state(t->qp[1]), IB_QPS_RTS);
+}
+
 enum cmt_end { CMT_STAY, CMT_FIN, CMT_RST };
 
 /* What a raw client sends our listener; none of it may become a Request */
@@ -1080,27 +1130,82 @@ static void cm_close_timer(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cmt_refs_settle(&t->pas), 0);
 }
 
-/*
- * The listen ends while a connection is in MPA startup: its Request, when
- * it comes, is refused, and the endpoint holds the listener's iw_cm_id
- * until then.
- */
-static void cm_unlisten_during_startup(struct kunit *test)
+/* Where a client's Request stands when its listener ends */
+struct cmt_reap {
+	const char *desc;
+	int len;	/* octets of its Request sent */
+};
+
+static const struct cmt_reap cmt_reap_cases[] = {
+	{ "silent", 0 },
+	{ "half a header", 10 },
+	{ "all of a Request but its last octet", MPA_RR_HDR_SIZE + 3 },
+};
+
+static void cmt_reap_desc(const struct cmt_reap *c, char *desc)
 {
-	u16 port = CMT_PORT_BASE + 36;
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(cmt_reap, cmt_reap_cases, cmt_reap_desc);
+
+/* Send @text on @s if the socket still takes it */
+static void cmt_raw_try_send(struct socket *s, const char *text)
+{
+	struct msghdr msg = { .msg_flags = MSG_NOSIGNAL | MSG_DONTWAIT };
+	struct kvec kv = { .iov_base = (void *)text, .iov_len = strlen(text) };
+
+	kernel_sendmsg(s, &msg, &kv, 1, kv.iov_len);
+}
+
+/* What the core does once a device's listens are gone: unregister it */
+static void cmt_device_gone(struct cmt *t)
+{
+	cmt_down(t);
+	t->qp[0] = NULL;
+	t->qp[1] = NULL;
+	t->cq = NULL;
+	t->pd = NULL;
+	t->dev = NULL;
+}
+
+/*
+ * The listen ends (rdma_cm ends every listen of a device that goes away)
+ * while a connection waits for its Request, which the MPA timeout would
+ * not end for seconds: the connection is closed and counted as failed
+ * before destroy_listen returns, the listener's iw_cm_id is given back
+ * at once, and the device can go. The peer's late Request, its FIN and
+ * the timeout then find nothing of the device (before, the endpoint kept
+ * waiting and counted through the freed device: KASAN on the debug
+ * kernel).
+ */
+static void cm_unlisten_ends_startup(struct kunit *test)
+{
+	const struct cmt_reap *c = test->param_value;
+	u16 port = CMT_PORT_BASE + 43 + (c - cmt_reap_cases);
 	struct cmt *t = cmt_up(test, port);
 	struct mpa_startup_frame f;
 	struct socket *raw;
+	unsigned long t0;
 
+	cmt_set_timeout(test, CMT_LONG_TIMEOUT_MS);
 	KUNIT_ASSERT_EQ(test, swi_cm_create_listen(&t->lst.id, 4), 0);
 	raw = cmt_raw_connect(test, port);
-	cmt_probe(test, t, 0);
-	KUNIT_EXPECT_EQ(test, swi_cm_destroy_listen(&t->lst.id), 0);
-	KUNIT_EXPECT_EQ(test, cmt_refs(&t->lst), 1);
 	cmt_frame(&f, MPA_STARTUP_REQUEST, MPA_REV_1, "late");
-	cmt_raw_frame(test, raw, &f, -1);
-	cmt_raw_closed(test, raw, jiffies);
-	KUNIT_EXPECT_EQ(test, cmt_refs_settle(&t->lst), 0);
+	cmt_raw_frame(test, raw, &f, c->len);
+	cmt_probe(test, t, 0);	/* behind it: it was accepted */
+	t0 = jiffies;
+	KUNIT_EXPECT_EQ(test, swi_cm_destroy_listen(&t->lst.id), 0);
+	KUNIT_EXPECT_EQ(test, cmt_refs(&t->lst), 0);
+	/* the probe's reject on both sides, and this one */
+	KUNIT_EXPECT_EQ(test, swi_counter_read(to_swi_dev(t->dev),
+					       SWI_CNT_CONN_FAILED), 3);
+	KUNIT_EXPECT_LT(test, cmt_raw_closed(test, raw, t0),
+			CMT_LONG_TIMEOUT_MS / 2);
+	cmt_device_gone(t);
+	cmt_raw_try_send(raw, "rest");	/* the rest of the Request, late */
+	cmt_raw_close(test, raw, false);
+	msleep(100);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(t->lst.nev), 1);
 }
 
@@ -1138,12 +1243,12 @@ static void cmt_destroy_qp0(struct kunit *test, struct cmt *t)
 	 * for every reference, and the endpoint's may go as soon as the
 	 * connect fails (the core frees the QP once destroy returns).
 	 */
-	d->qp->device->ops.iw_add_ref(d->qp);
+	swi_qp_get(d->qp);
 	schedule_work(&d->work);
 	for (i = 0; i < 50 && cmt_qp_state(d->qp) != IB_QPS_ERR; i++)
 		msleep(20);
 	KUNIT_EXPECT_EQ(test, cmt_qp_state(d->qp), IB_QPS_ERR);
-	d->qp->device->ops.iw_rem_ref(d->qp);
+	swi_qp_put(d->qp);
 }
 
 /*
@@ -1212,6 +1317,7 @@ static struct kunit_case cm_cases[] = {
 	KUNIT_CASE_SLOW(cm_connect_nobody_listens),
 	KUNIT_CASE_SLOW(cm_listen_taken_leaves_first),
 	KUNIT_CASE_SLOW(cm_listen_other_netns),
+	KUNIT_CASE_SLOW(cm_qp_kind),
 	KUNIT_CASE_SLOW(cm_destroy_qp_established),
 	KUNIT_CASE_SLOW(cm_error_resets_peer),
 	KUNIT_CASE_PARAM_ATTR(cm_passive_dropped, cmt_passive_gen_params,
@@ -1223,7 +1329,8 @@ static struct kunit_case cm_cases[] = {
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_SLOW(cm_rev0_permissive),
 	KUNIT_CASE_SLOW(cm_close_timer),
-	KUNIT_CASE_SLOW(cm_unlisten_during_startup),
+	KUNIT_CASE_PARAM_ATTR(cm_unlisten_ends_startup, cmt_reap_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_SLOW(cm_qp_destroyed_connecting),
 	KUNIT_CASE_SLOW(cm_qp_destroyed_tcp_connecting),
 	{}

@@ -105,7 +105,7 @@ static void mem_test_exit(struct kunit *test)
 			__free_pages(mt->big[i], 1);
 }
 
-static struct rdmap_mem *reg_mr(struct kunit *test, int access)
+static struct rdmap_mem *reg_mr_at(struct kunit *test, int access, u32 hint)
 {
 	struct mem_test *mt = test->priv;
 	struct rdmap_mem_attr a = {
@@ -113,11 +113,18 @@ static struct rdmap_mem *reg_mr(struct kunit *test, int access)
 		.access = access, .iova = MR_IOVA, .len = MR_LEN,
 		.pages = { .pages = mt->small, .npages = 3,
 			   .page_shift = PAGE_SHIFT, .offset = MR_OFF },
+		.hint = hint,
 	};
 	struct rdmap_mem *mem = rdmap_mem_register(&mt->t, &a, GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mem);
 	return mem;
+}
+
+/* The same at hint 0: the lowest free index */
+static struct rdmap_mem *reg_mr(struct kunit *test, int access)
+{
+	return reg_mr_at(test, access, 0);
 }
 
 /* A fast-register MR with key 0x11, given the three small pages */
@@ -266,19 +273,27 @@ static void mem_register_gives_distinct_nonzero_indexes(struct kunit *test)
 	}
 }
 
+/*
+ * The index is the first free one from the hint (modulo the largest
+ * index) on, wrapping around past the top to 1, never 0
+ */
 static void mem_register_wraps_cyclically_skipping_0(struct kunit *test)
 {
-	struct mem_test *mt = test->priv;
-	struct rdmap_mem *first, *last, *wrapped;
+	struct rdmap_mem *first, *last, *wrapped, *mid;
 
 	first = reg_mr(test, LW);
 	KUNIT_EXPECT_EQ(test, rdmap_stag_index(rdmap_mem_stag(first)), 1);
-	mt->t.next = RDMAP_STAG_INDEX_MAX;
-	last = reg_mr(test, LW);
+	mid = reg_mr_at(test, LW, 0x123456);
+	KUNIT_EXPECT_EQ(test, rdmap_stag_index(rdmap_mem_stag(mid)),
+			0x123457);
+	mid = reg_mr_at(test, LW, 0x123456 + RDMAP_STAG_INDEX_MAX);
+	KUNIT_EXPECT_EQ(test, rdmap_stag_index(rdmap_mem_stag(mid)),
+			0x123458);
+	last = reg_mr_at(test, LW, RDMAP_STAG_INDEX_MAX - 1);
 	KUNIT_EXPECT_EQ(test, rdmap_stag_index(rdmap_mem_stag(last)),
 			RDMAP_STAG_INDEX_MAX);
 	/* past the top: not 0, not the busy 1 */
-	wrapped = reg_mr(test, LW);
+	wrapped = reg_mr_at(test, LW, RDMAP_STAG_INDEX_MAX - 1);
 	KUNIT_EXPECT_EQ(test, rdmap_stag_index(rdmap_mem_stag(wrapped)), 2);
 }
 

@@ -30,12 +30,16 @@
  * under that setup, nor leave its debugfs directory behind.
  */
 #include <kunit/test.h>
+#include <linux/completion.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
+#include <linux/etherdevice.h>
 #include <linux/netdevice.h>
 #include <linux/prandom.h>
+#include <linux/rtnetlink.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
 #include <net/netlink.h>
@@ -1498,40 +1502,60 @@ static void qpt_index_max_restore(void *unused)
 	rdmap_mem_set_index_max(0);
 }
 
+/* STag indexes the index-reuse cases draw from: a range they can fill */
+#define QPT_LOW_INDEXES	32
+
 /*
- * Deregister @mr and register fast-register MRs until one gets its STag
- * index back, as an attacker cycling registrations would; map it over a
- * new buffer of @len zero octets (*@buf) at @mr's iova, with @mr's key and
- * @access, on QP @i: the same STag for the same addresses, other memory.
- * Return it.
+ * Register an MR on QP @i's side whose index another registration can
+ * take back once it is deregistered: from here on indexes come from
+ * 1..QPT_LOW_INDEXES (they are drawn at random from the whole range
+ * otherwise), as 2^24 registrations would do.
+ */
+static struct ib_mr *qpt_reg_low(struct kunit *test, struct qpt *t, int i,
+				 int access)
+{
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							qpt_index_max_restore,
+							NULL), 0);
+	rdmap_mem_set_index_max(QPT_LOW_INDEXES);
+	return qpt_reg(test, t, i, access);
+}
+
+/*
+ * Deregister @mr (from qpt_reg_low()) and register fast-register MRs,
+ * holding them, until one gets its STag index back, as an attacker
+ * filling the range would; map it over a new buffer of @len zero octets
+ * (*@buf) at @mr's iova, with @mr's key and @access, on QP @i: the same
+ * STag for the same addresses, other memory. Return it.
  */
 static struct ib_mr *qpt_take_index(struct kunit *test, struct qpt *t, int i,
 				    struct ib_mr *mr, int access, u8 **buf,
 				    u32 len)
 {
-	u32 stag = mr->lkey, index = rdmap_stag_index(stag), n;
+	u32 stag = mr->lkey, index = rdmap_stag_index(stag), n, held = 0;
 	struct ib_reg_wr wr = {
 		.wr = { .opcode = IB_WR_REG_MR, .wr_id = 78,
 			.send_flags = IB_SEND_SIGNALED },
 		.access = access,
 	};
+	struct ib_mr *others[QPT_LOW_INDEXES];
 	struct ib_mr *mine = NULL, *other;
 	u64 iova = mr->iova;
 	struct scatterlist sg;
 
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-							qpt_index_max_restore,
-							NULL), 0);
-	rdmap_mem_set_index_max(index);
+	KUNIT_ASSERT_LE(test, index, QPT_LOW_INDEXES);
 	KUNIT_ASSERT_EQ(test, ib_dereg_mr(mr), 0);
-	for (n = 0; n <= index && !mine; n++) {
+	for (n = 0; n < QPT_LOW_INDEXES && !mine; n++) {
 		other = ib_alloc_mr(t->pd, IB_MR_TYPE_MEM_REG, 4);
-		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, other);
+		if (IS_ERR(other))
+			break;
 		if (rdmap_stag_index(other->lkey) == index)
 			mine = other;
 		else
-			KUNIT_ASSERT_EQ(test, ib_dereg_mr(other), 0);
+			others[held++] = other;
 	}
+	while (held)
+		KUNIT_EXPECT_EQ(test, ib_dereg_mr(others[--held]), 0);
 	KUNIT_ASSERT_NOT_NULL_MSG(test, mine, "index %u never came back",
 				  index);
 	*buf = kunit_kzalloc(test, len, GFP_KERNEL);
@@ -1607,7 +1631,7 @@ static void qpt_rresp_after_dereg(struct kunit *test)
 	const struct eng_stream_cfg cfg = {};
 	const struct eng_stream_cfg *both[2] = { NULL, &cfg };
 	struct qpt *t = qpt_up_pair(test, both, 0);
-	struct ib_mr *a = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE);
+	struct ib_mr *a = qpt_reg_low(test, t, 1, IB_ACCESS_LOCAL_WRITE);
 	struct ib_sge sge = { .addr = a->iova, .length = 64, .lkey = a->lkey };
 	struct ib_rdma_wr rd = {
 		.wr = { .opcode = IB_WR_RDMA_READ, .wr_id = 41,
@@ -1648,7 +1672,7 @@ static void qpt_send_after_dereg(struct kunit *test)
 	const struct eng_stream_cfg *both[2] = { NULL, &cfg };
 	struct qpt *t = qpt_up_pair(test, both, 0);
 	struct ib_mr *a = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE);
-	struct ib_mr *c = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE);
+	struct ib_mr *c = qpt_reg_low(test, t, 1, IB_ACCESS_LOCAL_WRITE);
 	struct ib_sge sge[2] = {
 		{ .addr = a->iova, .length = 32, .lkey = a->lkey },
 		{ .addr = c->iova + 4096, .length = 32, .lkey = c->lkey },
@@ -1956,10 +1980,45 @@ static void qpt_map_valid_mr_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
 }
 
+#define QPT_STAGS	16
+
+/*
+ * STags are hard to predict (RFC 5040 section 8.1.1, requirement 8):
+ * MRs registered in a row, as a peer would count on, get neither
+ * consecutive indexes nor one key. Before, indexes ran 1, 2, 3... and
+ * every key was 0 (STags 0x100, 0x200, ...). The chance that random
+ * draws fail this is below 2^-40.
+ */
+static void qpt_stags_unpredictable(struct kunit *test)
+{
+	const struct eng_stream_cfg *none[2] = { NULL, NULL };
+	struct qpt *t = qpt_up_pair(test, none, 0);
+	struct ib_mr *mr[QPT_STAGS];
+	unsigned int i, next = 0, same_key = 0;
+
+	for (i = 0; i < QPT_STAGS; i++) {
+		mr[i] = ib_alloc_mr(t->pd, IB_MR_TYPE_MEM_REG, 4);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr[i]);
+		KUNIT_EXPECT_EQ(test, mr[i]->lkey, mr[i]->rkey);
+		if (!i)
+			continue;
+		next += rdmap_stag_index(mr[i]->lkey) ==
+			rdmap_stag_index(mr[i - 1]->lkey) + 1;
+		same_key += rdmap_stag_key(mr[i]->lkey) ==
+			    rdmap_stag_key(mr[0]->lkey);
+	}
+	KUNIT_EXPECT_LE_MSG(test, next, 2, "consecutive indexes");
+	KUNIT_EXPECT_LE_MSG(test, same_key, 8, "keys equal to the first");
+	for (i = 0; i < QPT_STAGS; i++)
+		KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr[i]), 0);
+}
+
 /*
  * A QP is found by number with a reference, and not while it is being
  * destroyed; a user QP only by the process that created it (here: a
- * kernel QP made to look like another process's user QP).
+ * kernel QP made to look like another process's user QP). iw_get_qp
+ * hands its reference to iw_cm, whose iw_add_ref right after takes none:
+ * a destroy cannot free the QP between the two.
  */
 static void qpt_find_owner(struct kunit *test)
 {
@@ -1981,8 +2040,13 @@ static void qpt_find_owner(struct kunit *test)
 		swi_qp_put(&found->base);
 	qp->user = true;
 	qp->owner = get_pid(task_tgid(current));
+	/* iw_get_qp: the reference goes to iw_cm (iw_add_ref takes none) */
 	KUNIT_EXPECT_PTR_EQ(test, swi_get_qp(t->dev, t->qp[1]->qp_num),
 			    t->qp[1]);
+	KUNIT_EXPECT_EQ(test, kref_read(&qp->ref), refs + 1);
+	swi_qp_iw_add_ref(t->qp[1]);
+	KUNIT_EXPECT_EQ(test, kref_read(&qp->ref), refs + 1);
+	swi_qp_put(t->qp[1]);	/* iw_rem_ref */
 	put_pid(qp->owner);
 	qp->owner = find_get_pid(1);	/* init's, not ours */
 	found = swi_qp_find(dev, t->qp[1]->qp_num);
@@ -2002,8 +2066,10 @@ static atomic_t qpt_gone_queued;
  * In the window after registration: the netdev's NETDEV_UNREGISTER, and
  * time for that unregistration to finish if nothing holds it back
  */
-static void qpt_netdev_gone_hook(struct net_device *netdev)
+static void qpt_netdev_gone_hook(struct net_device *netdev, bool registered)
 {
+	if (!registered)
+		return;
 	if (swi_device_netdev_gone(netdev))
 		atomic_inc(&qpt_gone_queued);
 	msleep(1000);
@@ -2049,6 +2115,91 @@ static void qpt_netdev_gone_in_newlink(struct kunit *test)
 		dput(root);
 }
 
+/* A netdev of the test's own, which it can unregister */
+static netdev_tx_t qpt_dummy_xmit(struct sk_buff *skb, struct net_device *nd)
+{
+	dev_kfree_skb(skb);
+	return NETDEV_TX_OK;
+}
+
+static const struct net_device_ops qpt_dummy_ops = {
+	.ndo_start_xmit = qpt_dummy_xmit,
+};
+
+/* The unregistration of the dummy netdev, from a work item */
+struct qpt_unreg {
+	struct work_struct work;
+	struct net_device *nd;
+	struct completion done;
+};
+
+static struct qpt_unreg qpt_unreg;
+
+static void qpt_unreg_fn(struct work_struct *work)
+{
+	unregister_netdev(qpt_unreg.nd);	/* waits for its references */
+	complete(&qpt_unreg.done);
+}
+
+/*
+ * Before the device can be pinned: the netdev is unregistered, its
+ * NETDEV_UNREGISTER runs (and finds no device to act on); its wait for
+ * the netdev's references goes on in the work item
+ */
+static void qpt_unreg_before_hook(struct net_device *netdev, bool registered)
+{
+	int i;
+
+	if (registered)
+		return;
+	queue_work(system_unbound_wq, &qpt_unreg.work);
+	for (i = 0; i < 500 && READ_ONCE(netdev->reg_state) == NETREG_REGISTERED;
+	     i++)
+		msleep(10);
+	rtnl_lock();	/* the notifiers have run */
+	rtnl_unlock();
+}
+
+/*
+ * The other order than qpt_netdev_gone_in_newlink: the netdev goes while
+ * "rdma link add" registers its device, before the device can be pinned,
+ * so its NETDEV_UNREGISTER is ignored. newlink sees that the netdev left,
+ * fails with -ENODEV and removes the device, so that the netdev's
+ * unregistration, which waits for the device's reference, completes.
+ * Before, the device kept the netdev and unregister_netdevice() waited
+ * forever (cleanup_net stalled for every namespace).
+ */
+static void qpt_netdev_gone_before_register(struct kunit *test)
+{
+	struct net_device *nd;
+	struct ib_device *ibdev;
+	bool done;
+
+	nd = alloc_netdev(0, "swkdum%d", NET_NAME_ENUM, ether_setup);
+	KUNIT_ASSERT_NOT_NULL(test, nd);
+	nd->netdev_ops = &qpt_dummy_ops;
+	eth_hw_addr_random(nd);
+	if (register_netdev(nd)) {
+		free_netdev(nd);
+		KUNIT_FAIL(test, "register_netdev failed");
+		return;
+	}
+	qpt_unreg.nd = nd;
+	INIT_WORK(&qpt_unreg.work, qpt_unreg_fn);
+	init_completion(&qpt_unreg.done);
+	swi_device_set_newlink_hook(qpt_unreg_before_hook);
+	ibdev = swi_device_add("swkgone1", nd);
+	swi_device_set_newlink_hook(NULL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(ibdev), -ENODEV);
+	if (!IS_ERR(ibdev))
+		ib_unregister_device_and_put(ibdev);
+	done = wait_for_completion_timeout(&qpt_unreg.done, 10 * HZ);
+	KUNIT_EXPECT_TRUE_MSG(test, done,
+			      "the netdev's unregistration waits for the device");
+	if (done)
+		free_netdev(nd);	/* else leaked: something still holds it */
+}
+
 static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_ops_crc),
 	KUNIT_CASE_SLOW(qpt_ops_plain),
@@ -2085,6 +2236,8 @@ static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_ird_fixed_by_stream),
 	KUNIT_CASE_SLOW(qpt_user_flags_masked),
 	KUNIT_CASE_SLOW(qpt_find_owner),
+	KUNIT_CASE_SLOW(qpt_stags_unpredictable),
+	KUNIT_CASE_SLOW(qpt_netdev_gone_before_register),
 	KUNIT_CASE_SLOW(qpt_map_valid_mr_refused),
 	KUNIT_CASE_SLOW(qpt_largest_fpdu_placed),
 	KUNIT_CASE_SLOW(qpt_netdev_gone_in_newlink),

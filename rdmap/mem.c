@@ -190,17 +190,22 @@ static void rmem_release(struct kref *ref)
 
 /*
  * Reserve an index first and store the object there afterwards, so that
- * no lookup sees the object before its index is known.
+ * no lookup sees the object before its index is known. The index is the
+ * first free one at or after @hint (modulo the largest index), wrapping
+ * around to 1.
  */
 static int rmem_publish(struct rdmap_mem_table *t, struct rdmap_mem *mem,
-			gfp_t gfp)
+			u32 hint, gfp_t gfp)
 {
 	void *old;
 	int err;
 
-	err = xa_alloc_cyclic(&t->xa, &mem->index, NULL,
-			      XA_LIMIT(1, rdmap_mem_index_max()), &t->next,
-			      gfp);
+	xa_lock(&t->xa);
+	t->next = hint % rdmap_mem_index_max() + 1;
+	err = __xa_alloc_cyclic(&t->xa, &mem->index, NULL,
+				XA_LIMIT(1, rdmap_mem_index_max()), &t->next,
+				gfp);
+	xa_unlock(&t->xa);
 	if (err < 0)
 		return err == -EBUSY ? -ENOSPC : err;
 	old = xa_store(&t->xa, mem->index, mem, gfp);
@@ -247,8 +252,8 @@ EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_table_destroy);
  *
  * An MR is valid at once with @attr's region, access and pages; a
  * fast-register MR is invalid until rdmap_mem_fast_reg(); the DMA MR is
- * valid and covers [0, 2^64 - 1). The index is the next free one after
- * the last allocated (cyclic, never 0); rdmap_mem_stag() gives the STag.
+ * valid and covers [0, 2^64 - 1). The index is the first free one from
+ * @attr's hint on (never 0); rdmap_mem_stag() gives the STag.
  *
  * Context: process context; may sleep when @gfp allows.
  * Return: the object, holding the table's reference, or ERR_PTR(-EINVAL)
@@ -269,7 +274,7 @@ struct rdmap_mem *rdmap_mem_register(struct rdmap_mem_table *t,
 	if (!mem)
 		return ERR_PTR(-ENOMEM);
 	rmem_init(mem, attr);
-	err = rmem_publish(t, mem, gfp);
+	err = rmem_publish(t, mem, attr->hint, gfp);
 	if (err) {
 		kfree(mem);
 		return ERR_PTR(err);

@@ -160,6 +160,7 @@ struct rdmap_mem {
 	u64 iova;
 	u64 len;
 	struct rdmap_mem_pages pages;
+	u32 hint;
 };
 
 /**
@@ -173,6 +174,10 @@ struct rdmap_mem {
  * @len: region length (MR only, as @iova)
  * @pages: backing memory (MR only; an FRMR gets it from
  *	rdmap_mem_set_pages())
+ * @hint: where the search for a free index begins (taken modulo the
+ *	largest index): the caller draws it at random, so that STags are
+ *	hard to predict and spread over the whole range (RFC 5040 section
+ *	8.1.1, requirement 8)
  */
 struct rdmap_mem_attr {
 	u8 type;
@@ -182,13 +187,15 @@ struct rdmap_mem_attr {
 	u64 iova;
 	u64 len;
 	struct rdmap_mem_pages pages;
+	u32 hint;
 };
 
 /**
  * struct rdmap_mem_table - the memory objects of one device
  * @xa: index -> struct rdmap_mem; the xarray's own lock serialises
  *	changes, lookups run under RCU only
- * @next: where the cyclic index allocation continues (under the xa lock)
+ * @next: where the index allocation begins, the object's hint (under the
+ *	xa lock)
  */
 struct rdmap_mem_table {
 	struct xarray xa;

@@ -44,11 +44,16 @@
 #   ns deletion  "ip netns del" of a namespace holding a device (and the
 #                containers of pair B ending): the devices go away, seen
 #                from the host in debugfs (not namespaced) and rdma dev
+#   silent       a client connected to a listening rping says nothing; the
+#                server's veth is deleted (the device goes), or the server
+#                is killed and its namespace deleted: the connection in MPA
+#                startup ends with its listen, and its late octets, FIN and
+#                MPA timeout touch nothing freed (KASAN, debug kernel)
 #
 # and ends with the module removed, shared mode restored and a clean
 # kernel log (KASAN and lockdep on the debug kernel).
 #
-# timeout: 420
+# timeout: 480
 set -eux -o pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -527,6 +532,64 @@ gone || fail "devices left: $(cd "$dbg" && echo *); here: $(rdma dev show)"
 ip netns del ctX
 ip netns del "$NS1"
 ip netns del host
+
+# --- a silent client when the device goes -----------------------------------
+# a client connects to a listening rping and sends nothing; the veth under
+# the server's device is deleted, which removes the device (and with it
+# the listen). The connection waiting for its Request must end with the
+# listen: before, it kept the device's pointer, and its late octets, its
+# FIN or the MPA timeout then ran through the freed device (KASAN on the
+# debug kernel). Then the same with the namespace deleted under a silent
+# client, the server killed first (a namespace with a process in it is not
+# dismantled).
+silent_client() {	# NS ADDR PORT SECS: connect, wait, send, close
+	in_ns "$1" python3 -c '
+import socket, sys, time
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=10)
+time.sleep(float(sys.argv[3]))
+try:
+    s.sendall(b"MPA ID Req Frame" + bytes(4))
+    time.sleep(0.5)
+except OSError:
+    pass
+s.close()' "$2" "$3" "$4"
+}
+P=/sys/module/softiwarp/parameters
+old_mpa=$(cat $P/mpa_timeout_ms)
+echo 2000 > $P/mpa_timeout_ms
+for how in link netns; do
+	ip netns add ctS0
+	ip netns add ctS1
+	pair_up ctS0 ctS1 vethS0 vethS1 swS0 swS1
+	in_ct_bg "$RESULTS/$T-silent-$how-server.log" ctS0 \
+		rping -s -a "$IP0" -p "$PORT" -C 1 -S 64
+	spid=$!
+	wait_port ctS0 "$PORT" yes
+	silent_client ctS1 "$IP0" "$PORT" "$(e2e_scale_time 5)" &
+	cpid=$!
+	sleep 1
+	if [ "$how" = link ]; then
+		in_ns ctS0 ip link del vethS0
+		wait "$spid" || true
+	else
+		kill "$spid" 2>/dev/null || true
+		wait "$spid" || true
+		ip netns del ctS0
+	fi
+	bg_pids=()
+	wait "$cpid" || true
+	# the MPA timeout of the old endpoint, had it survived
+	sleep "$(e2e_scale_time 3)"
+	ip netns del ctS1
+	ip netns del ctS0 2>/dev/null || true
+	for _ in $(seq 100); do
+		[ ! -e "$dbg/swS0" ] && [ ! -e "$dbg/swS1" ] && break
+		sleep 0.2
+	done
+	[ ! -e "$dbg/swS0" ] || fail "silent $how: swS0 left after its netdev"
+	echo "silent $how: the device went under a silent client"
+done
+echo "$old_mpa" > $P/mpa_timeout_ms
 for _ in $(seq 20); do
 	rmmod softiwarp 2>/dev/null && break
 	sleep 0.5
