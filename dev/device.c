@@ -468,19 +468,26 @@ static void swi_newlink_finish(struct swi_device *dev)
 }
 
 #if IS_ENABLED(CONFIG_KUNIT)
-/* KUnit: what swi_newlink() runs before and after the registration */
 static swi_newlink_hook_fn swi_newlink_hook;
 
-static void swi_kunit_hook(struct net_device *netdev, bool registered)
+/**
+ * swi_device_kunit_hook() - run the KUnit newlink hook, if one is set
+ * @netdev: the device's netdev
+ * @registered: false from inside ib_register_device() (the port counters'
+ *	allocation, after the core's port queries, while the device cannot
+ *	be pinned yet), true once it returned
+ *
+ * KUnit only (swi_device_set_newlink_hook()).
+ *
+ * Context: process context.
+ * Return: nothing.
+ */
+void swi_device_kunit_hook(struct net_device *netdev, bool registered)
 {
 	swi_newlink_hook_fn hook = READ_ONCE(swi_newlink_hook);
 
 	if (hook)
 		hook(netdev, registered);
-}
-#else
-static inline void swi_kunit_hook(struct net_device *netdev, bool registered)
-{
 }
 #endif
 
@@ -537,7 +544,6 @@ static int swi_newlink(const char *name, struct net_device *netdev)
 	 * reference that makes such an unregistration wait for it.
 	 */
 	get_device(&dev->ibdev.dev);
-	swi_kunit_hook(netdev, false);
 	err = ib_register_device(&dev->ibdev, name, NULL);
 	if (err) {
 		put_net(net);
@@ -547,7 +553,7 @@ static int swi_newlink(const char *name, struct net_device *netdev)
 	if (swi_netdev_left(dev, net))
 		err = -ENODEV;
 	put_net(net);
-	swi_kunit_hook(netdev, true);
+	swi_device_kunit_hook(netdev, true);
 	if (ib_device_try_get(&dev->ibdev)) {
 		if (err) {
 			/* as the missed NETDEV_UNREGISTER would have */
@@ -653,8 +659,9 @@ static int swi_netdev_event(struct notifier_block *nb, unsigned long event,
 #if IS_ENABLED(CONFIG_KUNIT)
 /**
  * swi_device_set_newlink_hook() - run @hook inside each later newlink
- * @hook: called with the netdev and false right before the device is
- *	registered, with true right after; NULL for none
+ * @hook: called with the netdev and false from inside the device's
+ *	registration (swi_device_kunit_hook()), with true right after it;
+ *	NULL for none
  *
  * KUnit only: lets a test act while the device cannot be pinned yet, and
  * in the window between registration and the device's debugfs files and

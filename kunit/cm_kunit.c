@@ -43,7 +43,10 @@
  * DISCONNECT and CLOSE. cm_unlisten_ends_startup: the listen ends while a
  * connection waits for its Request (nothing, half a header, all but an
  * octet of it): the connection is closed before destroy_listen returns,
- * the listener's iw_cm_id given back, and the device can go at once. cm_qp_destroyed_connecting: the QP destroyed
+ * the listener's iw_cm_id given back, and the device can go at once.
+ * cm_qp_kind: a kernel QP attaches only to the rdma_cm id it was created
+ * on, never to a user's or another consumer's (connect and accept), a
+ * user QP only to a user's. cm_qp_destroyed_connecting: the QP destroyed
  * (as rdma_destroy_qp() before rdma_destroy_id() does) while the Request
  * waits for its Reply: the connect fails at once (not after the MPA
  * timeout) and the destroy completes; cm_qp_destroyed_tcp_connecting: the

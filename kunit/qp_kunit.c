@@ -27,7 +27,10 @@
  * with -EINVAL. The driver attributes of "rdma resource show" are read
  * back from the netlink message the fill callbacks write. A netdev that
  * goes away while its device is being set up must not free the device
- * under that setup, nor leave its debugfs directory behind.
+ * under that setup, nor leave its debugfs directory behind; one that goes
+ * while the device is being registered, before it can be pinned, must
+ * not be kept by it (qpt_netdev_gone_before_register). MRs registered in
+ * a row get STags that are hard to predict (qpt_stags_unpredictable).
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
@@ -2130,6 +2133,7 @@ static const struct net_device_ops qpt_dummy_ops = {
 struct qpt_unreg {
 	struct work_struct work;
 	struct net_device *nd;
+	atomic_t started;
 	struct completion done;
 };
 
@@ -2142,20 +2146,25 @@ static void qpt_unreg_fn(struct work_struct *work)
 }
 
 /*
- * Before the device can be pinned: the netdev is unregistered, its
- * NETDEV_UNREGISTER runs (and finds no device to act on); its wait for
- * the netdev's references goes on in the work item
+ * Inside the registration, before the device can be pinned: the netdev is
+ * unregistered, its NETDEV_UNREGISTER runs (and finds no device to act
+ * on); its wait for the netdev's references goes on in the work item. The
+ * hook runs where the core allocates the port counters: first for the
+ * counters (rdma_counter_init()), then for sysfs (ib_setup_port_attrs()),
+ * once the device is in the driver model, after which nothing in the
+ * registration fails for a netdev gone. It acts on the second.
  */
 static void qpt_unreg_before_hook(struct net_device *netdev, bool registered)
 {
 	int i;
 
-	if (registered)
+	if (registered || netdev != qpt_unreg.nd ||
+	    atomic_inc_return(&qpt_unreg.started) != 2)
 		return;
 	queue_work(system_unbound_wq, &qpt_unreg.work);
-	for (i = 0; i < 500 && READ_ONCE(netdev->reg_state) == NETREG_REGISTERED;
+	for (i = 0; i < 250 && READ_ONCE(netdev->reg_state) == NETREG_REGISTERED;
 	     i++)
-		msleep(10);
+		msleep(20);
 	rtnl_lock();	/* the notifiers have run */
 	rtnl_unlock();
 }
@@ -2185,11 +2194,13 @@ static void qpt_netdev_gone_before_register(struct kunit *test)
 		return;
 	}
 	qpt_unreg.nd = nd;
+	atomic_set(&qpt_unreg.started, 0);
 	INIT_WORK(&qpt_unreg.work, qpt_unreg_fn);
 	init_completion(&qpt_unreg.done);
 	swi_device_set_newlink_hook(qpt_unreg_before_hook);
 	ibdev = swi_device_add("swkgone1", nd);
 	swi_device_set_newlink_hook(NULL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&qpt_unreg.started), 2);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(ibdev), -ENODEV);
 	if (!IS_ERR(ibdev))
 		ib_unregister_device_and_put(ibdev);

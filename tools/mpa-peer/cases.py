@@ -554,6 +554,22 @@ hostile('write-before-base', 'terminate 1/1/0x01',
         tagged_bad(use_server=(None, -8)), 'ddp-tagged', setup=learn_stag)
 
 
+@case('server-stag-hard-to-guess', 'initiator', 'ddp-tagged', 'accept')
+def _stag_guess(ctx):
+    """RFC 5040 section 8.1.1, requirement 8: STags hard to predict. The
+    rping server's sink STag, as its Read Request names it, is not one a
+    peer counting from 1 with key 0 (what libsiw asks for) would try
+    first: before, indexes ran 1, 2, 3... and every key was 0. With a
+    random index and key this fails once in 2^16."""
+    c = up(ctx)
+    r = rping_client(ctx, c)
+    finish(c)
+    st = c.server_stag
+    if st & 0xff == 0 and st >> 8 < 0x10000:
+        return 'guessable STag %#010x' % st
+    return r
+
+
 def write_wrap(c):
     hdr = w.tagged_hdr(w.OP_WRITE, c.server_stag, 2 ** 64 - 4)
     c.ulpdu_sent[hdr] = len(hdr) + 8
