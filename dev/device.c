@@ -656,6 +656,29 @@ static int swi_netdev_event(struct notifier_block *nb, unsigned long event,
 	return NOTIFY_OK;
 }
 
+/*
+ * A network namespace is dismantled. Our sockets (connections, listens,
+ * startups) live in the namespace of their device's netdev and hold no
+ * reference on it. By now every netdev has left it (the device exits run
+ * before the subsystems'), and each one's NETDEV_UNREGISTER queued the
+ * unregistration of its device; a netdev that was deleted waited for it,
+ * one moved back to init_net (a physical netdev or VF) did not. Wait for
+ * them all here: they close every socket the devices had, before TCP's
+ * own exit and before the namespace is freed.
+ */
+static void __net_exit swi_net_exit(struct net *net)
+{
+	flush_workqueue(swi_unreg_wq);
+}
+
+/*
+ * A subsystem's: it exits after the netdevs left, and before TCP's, which
+ * was registered earlier
+ */
+static struct pernet_operations swi_net_ops = {
+	.exit = swi_net_exit,
+};
+
 #if IS_ENABLED(CONFIG_KUNIT)
 /**
  * swi_device_set_newlink_hook() - run @hook inside each later newlink
@@ -697,6 +720,21 @@ bool swi_device_netdev_gone(struct net_device *netdev)
 EXPORT_SYMBOL_IF_KUNIT(swi_device_netdev_gone);
 
 /**
+ * swi_device_net_exit() - what a namespace's dismantling runs of ours
+ * @net: the namespace
+ *
+ * KUnit only: the pernet exit (swi_net_exit()).
+ *
+ * Context: process context; not from inside an unregistration's wait.
+ * Return: nothing.
+ */
+void swi_device_net_exit(struct net *net)
+{
+	swi_net_exit(net);
+}
+EXPORT_SYMBOL_IF_KUNIT(swi_device_net_exit);
+
+/**
  * swi_device_flush_unreg() - wait for the queued unregistrations
  *
  * KUnit only.
@@ -715,28 +753,6 @@ static struct notifier_block swi_netdev_nb = {
 	.notifier_call = swi_netdev_event,
 };
 
-/*
- * A network namespace is dismantled. Our sockets (connections, listens,
- * startups) live in the namespace of their device's netdev and hold no
- * reference on it. By now every netdev has left it (the device exits run
- * before the subsystems'), and each one's NETDEV_UNREGISTER queued the
- * unregistration of its device; a netdev that was deleted waited for it,
- * one moved back to init_net (a physical netdev or VF) did not. Wait for
- * them all here: they close every socket the devices had, before TCP's
- * own exit and before the namespace is freed.
- */
-static void __net_exit swi_net_exit(struct net *net)
-{
-	flush_workqueue(swi_unreg_wq);
-}
-
-/*
- * A subsystem's: it exits after the netdevs left, and before TCP's, which
- * was registered earlier
- */
-static struct pernet_operations swi_net_ops = {
-	.exit = swi_net_exit,
-};
 
 /**
  * swi_device_init() - accept "rdma link add ... type softiwarp"

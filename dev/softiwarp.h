@@ -452,6 +452,7 @@ static inline void swi_device_kunit_hook(struct net_device *netdev,
 #endif
 bool swi_device_netdev_gone(struct net_device *netdev);
 void swi_device_flush_unreg(void);
+void swi_device_net_exit(struct net *net);
 
 /* dev/ring.c */
 int swi_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);

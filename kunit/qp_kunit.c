@@ -2211,6 +2211,34 @@ static void qpt_netdev_gone_before_register(struct kunit *test)
 		free_netdev(nd);	/* else leaked: something still holds it */
 }
 
+/*
+ * A namespace being dismantled waits, in our pernet exit, for the
+ * unregistrations its netdevs' NETDEV_UNREGISTER queued (a netdev moved
+ * back to init_net does not wait for them itself): once it returns, the
+ * device is gone, and with it every socket it had in the namespace.
+ */
+static void qpt_net_exit_waits(struct kunit *test)
+{
+	struct net_device *lo = dev_get_by_name(&init_net, "lo");
+	struct ib_device *ibdev;
+
+	KUNIT_ASSERT_NOT_NULL(test, lo);
+	ibdev = swi_device_add("swkexit0", lo);
+	if (IS_ERR(ibdev)) {
+		dev_put(lo);
+		KUNIT_FAIL(test, "swi_device_add: %ld", PTR_ERR(ibdev));
+		return;
+	}
+	ib_device_put(ibdev);
+	KUNIT_EXPECT_TRUE(test, swi_device_netdev_gone(lo));	/* queued */
+	swi_device_net_exit(&init_net);
+	ibdev = ib_device_get_by_netdev(lo, RDMA_DRIVER_SIW);
+	KUNIT_EXPECT_NULL(test, ibdev);
+	if (ibdev)
+		ib_unregister_device_and_put(ibdev);
+	dev_put(lo);
+}
+
 static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_ops_crc),
 	KUNIT_CASE_SLOW(qpt_ops_plain),
@@ -2249,6 +2277,7 @@ static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_find_owner),
 	KUNIT_CASE_SLOW(qpt_stags_unpredictable),
 	KUNIT_CASE_SLOW(qpt_netdev_gone_before_register),
+	KUNIT_CASE_SLOW(qpt_net_exit_waits),
 	KUNIT_CASE_SLOW(qpt_map_valid_mr_refused),
 	KUNIT_CASE_SLOW(qpt_largest_fpdu_placed),
 	KUNIT_CASE_SLOW(qpt_netdev_gone_in_newlink),
