@@ -488,24 +488,43 @@ static void swi_qp_sweep_arm(struct swi_qp *qp)
 			 msecs_to_jiffies(qp->sweep_ms));
 }
 
+/*
+ * The Terminate of RDMAP_QPA_SEND_TERM. A message the peer's FIN cut
+ * short is an LLP error, RFC 5044 section 8 code 1, reported with no DDP
+ * header (RFC 5040 section 4.8, Figure 10); anything else the receiver or
+ * transmitter did not describe already is a catastrophic error. A no-op
+ * when the receiver queued its own.
+ */
+static void swi_qp_queue_term(struct swi_qp *qp, bool cut)
+{
+	static const struct rdmap_term_cause unspecified = {
+		.layer = TERM_LAYER_RDMAP,
+		.etype = TERM_ETYPE_RDMAP_CATASTROPHIC,
+		.code = TERM_RDMAP_UNSPECIFIED,
+	};
+	static const struct rdmap_term_cause llp_lost = {
+		.layer = TERM_LAYER_LLP,
+		.etype = TERM_ETYPE_LLP,
+		.code = MPA_ERR_TCP_LOST,
+	};
+
+	if (cut)
+		net_info_ratelimited("softiwarp: QP %u: peer closed inside a message: sending Terminate\n",
+				     qp->base.qp_num);
+	eng_tx_queue_term(qp->stream, cut ? &llp_lost : &unspecified, NULL,
+			  true);
+}
+
 /* Carry out the actions of a transition; the state is already set */
-static void swi_qp_do_actions(struct swi_qp *qp, u32 act)
+static void swi_qp_do_actions(struct swi_qp *qp, u32 act, bool cut)
 {
 	struct eng_stream *s = qp->stream;
 
 	lockdep_assert_held(&qp->state_lock);
 	if ((act & RDMAP_QPA_START) && s)
 		eng_stream_start(s);
-	if ((act & RDMAP_QPA_SEND_TERM) && s) {
-		static const struct rdmap_term_cause cause = {
-			.layer = TERM_LAYER_RDMAP,
-			.etype = TERM_ETYPE_RDMAP_CATASTROPHIC,
-			.code = TERM_RDMAP_UNSPECIFIED,
-		};
-
-		/* A no-op when the receiver queued its own already */
-		eng_tx_queue_term(s, &cause, NULL, true);
-	}
+	if ((act & RDMAP_QPA_SEND_TERM) && s)
+		swi_qp_queue_term(qp, cut);
 	if (act & RDMAP_QPA_ABORT_LLP && s)
 		eng_stream_stop(s, true);
 	if (act & RDMAP_QPA_FLUSH_SQ) {
@@ -539,15 +558,19 @@ static bool swi_qp_sq_pending(struct swi_qp *qp)
  * Work is outstanding when the transmitter is inside a work request or a
  * Read awaits its Response (eng_stream_busy()), and also while a posted
  * work request waits on the SQ: an orderly close would flush it unsent
- * while the peer sees a clean end of the stream.
+ * while the peer sees a clean end of the stream. The peer's FIN in RTS
+ * also asks whether it cut a message short (eng_stream_cut_short()).
  */
-static void swi_qp_ctx(struct swi_qp *qp, enum rdmap_qp_err err,
-		       struct rdmap_qp_ctx *ctx)
+static void swi_qp_ctx(struct swi_qp *qp, enum rdmap_qp_event event,
+		       enum rdmap_qp_err err, struct rdmap_qp_ctx *ctx)
 {
 	ctx->busy = (qp->stream && eng_stream_busy(qp->stream)) ||
 		    swi_qp_sq_pending(qp);
 	ctx->srq = !!qp->srq;
 	ctx->err = err;
+	ctx->cut = event == RDMAP_QPE_LLP_FIN &&
+		   qp->state == RDMAP_QPS_RTS && !ctx->busy && qp->stream &&
+		   eng_stream_cut_short(qp->stream);
 }
 
 static int swi_qp_event_locked(struct swi_qp *qp, enum rdmap_qp_event event,
@@ -558,7 +581,7 @@ static int swi_qp_event_locked(struct swi_qp *qp, enum rdmap_qp_event event,
 	u32 act;
 
 	lockdep_assert_held(&qp->state_lock);
-	swi_qp_ctx(qp, err, &ctx);
+	swi_qp_ctx(qp, event, err, &ctx);
 	old = qp->state;
 	next = rdmap_qp_next(old, event, &ctx, &act);
 	if (next >= 0) {
@@ -566,7 +589,7 @@ static int swi_qp_event_locked(struct swi_qp *qp, enum rdmap_qp_event event,
 		WRITE_ONCE(qp->state, next);
 		if (next != RDMAP_QPS_CLOSING && next != RDMAP_QPS_TERMINATE)
 			cancel_delayed_work(&qp->close_work);
-		swi_qp_do_actions(qp, act);
+		swi_qp_do_actions(qp, act, ctx.cut);
 		if (qp->conn && swi_cm_qp_changed(qp->conn, old, next))
 			qp->conn = NULL;
 	}
@@ -579,7 +602,7 @@ static int swi_qp_event_locked(struct swi_qp *qp, enum rdmap_qp_event event,
 		trace_qp_state(qp->base.qp_num, RDMAP_QPS_IDLE, next,
 			       RDMAP_QPE_MOD_ERROR);
 		WRITE_ONCE(qp->state, next);
-		swi_qp_do_actions(qp, act);
+		swi_qp_do_actions(qp, act, false);
 	}
 	return next < 0 ? next : 0;
 }

@@ -163,6 +163,7 @@ void eng_stream_stop(struct eng_stream *s, bool abort);
 void eng_stream_free(struct eng_stream *s);
 void eng_stream_abandon(struct eng_stream *s);
 bool eng_stream_busy(struct eng_stream *s);
+bool eng_stream_cut_short(struct eng_stream *s);
 void eng_stream_get_info(struct eng_stream *s, struct eng_stream_info *info);
 void eng_stream_rd_limits(const struct eng_stream *s, u32 *ird, u32 *ord);
 

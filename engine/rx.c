@@ -531,6 +531,15 @@ static int eng_rx_send_done(struct eng_stream *s, u32 bytes)
 	return 0;
 }
 
+/* Note whether the message of @bit (&eng_rx.open) is in progress */
+static void eng_rx_mark_open(struct eng_rx *rx, u8 bit, bool open)
+{
+	if (open)
+		rx->open |= bit;
+	else
+		rx->open &= ~bit;
+}
+
 /* A good FPDU ended: account for the segment, complete messages */
 static int eng_rx_seg_end(struct eng_stream *s)
 {
@@ -548,8 +557,10 @@ static int eng_rx_seg_end(struct eng_stream *s)
 	    test_and_clear_bit(ENG_TX_HOLD, &s->flags))
 		eng_tx_kick(s, false);
 	if (h->tagged) {
-		if (h->opcode != RDMAP_READ_RESP)
+		if (h->opcode != RDMAP_READ_RESP) {
+			eng_rx_mark_open(rx, ENG_RX_OPEN_WRITE, !h->last);
 			return 0;
+		}
 		rx->rresp_got += rx->ulpdu_len - DDP_TAGGED_HDR_SIZE;
 		if (h->last) {
 			rx->rresp_got = 0;
@@ -559,6 +570,7 @@ static int eng_rx_seg_end(struct eng_stream *s)
 	}
 	q = &rx->ddp.queue[h->qn];
 	q->received += rx->ulpdu_len - DDP_UNTAGGED_HDR_SIZE;
+	eng_rx_mark_open(rx, BIT(h->qn), !h->last);
 	if (!h->last)
 		return 0;
 	bytes = q->received;
@@ -725,6 +737,39 @@ void eng_rx_peer_closed(struct eng_stream *s, struct sock *sk)
 	    skb_queue_empty_lockless(&sk->sk_receive_queue)) {
 		eng_rx_drop_mem(&s->rx);
 	}
+}
+
+/**
+ * eng_stream_cut_short() - did the peer's FIN cut a message short?
+ * @s: the stream, started
+ *
+ * After the peer's FIN: whether its half of the stream ended inside a
+ * message, so that the message can never be Delivered (RFC 5041 section
+ * 5.4): a DDP message had segments without L and not the one with L (an
+ * untagged queue's, or an RDMA Write's; a Read Response's stays with the
+ * Read outstanding, which the QP counts as busy), or an FPDU is left
+ * incomplete in the socket. The receiver reads every complete FPDU out
+ * of the socket as it arrives (verify-first, see the DOC above), so what
+ * the socket holds once the FIN came is the start of an FPDU whose rest
+ * never comes. The socket lock orders this after the data_ready run of
+ * the segment that carried the FIN. RFC 5044 section 8's code 1 is an
+ * error the peer is told of only where it interrupts a message.
+ *
+ * Context: process context; takes the socket lock (under the QP's
+ * state_lock: the lock order of eng_stream_start()).
+ * Return: true when the FIN came and a message or an FPDU is incomplete;
+ * false too when the receiver already failed (its Terminate is queued).
+ */
+bool eng_stream_cut_short(struct eng_stream *s)
+{
+	struct sock *sk = s->sock->sk;
+	bool cut;
+
+	lock_sock(sk);
+	cut = !s->rx.failed && (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN) &&
+	      (s->rx.open || s->rx.rresp_got || tcp_inq(sk) > 0);
+	release_sock(sk);
+	return cut;
 }
 
 /**

@@ -118,6 +118,9 @@ struct eng_tx_job {
  *	placed so far, in order
  * @rqe_valid: @rqe is taken
  * @failed: a Terminate was raised, nothing more is processed
+ * @open: the messages in progress: BIT(qn) for an untagged queue whose
+ *	message had a segment without L and not yet the one with L,
+ *	ENG_RX_OPEN_WRITE likewise for an RDMA Write (eng_stream_cut_short())
  */
 struct eng_rx {
 	u8 hdr[ENG_RX_HDR_MAX];
@@ -136,7 +139,11 @@ struct eng_rx {
 	u32 rresp_got;
 	bool rqe_valid;
 	bool failed;
+	u8 open;
 };
+
+/* &eng_rx.open: an RDMA Write in progress; bits 0..2 are the queues */
+#define ENG_RX_OPEN_WRITE	BIT(RDMAP_QN_COUNT)
 
 /*
  * FPDUs of one message handed to the socket in one sock_sendmsg() call at

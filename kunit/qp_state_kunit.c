@@ -6,10 +6,11 @@
  * iWARP verbs, RFC 5040 and the iw_cm's use of modify_qp: every state
  * with every event (the allowed moves with their exact actions, the
  * forbidden ones refused with no action), outstanding work where it
- * decides, the error class choosing the async event, the SRQ turning
- * the RQ flush into LAST_WQE_REACHED, values out of range; the IB state
- * mapping both ways; the names; whole sequences (connect, close, errors,
- * Terminate, reset and reuse).
+ * decides, a message cut short by the peer's FIN where that decides, the
+ * error class choosing the async event, the SRQ turning the RQ flush
+ * into LAST_WQE_REACHED, values out of range; the IB state mapping both
+ * ways; the names; whole sequences (connect, close, errors, Terminate,
+ * reset and reuse).
  */
 #include <kunit/test.h>
 
@@ -134,6 +135,10 @@ KUNIT_ARRAY_PARAM_DESC(table_cases, table_cases, desc);
 #define C(d, s, e, b, q, r, n, a) \
 	{ d, RDMAP_QPS_##s, RDMAP_QPE_##e, \
 	  { .busy = (b), .srq = (q), .err = (r) }, (n), (a) }
+/* with a message cut short by the peer's FIN, and outstanding work */
+#define K(d, s, e, b, q, r, n, a) \
+	{ d, RDMAP_QPS_##s, RDMAP_QPE_##e, \
+	  { .busy = (b), .srq = (q), .err = (r), .cut = 1 }, (n), (a) }
 
 static const struct step_case ctx_cases[] = {
 	C("busy: disconnect in RTS aborts to ERROR", RTS, MOD_CLOSING,
@@ -189,6 +194,32 @@ static const struct step_case ctx_cases[] = {
 	  0, 0, 255, -EINVAL, 0),
 	C("busy as any nonzero value", RTS, LLP_FIN,
 	  0x80, 0, 0, RDMAP_QPS_ERROR, Q_FSQ | Q_FRQ | Q_ABORT),
+	/*
+	 * RFC 5040 6.2.1, RFC 5041 6.2.2, RFC 5044 8 code 1: a FIN inside a
+	 * message is an LLP error: Terminate (the outgoing half still
+	 * stands), flush, fatal event, then the close of TERMINATE
+	 */
+	K("cut: peer FIN inside a message in RTS sends a Terminate", RTS,
+	  LLP_FIN, 0, 0, 0, RDMAP_QPS_TERMINATE,
+	  Q_TERM | Q_FSQ | Q_FRQ | Q_FATAL | Q_TIMER),
+	K("cut: an LLP error is fatal whatever the error class", RTS,
+	  LLP_FIN, 0, 0, ERR_ACCESS, RDMAP_QPS_TERMINATE,
+	  Q_TERM | Q_FSQ | Q_FRQ | Q_FATAL | Q_TIMER),
+	K("cut: SRQ reports LAST_WQE instead of the RQ flush", RTS,
+	  LLP_FIN, 0, 1, 0, RDMAP_QPS_TERMINATE,
+	  Q_TERM | Q_FSQ | Q_FATAL | Q_LAST | Q_TIMER),
+	K("cut and busy: a Read outstanding still aborts", RTS, LLP_FIN,
+	  1, 0, 0, RDMAP_QPS_ERROR, Q_FSQ | Q_FRQ | Q_ABORT),
+	K("cut: peer FIN in CLOSING, our FIN is out: unchanged", CLOSING,
+	  LLP_FIN, 0, 0, 0, RDMAP_QPS_CLOSING, 0),
+	K("cut: peer FIN in TERMINATE unchanged", TERMINATE, LLP_FIN,
+	  0, 0, 0, RDMAP_QPS_TERMINATE, 0),
+	K("cut: peer FIN in ERROR unchanged", ERROR, LLP_FIN,
+	  0, 0, 0, RDMAP_QPS_ERROR, 0),
+	K("cut: peer FIN in IDLE unchanged", IDLE, LLP_FIN,
+	  0, 0, 0, RDMAP_QPS_IDLE, 0),
+	K("cut ignored by other events: disconnect in RTS", RTS,
+	  MOD_CLOSING, 0, 0, 0, RDMAP_QPS_CLOSING, Q_CLOSE | Q_TIMER),
 };
 
 KUNIT_ARRAY_PARAM_DESC(ctx_cases, ctx_cases, desc);
@@ -274,6 +305,41 @@ static void qp_next_busy_matters_only_at_close(struct kunit *test)
 		}
 	}
 	KUNIT_EXPECT_EQ(test, differ, 3);
+}
+
+/*
+ * A message cut short decides in one place only: the peer's FIN in RTS
+ * with no work outstanding.
+ */
+static void qp_next_cut_matters_only_at_peer_fin(struct kunit *test)
+{
+	static const struct rdmap_qp_ctx whole, cut = { .cut = 1 },
+		busy = { .busy = 1 }, busy_cut = { .busy = 1, .cut = 1 };
+	unsigned int s, e, differ = 0;
+	u32 a0, a1;
+	int r0, r1;
+
+	for (s = 0; s < RDMAP_QPS_COUNT; s++) {
+		for (e = 0; e < RDMAP_QPE_COUNT; e++) {
+			r0 = rdmap_qp_next(s, e, &busy, &a0);
+			r1 = rdmap_qp_next(s, e, &busy_cut, &a1);
+			KUNIT_EXPECT_EQ_MSG(test, r0, r1, "%s + %s busy",
+					    rdmap_qps_name(s),
+					    rdmap_qp_event_name(e));
+			KUNIT_EXPECT_EQ(test, a0, a1);
+			r0 = rdmap_qp_next(s, e, &whole, &a0);
+			r1 = rdmap_qp_next(s, e, &cut, &a1);
+			if (r0 == r1 && a0 == a1)
+				continue;
+			differ++;
+			KUNIT_EXPECT_TRUE_MSG(test, s == RDMAP_QPS_RTS &&
+					      e == RDMAP_QPE_LLP_FIN,
+					      "%s + %s depends on cut",
+					      rdmap_qps_name(s),
+					      rdmap_qp_event_name(e));
+		}
+	}
+	KUNIT_EXPECT_EQ(test, differ, 1);
 }
 
 static void qp_next_refuses_values_out_of_range(struct kunit *test)
@@ -523,6 +589,16 @@ static const struct scenario scenarios[] = {
 		S(MOD_CLOSING, IDLE, 0),
 		S(MOD_ERROR, ERROR, Q_FSQ | Q_FRQ),
 	} },
+	{ "peer FIN inside a message: Terminate, sent, close, ERROR",
+	  RDMAP_QPS_RTS, 6, {
+		{ RDMAP_QPE_LLP_FIN, { .cut = 1 }, RDMAP_QPS_TERMINATE,
+		  Q_TERM | Q_FSQ | Q_FRQ | Q_FATAL | Q_TIMER },
+		S(MOD_CLOSING, TERMINATE, 0),
+		S(TERM_SENT, ERROR, Q_CLOSE),
+		S(CLOSE_DONE, ERROR, 0),
+		S(MOD_ERROR, ERROR, 0),
+		S(MOD_IDLE, IDLE, 0),
+	} },
 	{ "peer FIN with a Read outstanding: abort to ERROR",
 	  RDMAP_QPS_RTS, 3, {
 		SC(LLP_FIN, 1, 0, 0, ERROR, Q_FSQ | Q_FRQ | Q_ABORT),
@@ -621,6 +697,7 @@ static struct kunit_case qp_state_cases[] = {
 	KUNIT_CASE(qp_table_cases_cover_every_pair),
 	KUNIT_CASE_PARAM(qp_next_uses_the_context, ctx_cases_gen_params),
 	KUNIT_CASE(qp_next_busy_matters_only_at_close),
+	KUNIT_CASE(qp_next_cut_matters_only_at_peer_fin),
 	KUNIT_CASE(qp_next_refuses_values_out_of_range),
 	KUNIT_CASE(qp_next_takes_null_context),
 	KUNIT_CASE_PARAM(qps_from_ib_maps_modify_requests,

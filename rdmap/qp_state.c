@@ -4,13 +4,15 @@
  *
  * One table, indexed by state and event, gives the next state and the
  * actions; a rule may give a second outcome for when work is outstanding
- * (struct rdmap_qp_ctx busy). Two substitutions then apply: the async
- * event of an error becomes the one of the error's class (ctx->err), and
- * on a QP with an SRQ, "flush the RQ" becomes "report LAST_WQE_REACHED"
- * (the SRQ's receives belong to the SRQ, only the end of consumption is
- * reported). A forbidden move returns -EINVAL and leaves everything to the
- * caller as it was. An event reported after the QP left the state it
- * belongs to is accepted and does nothing (same state, no action).
+ * (struct rdmap_qp_ctx busy), and the peer's FIN in RTS a third for when
+ * it cut a message short (cut; busy first). Two substitutions then apply:
+ * the async event of an error becomes the one of the error's class
+ * (ctx->err), and on a QP with an SRQ, "flush the RQ" becomes "report
+ * LAST_WQE_REACHED" (the SRQ's receives belong to the SRQ, only the end
+ * of consumption is reported). A forbidden move returns -EINVAL and
+ * leaves everything to the caller as it was. An event reported after the
+ * QP left the state it belongs to is accepted and does nothing (same
+ * state, no action).
  *
  * Each rule names where it comes from:
  *
@@ -36,6 +38,21 @@
  *   allowed, RTS to RTS changes attributes only.
  * - L: a late report (the stream is already gone, or the event belongs to
  *   a state the QP left): accepted, nothing to do.
+ * - LLP: the peer's FIN cut a message short (struct rdmap_qp_ctx cut): its
+ *   last DDP segment, or the rest of an FPDU, can never come. That is no
+ *   graceful termination (RFC 5040 section 6.2: LLP Graceful Termination
+ *   follows a ULP Graceful Termination, which a message in progress
+ *   rules out; RFC 5041 section 5.4: the message can no longer be
+ *   Delivered) but an LLP error, RFC 5044 section 8 code 1 ("TCP
+ *   connection closed ... This includes ... FIN received"), which DDP
+ *   reports as fatal and completes outstanding requests in error (RFC
+ *   5041 section 6.2.2). RDMAP SHOULD invoke Terminate for an LLP error
+ *   (RFC 5040 section 6.2.1), and the outgoing half is still intact to
+ *   carry it (RFC 5041 section 6.2.2: the ULP may still send an error
+ *   syndrome there): the QP goes to TERMINATE, the Terminate (layer LLP,
+ *   code 1, no DDP header: RFC 5040 section 4.8 Figure 10) goes out,
+ *   then our FIN (RFC 5040 section 7; TERM_SENT). An RDMA Read of ours
+ *   outstanding still aborts the stream as before (busy wins).
  * - D: a decision of this driver, reason given.
  */
 #include <linux/errno.h>
@@ -54,8 +71,9 @@
 #define A_TIMER		RDMAP_QPA_ARM_TIMER
 
 /*
- * One cell of the table: allowed or not, the outcome, and for a few cells
- * another outcome when work is outstanding.
+ * One cell of the table: allowed or not, the outcome, for a few cells
+ * another outcome when work is outstanding, and for one (the peer's FIN
+ * in RTS) a third when the FIN cut a message short.
  */
 struct rdmap_qp_rule {
 	u8 ok;
@@ -64,6 +82,9 @@ struct rdmap_qp_rule {
 	u8 busy;
 	u8 busy_next;
 	u16 busy_act;
+	u8 cut;
+	u8 cut_next;
+	u16 cut_act;
 };
 
 #define NO		{ .ok = 0 }
@@ -72,6 +93,11 @@ struct rdmap_qp_rule {
 			{ .ok = 1, .next = RDMAP_QPS_##s, .act = (a), \
 			  .busy = 1, .busy_next = RDMAP_QPS_##bs, \
 			  .busy_act = (ba) }
+#define BUSY_CUT(s, a, bs, ba, cs, ca) \
+			{ .ok = 1, .next = RDMAP_QPS_##s, .act = (a), \
+			  .busy = 1, .busy_next = RDMAP_QPS_##bs, \
+			  .busy_act = (ba), \
+			  .cut = 1, .cut_next = RDMAP_QPS_##cs, .cut_act = (ca) }
 
 static const struct rdmap_qp_rule
 rdmap_qp_rules[RDMAP_QPS_COUNT][RDMAP_QPE_COUNT] = {
@@ -119,9 +145,16 @@ rdmap_qp_rules[RDMAP_QPS_COUNT][RDMAP_QPE_COUNT] = {
 		[RDMAP_QPE_MOD_ERROR] = GO(ERROR, A_FLUSH | A_ABORT),
 		/* D: a second stream for a connected QP is a caller bug */
 		[RDMAP_QPE_LLP_UP] = NO,
-		/* V, R6.2: answer the FIN; an outstanding Read is an error */
-		[RDMAP_QPE_LLP_FIN] = BUSY(CLOSING, A_CLOSE | A_TIMER,
-					   ERROR, A_FLUSH | A_ABORT),
+		/*
+		 * V, R6.2: answer the FIN; an outstanding Read is an error.
+		 * LLP: a FIN inside a message (ctx cut) is an LLP error:
+		 * Terminate, flush, fatal event (no A_EV: an LLP error is
+		 * fatal whatever ctx->err says)
+		 */
+		[RDMAP_QPE_LLP_FIN] = BUSY_CUT(CLOSING, A_CLOSE | A_TIMER,
+					       ERROR, A_FLUSH | A_ABORT,
+					       TERMINATE, A_TERM | A_FLUSH |
+					       RDMAP_QPA_EV_FATAL | A_TIMER),
 		/* V, R6.2: the connection manager reports the loss */
 		[RDMAP_QPE_LLP_RESET] = GO(ERROR, A_FLUSH | A_ABORT),
 		/* R7: send a Terminate, report the error */
@@ -232,8 +265,8 @@ static u32 rdmap_qp_resolve(u32 act, const struct rdmap_qp_ctx *ctx)
  * rdmap_qp_next() - the transition of a QP on one event
  * @state: the current state
  * @event: what happened
- * @ctx: outstanding work, SRQ and error class; NULL is all zero (no work
- *	outstanding, no SRQ, a fatal error)
+ * @ctx: outstanding work, SRQ, error class, a message cut short; NULL is
+ *	all zero (no work outstanding, no SRQ, a fatal error, nothing cut)
  * @actions: set to the RDMAP_QPA_* flags to carry out, 0 on error
  *
  * Pure: reads the rules only. A state, event or error class out of range
@@ -262,6 +295,10 @@ int rdmap_qp_next(enum rdmap_qps state, enum rdmap_qp_event event,
 	if (ctx->busy && r->busy) {
 		*actions = rdmap_qp_resolve(r->busy_act, ctx);
 		return r->busy_next;
+	}
+	if (ctx->cut && r->cut) {
+		*actions = rdmap_qp_resolve(r->cut_act, ctx);
+		return r->cut_next;
 	}
 	*actions = rdmap_qp_resolve(r->act, ctx);
 	return r->next;

@@ -135,11 +135,17 @@ enum rdmap_qp_err {
  *	never flushed, RDMAP_QPA_EV_LAST_WQE is reported instead
  * @err: enum rdmap_qp_err of the error, for RDMAP_QPE_LOCAL_ERROR and
  *	RDMAP_QPE_TERM_RCVD (see rdmap_qp_err_from_term())
+ * @cut: for RDMAP_QPE_LLP_FIN: the peer's half of the stream ended inside
+ *	a message (a DDP message whose last segment, or an FPDU whose last
+ *	octets, never came); the stream is then torn down with a Terminate
+ *	of the LLP layer (RFC 5044 section 8, code 1), not closed in order.
+ *	@busy takes precedence over it
  */
 struct rdmap_qp_ctx {
 	u8 busy;
 	u8 srq;
 	u8 err;
+	u8 cut;
 };
 
 int rdmap_qp_next(enum rdmap_qps state, enum rdmap_qp_event event,

@@ -885,10 +885,17 @@ hostile('module-closes-first-zero-send', 'close', zero_send, 'teardown-rts')
 
 
 # ---- teardown in Full Operation: FIN or RST at each point of a message
+# MSG is the first segment of a Send (no L). Our FIN anywhere in it, or
+# right behind it, cuts the message short: its last segment can never
+# come. That is an LLP error (RFC 5044 section 8 code 1), which RDMAP
+# reports with a Terminate on the half of the stream still open (RFC 5040
+# section 6.2.1, RFC 5041 section 6.2.2), then its FIN; a FIN between
+# messages ('idle') is the orderly close.
 MSG = w.MpaTx().fpdu(w.untagged_hdr(w.OP_SEND, 0, 1, 0, False) + bytes(8))
 POINTS = (('idle', 0), ('mid-ulpdu-length', 1), ('mid-ddp-header', 8),
           ('mid-payload', 24), ('before-crc', len(MSG) - 4),
           ('mid-crc', len(MSG) - 2), ('between-segments', len(MSG)))
+T_CUT = 'terminate 2/0/0x01'
 
 
 def teardown_case(name, how, point, setup=None, extra=None, expect=None):
@@ -914,12 +921,15 @@ def teardown_case(name, how, point, setup=None, extra=None, expect=None):
 
 for how in ('fin', 'rst'):
     for pname, n in POINTS:
-        teardown_case('%s-%s' % (how, pname), how, n)
+        teardown_case('%s-%s' % (how, pname), how, n,
+                      expect=T_CUT if how == 'fin' and n else None)
     teardown_case('%s-read-outstanding' % how, how, 0,
                   setup=read_outstanding)
+    # the peer's Terminate never arrived whole: the module's is no reply
     teardown_case('%s-mid-terminate' % how, how, 0, extra=lambda c: c.send(
         c.tx.fpdu(w.untagged_hdr(7, 2, 1) +
-                  w.terminate_payload(0, 2, 6))[:20]))
+                  w.terminate_payload(0, 2, 6))[:20]),
+        expect=T_CUT if how == 'fin' else None)
     teardown_case('%s-after-good-iteration' % how, how, 0,
                   setup=lambda ctx, c: rping_client(ctx, c))
 
@@ -943,6 +953,52 @@ def after_term(how):
 
 after_term('fin')
 after_term('rst')
+
+
+# ---- a message cut short by our FIN (issue 44 item 7): the module must
+# neither wait for the rest nor close in order. The Terminate (LLP layer,
+# code 1 "TCP connection closed, terminated or lost", no DDP header: RFC
+# 5040 section 4.8 Figure 10), then the module's FIN, within T_TERM; the
+# rping server then serves the next connection.
+def cut_case(name, build, setup=None, pause=0.05):
+    def fn(ctx):
+        c = up(ctx)
+        if setup:
+            setup(ctx, c)
+        build(c)
+        if pause:
+            time.sleep(pause)
+        c.fin()
+        t0 = time.monotonic()
+        r = watch(c)
+        el = time.monotonic() - t0
+        c.close()
+        ctx.log('closed %.1f s after our FIN' % el)
+        if r != T_CUT:
+            return r
+        n = next_served(ctx)
+        return r if n == 'reset' else n
+    add(name, 'initiator', 'teardown-cut', T_CUT, fn)
+
+
+def send_without_l(n=8, more=False):
+    def b(c):
+        c.send_msg(w.OP_SEND, bytes(n), last=False)
+        if more:    # a second segment, still without L
+            c.send_msg(w.OP_SEND, bytes(4), mo=n, last=False)
+    return b
+
+
+def write_without_l(c):
+    c.send_tagged(w.OP_WRITE, c.server_stag, c.server_to, RDATA[:8],
+                  last=False)
+
+
+cut_case('fin-after-send-without-l', send_without_l())
+cut_case('fin-with-send-without-l', send_without_l(), pause=0)
+cut_case('fin-after-two-send-segments-without-l', send_without_l(more=True))
+cut_case('fin-after-zero-length-send-without-l', send_without_l(0))
+cut_case('fin-after-write-without-l', write_without_l, setup=learn_stag)
 
 
 @case('module-closes-first-peer-sends-no-fin', 'initiator', 'teardown-rts',

@@ -297,7 +297,11 @@ for how in ('fin', 'rst'):
                      ('mid-crc', 30), ('between-segments', 999)):
         name = 'r-%s-%s' % (how, pname)
         if how == 'fin':
-            r_hostile(name, 'close', r_fin_mid(how, n), 'r-teardown-rts')
+            # a FIN inside the Send (no L) cuts it short: an LLP error
+            # (RFC 5044 section 8 code 1), Terminate, then the close; a
+            # FIN between messages is the orderly close
+            r_hostile(name, 'terminate 2/0/0x01' if n else 'close',
+                      r_fin_mid(how, n), 'r-teardown-rts')
         else:
             def fn(ctx, c, n=n):
                 f = read_request(ctx, c)
@@ -405,8 +409,10 @@ def peer_term_cut(how):
     return b
 
 
-r_hostile('r-fin-mid-peer-terminate', 'close', peer_term_cut('fin'),
-          'r-teardown-term')
+# our Terminate cut short never arrived: the FIN inside it is an LLP
+# error like any other FIN inside a message
+r_hostile('r-fin-mid-peer-terminate', 'terminate 2/0/0x01',
+          peer_term_cut('fin'), 'r-teardown-term')
 r_hostile('r-rst-mid-peer-terminate', 'reset', peer_term_cut('rst'),
           'r-teardown-term', after=lambda ctx, c, off: 'reset')
 
@@ -448,7 +454,8 @@ r_hostile('r-rst-after-read-request', 'reset', read_then('rst'),
 # remote-writable), cut short by our FIN or RST: in its payload (the
 # receiver holds the STag's MR for the segment it is placing) or in its
 # DDP header (no STag looked up yet). Nothing can complete the segment
-# any more; the close takes no Terminate, and the client must exit: it
+# any more; with FIN the module sends the Terminate of a message cut
+# short (2/0/0x01) and closes, and the client must exit: it
 # deregisters its MRs before it destroys its QP, and a cut segment that
 # kept its MR referenced made it hang for ever in ibv_dereg_mr (D state;
 # run_responder() reports 'client hung').
@@ -474,7 +481,8 @@ for how in ('fin', 'rst'):
     for where in ('payload', 'header'):
         name = 'r-%s-mid-write-%s' % (how, where)
         if how == 'fin':
-            r_hostile(name, 'close', write_cut(how, where), 'r-teardown-rts')
+            r_hostile(name, 'terminate 2/0/0x01', write_cut(how, where),
+                      'r-teardown-rts')
         else:
             r_hostile(name, 'reset', write_cut(how, where), 'r-teardown-rts',
                       after=lambda ctx, c, off: 'reset')
