@@ -753,7 +753,6 @@ static struct notifier_block swi_netdev_nb = {
 	.notifier_call = swi_netdev_event,
 };
 
-
 /**
  * swi_device_init() - accept "rdma link add ... type softiwarp"
  *
