@@ -1541,12 +1541,15 @@ static struct ib_mr *qpt_take_index(struct kunit *test, struct qpt *t, int i,
 			.send_flags = IB_SEND_SIGNALED },
 		.access = access,
 	};
-	struct ib_mr *others[QPT_LOW_INDEXES];
+	struct ib_mr **others;
 	struct ib_mr *mine = NULL, *other;
 	u64 iova = mr->iova;
 	struct scatterlist sg;
 
 	KUNIT_ASSERT_LE(test, index, QPT_LOW_INDEXES);
+	others = kunit_kcalloc(test, QPT_LOW_INDEXES, sizeof(*others),
+			       GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, others);
 	KUNIT_ASSERT_EQ(test, ib_dereg_mr(mr), 0);
 	for (n = 0; n < QPT_LOW_INDEXES && !mine; n++) {
 		other = ib_alloc_mr(t->pd, IB_MR_TYPE_MEM_REG, 4);
