@@ -160,7 +160,6 @@ struct rdmap_mem {
 	u64 iova;
 	u64 len;
 	struct rdmap_mem_pages pages;
-	u32 hint;
 };
 
 /**
