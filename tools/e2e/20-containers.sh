@@ -542,10 +542,16 @@ ip netns del host
 # debug kernel). Then the same with the namespace deleted under a silent
 # client, the server killed first (a namespace with a process in it is not
 # dismantled).
-silent_client() {	# NS ADDR PORT SECS: connect, wait, send, close
+# silent_client NS ADDR PORT SECS: connect, wait, send, close. The close
+# resets (SO_LINGER 0): an orderly one would leave an orphan socket
+# retransmitting into the deleted veth, which holds NS's namespace (a
+# process's socket does) for minutes, and the RDMA subsystem refuses its
+# netns mode change while any namespace but init_net exists.
+silent_client() {
 	in_ns "$1" python3 -c '
-import socket, sys, time
+import socket, struct, sys, time
 s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=10)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
 time.sleep(float(sys.argv[3]))
 try:
     s.sendall(b"MPA ID Req Frame" + bytes(4))
