@@ -42,6 +42,7 @@ static struct swi_mr *swi_mr_alloc(struct swi_device *dev)
 static void swi_mr_free(struct swi_device *dev, struct swi_mr *mr)
 {
 	kvfree(mr->pages);
+	kvfree(mr->spare);
 	kfree(mr);
 	atomic_dec(&dev->num_mr);
 }
@@ -239,8 +240,10 @@ struct ib_mr *swi_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
 	if (IS_ERR(mr))
 		return ERR_CAST(mr);
 	mr->pages = kvcalloc(max_sg, sizeof(*mr->pages), GFP_KERNEL);
+	mr->spare = kvcalloc(max_sg, sizeof(*mr->spare), GFP_KERNEL);
 	mr->max_pages = max_sg;
-	err = mr->pages ? swi_mr_register(dev, mr, &attr) : -ENOMEM;
+	err = mr->pages && mr->spare ? swi_mr_register(dev, mr, &attr) :
+				       -ENOMEM;
 	if (err) {
 		swi_mr_free(dev, mr);
 		return ERR_PTR(err);
@@ -252,9 +255,9 @@ static int swi_set_page(struct ib_mr *ibmr, u64 addr)
 {
 	struct swi_mr *mr = to_swi_mr(ibmr);
 
-	if (mr->npages == mr->max_pages)
+	if (mr->nspare == mr->max_pages)
 		return -ENOMEM;
-	mr->pages[mr->npages++] = virt_to_page((void *)(uintptr_t)addr);
+	mr->spare[mr->nspare++] = virt_to_page((void *)(uintptr_t)addr);
 	return 0;
 }
 
@@ -266,7 +269,13 @@ static int swi_set_page(struct ib_mr *ibmr, u64 addr)
  * @sg_offset: offset into the first entry
  *
  * The MR's page size must be PAGE_SIZE (page_size_cap): the page list
- * holds struct pages.
+ * holds struct pages. They go into the MR's spare array, which then
+ * becomes its mapping; the array it had becomes the spare. A placement
+ * in flight when the MR was invalidated may still be walking that one:
+ * it stops at its next page (rdmap_mem_set_pages()), so it never lands in
+ * the pages mapped now, which are the ULP's again (RFC 5042 section
+ * 6.2.2). The caller serialises its calls on one MR, as the verbs
+ * require of ib_map_mr_sg().
  *
  * Context: process or softirq context of the ULP; does not sleep.
  * Return: the number of entries mapped, or a negative errno (-EINVAL for
@@ -285,23 +294,24 @@ int swi_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int nents,
 				       ibmr->page_size);
 		return -EINVAL;
 	}
-	/*
-	 * Before the page array changes: a walk in flight on a valid MR
-	 * must never follow pages that were not its when it was checked
-	 */
+	/* a valid MR keeps its pages: rdmap_mem_set_pages() refuses too */
 	if (rdmap_mem_is_valid(mr->mem))
 		return -EBUSY;
-	mr->npages = 0;
+	mr->nspare = 0;
 	n = ib_sg_to_pages(ibmr, sg, nents, sg_offset, swi_set_page);
 	if (n <= 0)
 		return n;
 	pages = (struct rdmap_mem_pages) {
-		.pages = mr->pages, .npages = mr->npages,
+		.pages = mr->spare, .npages = mr->nspare,
 		.page_shift = PAGE_SHIFT,
 		.offset = offset_in_page(ibmr->iova),
 	};
 	err = rdmap_mem_set_pages(mr->mem, &pages);
-	return err ? err : n;
+	if (err)
+		return err;
+	swap(mr->pages, mr->spare);
+	swap(mr->npages, mr->nspare);
+	return n;
 }
 
 /**

@@ -283,9 +283,14 @@ struct swi_srq {
  * @base: the IB core's MR (lkey == rkey == the STag)
  * @mem: the STag table entry the data path looks up
  * @umem: pinned user memory of a user MR, else NULL
- * @pages: page array of a fast-registration MR (alloc_mr), else NULL
+ * @pages: page array the STag table entry walks (a user MR's pinned
+ *	pages, a fast-register MR's current mapping), else NULL
  * @npages: used entries of @pages
- * @max_pages: size of @pages
+ * @spare: a fast-register MR's second array, which ib_map_mr_sg() fills
+ *	and then trades for @pages (never the array a walk in flight may
+ *	read, rdmap_mem_set_pages()), else NULL
+ * @nspare: used entries of @spare
+ * @max_pages: size of @pages and of @spare
  */
 struct swi_mr {
 	struct ib_mr base;
@@ -293,6 +298,8 @@ struct swi_mr {
 	struct ib_umem *umem;
 	struct page **pages;
 	u32 npages;
+	struct page **spare;
+	u32 nspare;
 	u32 max_pages;
 };
 

@@ -179,6 +179,7 @@ void eng_stream_flush_rx(struct eng_stream *s);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 void eng_tx_fail_allocs(unsigned int n);
+void eng_rx_race_flush(unsigned int n);
 #endif
 
 /*

@@ -232,6 +232,10 @@ static void eng_rx_rresp_stag(struct eng_stream *s, struct ddp_stag_check *c)
 	spin_lock_irqsave(&s->qlock, flags);
 	if (s->orq_get == s->orq_put)
 		goto out;
+	/* a Response under way belongs to its Read, flushed or not */
+	if (rx->rresp_got && rx->rresp_at != s->orq_get)
+		goto out;
+	rx->rresp_at = s->orq_get;
 	e = &s->orq[s->orq_get % s->ord];
 	if (e->sqe.num_sge)
 		sink = e->sqe.sge[0];
@@ -405,44 +409,110 @@ static int eng_rx_place(struct eng_stream *s, struct sk_buff *skb,
 	return 0;
 }
 
+/*
+ * Take the oldest outstanding Read off the ORQ into @e: any when @at is
+ * NULL (a flush), else only the one at position *@at, the Read whose
+ * Response the receiver checked (a flush may have taken it meanwhile, and
+ * the next Read must not complete with its data)
+ */
+static bool eng_rx_orq_pop(struct eng_stream *s, const u32 *at,
+			   struct eng_orqe *e)
+{
+	unsigned long flags;
+	bool got;
+
+	spin_lock_irqsave(&s->qlock, flags);
+	got = s->orq_get != s->orq_put && (!at || *at == s->orq_get);
+	if (got) {
+		*e = s->orq[s->orq_get % s->ord];
+		WRITE_ONCE(s->orq_get, s->orq_get + 1);
+	}
+	spin_unlock_irqrestore(&s->qlock, flags);
+	return got;
+}
+
+/* Complete @e, a Read taken off the ORQ, with @status */
+static void eng_rx_orq_done(struct eng_stream *s, struct eng_orqe *e,
+			    enum siw_wc_status status)
+{
+	const struct siw_sqe *sqe = &e->sqe;
+
+	/* Read with Invalidate: the sink STag goes before the completion */
+	if (status == SIW_WC_SUCCESS && sqe->opcode == SIW_OP_READ_LOCAL_INV &&
+	    (!e->sink || rdmap_mem_invalidate_held(e->sink, sqe->sge[0].lkey,
+						   s->link.pd))) {
+		status = SIW_WC_LOC_PROT_ERR;
+		swi_qp_raise(s->link.qp, RDMAP_QPE_LOCAL_ERROR, RDMAP_QP_ERR_ACCESS);
+	}
+	rdmap_mem_unhold(e->sink);
+	swi_qp_complete_sqe(s->link.qp, sqe,
+			    status || !sqe->num_sge ? 0 : sqe->sge[0].length,
+			    status);
+	if (status == SIW_WC_SUCCESS)
+		eng_tx_kick(s, false);	/* a fence or the ORD may let go */
+}
+
 /**
  * eng_rx_orq_complete() - complete the oldest outstanding RDMA Read
  * @s: the stream
- * @status: SIW_WC_SUCCESS when its last Read Response arrived, else the
- *	error (a flush)
+ * @status: the error it completes with (a flush)
+ *
+ * The receiver completes a Read whose last Response arrived itself, only
+ * if it is still the one it checked (eng_rx_rresp_done()).
  *
  * Context: any context.
  * Return: 0, or -ENOENT when no Read is outstanding.
  */
 int eng_rx_orq_complete(struct eng_stream *s, enum siw_wc_status status)
 {
-	const struct siw_sqe *sqe;
 	struct eng_orqe e;
-	unsigned long flags;
 
-	spin_lock_irqsave(&s->qlock, flags);
-	if (s->orq_get == s->orq_put) {
-		spin_unlock_irqrestore(&s->qlock, flags);
+	if (!eng_rx_orq_pop(s, NULL, &e))
 		return -ENOENT;
-	}
-	e = s->orq[s->orq_get % s->ord];
-	WRITE_ONCE(s->orq_get, s->orq_get + 1);
-	spin_unlock_irqrestore(&s->qlock, flags);
-	sqe = &e.sqe;
-	/* Read with Invalidate: the sink STag goes before the completion */
-	if (status == SIW_WC_SUCCESS && sqe->opcode == SIW_OP_READ_LOCAL_INV &&
-	    (!e.sink || rdmap_mem_invalidate_held(e.sink, sqe->sge[0].lkey,
-						  s->link.pd))) {
-		status = SIW_WC_LOC_PROT_ERR;
-		swi_qp_raise(s->link.qp, RDMAP_QPE_LOCAL_ERROR, RDMAP_QP_ERR_ACCESS);
-	}
-	rdmap_mem_unhold(e.sink);
-	swi_qp_complete_sqe(s->link.qp, sqe,
-			    status || !sqe->num_sge ? 0 : sqe->sge[0].length,
-			    status);
-	if (status == SIW_WC_SUCCESS)
-		eng_tx_kick(s, false);	/* a fence or the ORD may let go */
+	eng_rx_orq_done(s, &e, status);
 	return 0;
+}
+
+#if IS_ENABLED(CONFIG_KUNIT)
+static atomic_t eng_rx_flush_races = ATOMIC_INIT(0);
+
+/**
+ * eng_rx_race_flush() - let a flush win the receiver's race (KUnit)
+ * @n: how many of the next Read Responses' last segments (over all
+ *	streams) find their Read flushed, as if the QP flushed its Reads
+ *	between the receiver's check and its completion; 0 disarms
+ *
+ * Context: any context.
+ * Return: nothing.
+ */
+void eng_rx_race_flush(unsigned int n)
+{
+	atomic_set(&eng_rx_flush_races, n);
+}
+EXPORT_SYMBOL_IF_KUNIT(eng_rx_race_flush);
+
+static void eng_rx_flush_race(struct eng_stream *s)
+{
+	if (atomic_dec_if_positive(&eng_rx_flush_races) >= 0)
+		eng_rx_orq_complete(s, SIW_WC_WR_FLUSH_ERR);
+}
+#else
+static inline void eng_rx_flush_race(struct eng_stream *s) { }
+#endif
+
+/*
+ * The last segment of a Read Response is placed: its Read completes,
+ * unless a flush completed it already (with an error), in which case
+ * nothing else does: the next Read's sink is indeterminate until its own
+ * Response is Delivered (RFC 5040 section 5.5, rule 6)
+ */
+static void eng_rx_rresp_done(struct eng_stream *s)
+{
+	struct eng_orqe e;
+
+	eng_rx_flush_race(s);
+	if (eng_rx_orq_pop(s, &s->rx.rresp_at, &e))
+		eng_rx_orq_done(s, &e, SIW_WC_SUCCESS);
 }
 
 /* A whole RDMA Read Request arrived: check it, queue the Response */
@@ -564,7 +634,7 @@ static int eng_rx_seg_end(struct eng_stream *s)
 		rx->rresp_got += rx->ulpdu_len - DDP_TAGGED_HDR_SIZE;
 		if (h->last) {
 			rx->rresp_got = 0;
-			eng_rx_orq_complete(s, SIW_WC_SUCCESS);
+			eng_rx_rresp_done(s);
 		}
 		return 0;
 	}

@@ -116,6 +116,9 @@ struct eng_tx_job {
  *	checks it again (rdmap_mem_use()). NULL for a zero-length SGE
  * @rresp_got: octets of the Read Response to the oldest outstanding Read
  *	placed so far, in order
+ * @rresp_at: the ORQ position (&eng_stream.orq_get) of the Read the last
+ *	Read Response segment was checked for: the receiver completes that
+ *	Read only, never one a flush moved to the ORQ's head meanwhile
  * @rqe_valid: @rqe is taken
  * @failed: a Terminate was raised, nothing more is processed
  * @open: the messages in progress: BIT(qn) for an untagged queue whose
@@ -137,6 +140,7 @@ struct eng_rx {
 	struct siw_rqe rqe;
 	struct rdmap_mem *rqe_mem[SIW_MAX_SGE];
 	u32 rresp_got;
+	u32 rresp_at;
 	bool rqe_valid;
 	bool failed;
 	u8 open;

@@ -830,6 +830,77 @@ static void mem_set_pages_on_valid_frmr_keeps_pages(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, col.p[0].page, mt->big[0]);
 }
 
+/*
+ * A placement checked before an invalidation is still walking when the
+ * ULP maps the MR again (security.rst): at the first piece, the MR is
+ * invalidated and given another array, and the ULP rewrites the array
+ * it had (as swi_map_mr_sg() fills its spare). The walk must stop there,
+ * never visit a page of the new mapping: before the page generation it
+ * read the rewritten entries and placed into the ULP's new pages.
+ */
+struct remap_walk {
+	struct collector col;
+	struct rdmap_mem_table *t;
+	struct rdmap_mem *mem;
+	struct page **old;		/* the array the walk started on */
+	struct rdmap_mem_pages next;	/* what the ULP maps meanwhile */
+};
+
+static int remap_piece(void *ctx, struct page *page, unsigned int off,
+		       unsigned int len)
+{
+	struct remap_walk *w = ctx;
+	unsigned int i;
+
+	if (w->col.n == 0) {
+		if (rdmap_mem_invalidate_local(w->t, rdmap_mem_stag(w->mem),
+					       PD_A) ||
+		    rdmap_mem_set_pages(w->mem, &w->next))
+			return -EPROTO;
+		for (i = 0; i < 3; i++)
+			w->old[i] = w->next.pages[0];
+	}
+	return collect_piece(&w->col, page, off, len);
+}
+
+static void mem_walk_stops_at_new_pages(struct kunit *test)
+{
+	struct mem_test *mt = test->priv;
+	struct rdmap_mem_attr a = { .type = RDMAP_MEM_FRMR, .pd = PD_A };
+	struct remap_walk w = { .t = &mt->t };
+	struct rdmap_mem_pages p = { .npages = 3, .page_shift = PAGE_SHIFT };
+	u32 stag;
+
+	w.old = kunit_kmalloc_array(test, 3, sizeof(*w.old), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, w.old);
+	memcpy(w.old, mt->small, 3 * sizeof(*w.old));
+	p.pages = w.old;
+	w.next = (struct rdmap_mem_pages){
+		.pages = mt->big, .npages = 2, .page_shift = PAGE_SHIFT,
+	};
+	w.mem = rdmap_mem_register(&mt->t, &a, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, w.mem);
+	KUNIT_ASSERT_EQ(test, rdmap_mem_set_pages(w.mem, &p), 0);
+	stag = rdmap_mem_stag(w.mem);
+	KUNIT_ASSERT_EQ(test, rdmap_mem_fast_reg(w.mem, PD_A, stag, LW | RW,
+						 FR_IOVA, 3 * PAGE_SIZE), 0);
+
+	KUNIT_EXPECT_EQ(test, rdmap_mem_use_walk(w.mem, stag, PD_A, RW,
+						 FR_IOVA, 3 * PAGE_SIZE,
+						 remap_piece, &w), -ENOENT);
+	KUNIT_ASSERT_EQ(test, w.col.n, 1);
+	KUNIT_EXPECT_PTR_EQ(test, w.col.p[0].page, mt->small[0]);
+
+	/* the new mapping is walked once it is registered */
+	KUNIT_ASSERT_EQ(test, rdmap_mem_fast_reg(w.mem, PD_A, stag, LW,
+						 FR_IOVA, PAGE_SIZE), 0);
+	w.col = (struct collector){};
+	KUNIT_EXPECT_EQ(test, rdmap_mem_walk(w.mem, FR_IOVA, PAGE_SIZE,
+					     collect_piece, &w.col), 0);
+	KUNIT_ASSERT_EQ(test, w.col.n, 1);
+	KUNIT_EXPECT_PTR_EQ(test, w.col.p[0].page, mt->big[0]);
+}
+
 /* Page walks */
 
 struct walk_piece {
@@ -1486,6 +1557,7 @@ static struct kunit_case mem_cases[] = {
 	KUNIT_CASE_PARAM(mem_fast_reg_checks_request, fr_cases_gen_params),
 	KUNIT_CASE(mem_set_pages_only_while_invalid),
 	KUNIT_CASE(mem_set_pages_on_valid_frmr_keeps_pages),
+	KUNIT_CASE(mem_walk_stops_at_new_pages),
 	KUNIT_CASE_PARAM(mem_walk_gives_page_pieces, walk_cases_gen_params),
 	KUNIT_CASE(mem_walk_splits_large_chunks),
 	KUNIT_CASE(mem_walk_dma_mr_uses_direct_map),

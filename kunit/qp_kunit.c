@@ -1743,6 +1743,97 @@ static void qpt_rresp_zero_len_wrong_stag(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_dereg_mr(a), 0);
 }
 
+static void qpt_flush_races_off(void *unused)
+{
+	eng_rx_race_flush(0);
+}
+
+/* The work requests of qpt_rresp_after_flush(), off the stack */
+struct qpt_two_reads {
+	struct ib_reg_wr reg;
+	struct ib_rdma_wr rd[2];
+	struct ib_sge sge[2];
+	struct ib_wc wc;
+	struct scatterlist sg;
+};
+
+/*
+ * A flush takes the Read whose Response is arriving off the ORQ between
+ * the receiver's check and its completion (security.rst): B has two
+ * Reads out, the first into MR A, the second a Read with Invalidate into
+ * a fast-register MR F. The last segment of the first Response arrives
+ * and a flush (eng_rx_race_flush()) completes the first Read first. The
+ * second must not complete with the first's Response, nor F be
+ * invalidated: it completes, and F goes, when its own Response arrived,
+ * with its data. Before the receiver remembered its Read, it completed
+ * the ORQ's head, the second Read, with success and no data, invalidated
+ * F, and the second Response then found no Read (a Terminate).
+ */
+static void qpt_rresp_after_flush(struct kunit *test)
+{
+	const struct eng_stream_cfg cfg = {};
+	const struct eng_stream_cfg *both[2] = { NULL, &cfg };
+	struct qpt *t = qpt_up_pair(test, both, 0);
+	struct ib_mr *a = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE);
+	struct qpt_two_reads *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	struct ib_mr *f = ib_alloc_mr(t->pd, IB_MR_TYPE_MEM_REG, 1);
+	u8 *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, f);
+	sg_init_one(&w->sg, buf, PAGE_SIZE);
+	KUNIT_ASSERT_EQ(test, ib_dma_map_sg(t->dev, &w->sg, 1,
+					    DMA_BIDIRECTIONAL), 1);
+	KUNIT_ASSERT_EQ(test, ib_map_mr_sg(f, &w->sg, 1, NULL, PAGE_SIZE), 1);
+	w->reg = (struct ib_reg_wr){
+		.wr = { .opcode = IB_WR_REG_MR, .wr_id = 70,
+			.send_flags = IB_SEND_SIGNALED },
+		.mr = f, .key = f->rkey, .access = IB_ACCESS_LOCAL_WRITE,
+	};
+	KUNIT_ASSERT_EQ(test, ib_post_send(t->qp[1], &w->reg.wr, NULL), 0);
+	qpt_expect_wc(test, t->cq[1], IB_WC_REG_MR, 70, 0);
+
+	w->sge[0] = (struct ib_sge){ a->iova, 64, a->lkey };
+	w->sge[1] = (struct ib_sge){ f->iova, 64, f->lkey };
+	for (i = 0; i < 2; i++)
+		w->rd[i] = (struct ib_rdma_wr){
+			.wr = { .opcode = i ? IB_WR_RDMA_READ_WITH_INV :
+					      IB_WR_RDMA_READ,
+				.wr_id = 71 + i, .send_flags = IB_SEND_SIGNALED,
+				.sg_list = &w->sge[i], .num_sge = 1,
+				.ex.invalidate_rkey = i ? f->rkey : 0 },
+			.remote_addr = 0x10000, .rkey = 0x4242,
+		};
+	w->rd[0].wr.next = &w->rd[1].wr;
+	KUNIT_ASSERT_EQ(test, ib_post_send(t->qp[1], &w->rd[0].wr, NULL), 0);
+	qpt_raw_recv(test, t, 2 * QPT_READ_REQ_FPDU);	/* both are out */
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							qpt_flush_races_off,
+							NULL), 0);
+	eng_rx_race_flush(1);
+	qpt_raw_tagged(test, t, RDMAP_READ_RESP, a->lkey, a->iova, 64, 0x11, 0);
+	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[1], &w->wc), 1);
+	KUNIT_EXPECT_EQ(test, w->wc.wr_id, 71);
+	KUNIT_EXPECT_EQ(test, w->wc.status, IB_WC_WR_FLUSH_ERR);
+	KUNIT_EXPECT_TRUE_MSG(test, qpt_stag_valid(t, f->lkey),
+			      "the next Read's sink was invalidated");
+
+	qpt_raw_tagged(test, t, RDMAP_READ_RESP, f->lkey, f->iova, 64, 0x22, 0);
+	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[1], &w->wc), 1);
+	KUNIT_EXPECT_EQ(test, w->wc.wr_id, 72);
+	KUNIT_EXPECT_EQ(test, w->wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_TRUE_MSG(test, qpt_all(buf, 64, 0x22),
+			      "the next Read completed without its data");
+	KUNIT_EXPECT_FALSE(test, qpt_stag_valid(t, f->lkey));
+	KUNIT_EXPECT_EQ(test, qpt_state(t, 1), IB_QPS_RTS);
+	ib_dma_unmap_sg(t->dev, &w->sg, 1, DMA_BIDIRECTIONAL);
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(f), 0);
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(a), 0);
+}
+
 /*
  * Verify, then place (RFC 5044 section 6): an RDMA Write whose CRC is
  * wrong (a payload octet changed on the way) must not reach the MR. B
@@ -2273,6 +2364,7 @@ static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_rresp_after_dereg),
 	KUNIT_CASE_SLOW(qpt_send_after_dereg),
 	KUNIT_CASE_SLOW(qpt_rresp_zero_len_wrong_stag),
+	KUNIT_CASE_SLOW(qpt_rresp_after_flush),
 	KUNIT_CASE_SLOW(qpt_bad_crc_not_placed),
 	KUNIT_CASE_SLOW(qpt_partial_fpdu_not_placed),
 	KUNIT_CASE_SLOW(qpt_ird_fixed_by_stream),

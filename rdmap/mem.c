@@ -85,6 +85,7 @@ struct rdmap_mem_view {
 	u64 iova;
 	u64 len;
 	struct rdmap_mem_pages pages;
+	u32 pages_gen;
 };
 
 /*
@@ -108,6 +109,7 @@ static void rmem_snapshot(struct rdmap_mem *mem, struct rdmap_mem_view *v)
 		v->iova = mem->iova;
 		v->len = mem->len;
 		v->pages = mem->pages;
+		v->pages_gen = mem->pages_gen;
 	} while (read_seqcount_retry(&mem->seq, seq));
 }
 
@@ -521,7 +523,12 @@ EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_use);
  *	caller's and must outlive the object's use
  *
  * The region becomes empty until the next rdmap_mem_fast_reg(), so that a
- * walk through an old reference never reaches past the new pages.
+ * walk through an old reference never reaches past the new pages. Give
+ * the object another array than the one it had, never the same one
+ * rewritten: once this returns, the caller may rewrite the previous
+ * array, and a walk checked before (a placement in flight when the MR was
+ * invalidated) stops at the first entry it would read from it
+ * (rmem_page_of()), so that it never lands in pages mapped since.
  *
  * Context: any context.
  * Return: 0, -EINVAL when @mem is no fast-register MR or @pages is
@@ -542,6 +549,9 @@ int rdmap_mem_set_pages(struct rdmap_mem *mem,
 		write_seqcount_begin(&mem->seq);
 		mem->pages = *pages;
 		mem->len = 0;	/* empty until the next fast-register */
+		WRITE_ONCE(mem->pages_gen, mem->pages_gen + 1);
+		/* before the caller rewrites the old array: rmem_page_of() */
+		smp_wmb();
 		write_seqcount_end(&mem->seq);
 	}
 	spin_unlock_irqrestore(&mem->lock, flags);
@@ -757,19 +767,47 @@ void rdmap_mem_get_info(struct rdmap_mem *mem, struct rdmap_mem_info *info)
 	spin_unlock_irqrestore(&mem->lock, flags);
 }
 
-/* Octets from position @pos of the chunk sequence, a page at a time */
-static int rmem_walk_pages(const struct rdmap_mem_pages *p, u64 pos, u64 len,
+/*
+ * Entry @i of the page array @v saw, or NULL once the object has been
+ * given other pages since: the caller of rdmap_mem_set_pages() may then
+ * be rewriting the array @v saw. Pairs with the smp_wmb() there: an
+ * entry written after the generation changed is read with the new
+ * generation.
+ */
+static struct page *rmem_page_of(struct rdmap_mem *mem,
+				 const struct rdmap_mem_view *v, u64 i)
+{
+	struct page *page = READ_ONCE(v->pages.pages[i]);
+
+	smp_rmb();	/* the entry, then the generation: set_pages' smp_wmb() */
+	return READ_ONCE(mem->pages_gen) == v->pages_gen ? page : NULL;
+}
+
+/*
+ * Octets from position @pos of the chunk sequence @v saw, a page at a
+ * time; -ENOENT when the object got other pages meanwhile (nothing more
+ * is visited: the object was invalidated and mapped again, and what it
+ * maps now is the ULP's to use, RFC 5042 section 6.2.2)
+ */
+static int rmem_walk_pages(struct rdmap_mem *mem,
+			   const struct rdmap_mem_view *v, u64 pos, u64 len,
 			   rdmap_mem_piece_fn fn, void *ctx)
 {
+	const struct rdmap_mem_pages *p = &v->pages;
 	u64 chunk_mask = BIT_ULL(p->page_shift) - 1;
 
 	while (len) {
 		u64 within = pos & chunk_mask;
-		struct page *page = nth_page(p->pages[pos >> p->page_shift],
-					     within >> PAGE_SHIFT);
+		struct page *first = rmem_page_of(mem, v, pos >> p->page_shift);
+		struct page *page;
 		unsigned int off = within & (PAGE_SIZE - 1);
 		unsigned int n = min_t(u64, len, PAGE_SIZE - off);
-		int rc = fn(ctx, page, off, n);
+		int rc;
+
+		if (!first)
+			return -ENOENT;
+		page = nth_page(first, within >> PAGE_SHIFT);
+		rc = fn(ctx, page, off, n);
 
 		if (rc)
 			return rc;
@@ -803,7 +841,7 @@ static int rmem_walk_view(struct rdmap_mem *mem,
 {
 	if (mem->type == RDMAP_MEM_DMA)
 		return rmem_walk_kva(addr, len, fn, ctx);
-	return rmem_walk_pages(&v->pages, v->pages.offset + (addr - v->iova),
+	return rmem_walk_pages(mem, v, v->pages.offset + (addr - v->iova),
 			       len, fn, ctx);
 }
 

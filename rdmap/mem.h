@@ -129,6 +129,10 @@ struct rdmap_mem_pages {
  * @seq: bumped under @lock around every change of @valid, @key, @access,
  *	@iova, @len and @pages, so that the data path's checks and walks
  *	read them consistently without @lock
+ * @pages_gen: bumped with every rdmap_mem_set_pages() (in the @seq write
+ *	section); a walk reads an entry of its page array, then checks that
+ *	the generation is still that of its snapshot, so that it never
+ *	follows an entry the caller rewrote after handing out another array
  * @type: enum rdmap_mem_type, fixed
  * @remote_inval: the peer may invalidate it (Send with Invalidate), fixed
  * @valid: the STag may be used
@@ -150,6 +154,7 @@ struct rdmap_mem {
 	struct rcu_head rcu;
 	spinlock_t lock;	/* see the kernel-doc above */
 	seqcount_spinlock_t seq;
+	u32 pages_gen;
 	u8 type;
 	bool remote_inval;
 	bool valid;

@@ -60,6 +60,9 @@ if [ "${KFLAVOUR:-test}" = debug ]; then
 	fi
 fi
 
+# a run by hand of some cases of 19-hostile-user (its header)
+[ -z "${HOSTILE_CASES:-}" ] || vmopts+=(-e "HOSTILE_CASES=$HOSTILE_CASES")
+
 if [ -n "${E2E_KERNEL:-}" ]; then
 	export E2E_KERNEL
 	prepare_debian_kernel "$E2E_KERNEL" ||
@@ -126,6 +129,10 @@ if [ ${#pair_tests[@]} -gt 0 ]; then
 			echo "pass e2e:$pname" >> "$res/e2e.tally"
 		else
 			echo "fail e2e:$pname" >> "$res/e2e.tally"
+			# a CI run keeps only the output: what failed in
+			# either guest, wherever it is in the log, then the end
+			grep -nE '^(FAIL|fail|not ok)|[1-9][0-9]* failure|timed out|vm-pair:|^--- guest' \
+				"$res/pair-$pname.log" | head -n 40
 			tail -n 20 "$res/pair-$pname.log"
 		fi
 	done

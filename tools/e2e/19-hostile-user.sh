@@ -36,6 +36,14 @@
 #                          rdma_connect and rdma_accept on cm_ids without a
 #                          QP: refused, the peer of B's listener does not
 #                          connect, A's QP still connects and works
+#   kernel-qpn             a kernel consumer's QPs, NVMe-oF's (nvmet-rdma and
+#                          nvme-rdma over a device of their own, swk, in the
+#                          initial namespace): while the host connects, does
+#                          4 MiB of I/O and disconnects, twice, a user spins
+#                          rdma_connect and rdma_accept on cm_ids without a
+#                          QP naming each of the 256 QP numbers after its
+#                          own (the ones the kernel's QPs get): every
+#                          attempt refused, nothing connects, NVMe-oF works
 #   odd-sge                malformed SGE lists, lengths, addresses, keys and
 #                          inline sizes: each refused or failed
 #   destroy-under-traffic  a process killed with SIGKILL under SEND, Write
@@ -62,6 +70,10 @@ DEV0=swi0 DEV1=swi1
 IP0=10.77.0.1 IP1=10.77.0.2
 PORT=7290                   # the server of each case
 PORT2=7291                  # foreign-qpn: process B's listener
+DEVK=swk IPK=10.78.0.1      # kernel-qpn: NVMe-oF's device and address
+PORTK=7292                  # kernel-qpn: the attacker's listener
+NQN=nqn.2026-11.org.softiwarp:hostile
+NVMET=/sys/kernel/config/nvmet
 HU=$(dirname "$0")/../../build/tools/hostile-user
 KNOB=/sys/kernel/debug/softiwarp/stag_index_max
 STAG_MAX=64                 # STag indexes 1..64 while the reuse cases run
@@ -268,6 +280,98 @@ foreign_qpn() {
 }
 if wanted foreign-qpn; then
 	foreign_qpn
+fi
+
+# --- kernel-qpn: NVMe-oF's kernel QPs against a user ---------------------------
+# nvmet-rdma and nvme-rdma take cm_ids in the initial namespace only: a
+# device of their own there (swk on a veth), target and host on one
+# address. The attacker, as nobody in the same namespace, names the QP
+# numbers the kernel's QPs get while the host connects.
+kq_target() {
+	[ -b /dev/ram0 ] || modprobe brd rd_nr=1 rd_size=65536
+	mountpoint -q /sys/kernel/config ||
+		mount -t configfs none /sys/kernel/config
+	mkdir "$NVMET/subsystems/$NQN"
+	echo 1 > "$NVMET/subsystems/$NQN/attr_allow_any_host"
+	mkdir "$NVMET/subsystems/$NQN/namespaces/1"
+	echo /dev/ram0 > "$NVMET/subsystems/$NQN/namespaces/1/device_path"
+	echo 1 > "$NVMET/subsystems/$NQN/namespaces/1/enable"
+	mkdir "$NVMET/ports/1"
+	echo rdma > "$NVMET/ports/1/addr_trtype"
+	echo ipv4 > "$NVMET/ports/1/addr_adrfam"
+	echo "$IPK" > "$NVMET/ports/1/addr_traddr"
+	echo 4420 > "$NVMET/ports/1/addr_trsvcid"
+	ln -s "$NVMET/subsystems/$NQN" "$NVMET/ports/1/subsystems/$NQN"
+}
+
+kq_target_remove() {
+	rm -f "$NVMET/ports/1/subsystems/$NQN"
+	rmdir "$NVMET/ports/1" || true
+	echo 0 > "$NVMET/subsystems/$NQN/namespaces/1/enable" || true
+	rmdir "$NVMET/subsystems/$NQN/namespaces/1" "$NVMET/subsystems/$NQN" ||
+		true
+}
+
+# kq_host ROUND: connect, 4 MiB written and read back equal, disconnect
+kq_host() {
+	local ctl="" d i src=$RESULTS/$T-kq.src out=$RESULTS/$T-kq.out
+	echo "transport=rdma,traddr=$IPK,trsvcid=4420,nqn=$NQN,nr_io_queues=2" \
+		> /dev/nvme-fabrics || { echo "kernel-qpn: connect $1 failed"; return 1; }
+	for i in $(seq 100); do
+		for d in /sys/class/nvme-fabrics/ctl/nvme*; do
+			[ "$(cat "$d/subsysnqn" 2>/dev/null)" = "$NQN" ] &&
+				ctl=${d##*/}
+		done
+		[ -n "$ctl" ] && [ -b "/dev/${ctl}n1" ] && break
+		sleep 0.2
+	done
+	[ -n "$ctl" ] && [ -b "/dev/${ctl}n1" ] ||
+		{ echo "kernel-qpn: no namespace in round $1"; return 1; }
+	head -c $((4 << 20)) /dev/urandom > "$src"
+	dd if="$src" of="/dev/${ctl}n1" bs=64k oflag=direct status=none &&
+	dd if="/dev/${ctl}n1" of="$out" bs=64k count=64 iflag=direct \
+		status=none &&
+	cmp "$src" "$out" || { echo "kernel-qpn: I/O in round $1"; return 1; }
+	echo 1 > "/sys/class/nvme-fabrics/ctl/$ctl/delete_controller"
+	rm -f "$src" "$out"
+	echo "kernel-qpn: round $1: connected ($ctl), 4 MiB written and read back"
+}
+
+kernel_qpn() {
+	local c=kernel-qpn rc=0 crc=0 cpid r
+	local clog="$RESULTS/$T-$c-client.log"
+	ip link add swk0 type veth peer name swk1
+	ip link set swk1 up
+	ip addr add "$IPK/24" dev swk0
+	ip link set swk0 up
+	rdma link add "$DEVK" type softiwarp netdev swk0
+	kq_target
+	command timeout "$(e2e_scale_time 120)" "${AS_NOBODY[@]}" \
+		"$HU" "$c" -c -a "$IPK" -p "$PORTK" -t 100 > "$clog" 2>&1 &
+	cpid=$!
+	bg_pids=("$cpid")
+	for _ in $(seq 300); do
+		grep -q "note: own QP" "$clog" && break
+		sleep 0.1
+	done
+	grep -q "note: own QP" "$clog" || rc=1
+	for r in 1 2; do
+		kq_host "$r" || rc=1
+	done
+	kill -TERM "$cpid"
+	wait "$cpid" || crc=$?
+	bg_pids=()
+	cat "$clog"
+	echo "$c: attacker $crc"
+	[ "$crc" -eq 0 ] || rc=1
+	log_ok "$c" "$clog" || rc=1
+	kq_target_remove
+	rdma link delete "$DEVK"
+	ip link del swk0
+	case_end "$c" "$rc"
+}
+if wanted kernel-qpn; then
+	kernel_qpn
 fi
 
 # --- the devices still work; teardown -------------------------------------------

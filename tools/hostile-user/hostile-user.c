@@ -2377,6 +2377,161 @@ static int foreign_qpn(void)
 	return !ok;
 }
 
+/* --- kernel-qpn ------------------------------------------------------------------ */
+
+/*
+ * QP numbers are handed out in order: the attacker names the KQ_WINDOW
+ * after its own QP's, where the kernel consumer's QPs (and those of the
+ * listener's peer) appear while it spins.
+ */
+#define KQ_WINDOW	256
+
+/* a fresh cm_id without a QP, its route to the listener resolved */
+static int kq_id(struct rdma_event_channel *ec, struct rdma_cm_id **id)
+{
+	if (rdma_create_id(ec, id, NULL, RDMA_PS_TCP)) {
+		*id = NULL;
+		return -1;
+	}
+	return resolve(*id, ec, o.addr, o.port);
+}
+
+/* the peer of the attacker's listener: connects with a QP of its own */
+static int kq_peer(double end)
+{
+	struct rdma_conn_param p = { .responder_resources = 8,
+				     .initiator_depth = 8 };
+	int tries = 0, up = 0;
+	struct cm_ev ev;
+	struct conn c;
+
+	while (now() < end && !terminated) {
+		memset(&c, 0, sizeof(c));
+		c.ec = rdma_create_event_channel();
+		if (!c.ec || rdma_create_id(c.ec, &c.id, NULL, RDMA_PS_TCP) ||
+		    resolve(c.id, c.ec, o.addr, o.port) ||
+		    conn_res(&c, &qp_default)) {
+			client_close(&c);
+			return !expect(false, "peer: setup");
+		}
+		tries++;
+		if (!rdma_connect(c.id, &p) && !cm_next(c.ec, &ev, tmo(10)) &&
+		    ev.type == RDMA_CM_EVENT_ESTABLISHED) {
+			c.established = true;
+			up++;
+		}
+		client_close(&c);
+		sleep_s(0.1);
+	}
+	return !expect(tries > 0 && up == 0,
+		       "peer: %d connects to the attacker's listener, %d came up",
+		       tries, up);
+}
+
+/* rdma_connect naming each QP of the window once, on an id without a QP */
+static unsigned long kq_connects(struct rdma_event_channel *ec,
+				 struct rdma_cm_id **id, uint32_t base,
+				 unsigned long *n)
+{
+	struct rdma_conn_param p = { .responder_resources = 8,
+				     .initiator_depth = 8 };
+	unsigned long taken = 0;
+	int i;
+
+	for (i = 0; i < KQ_WINDOW && *id; i++, (*n)++) {
+		p.qp_num = base + 1 + i;
+		if (rdma_connect(*id, &p))
+			continue;
+		taken++;
+		expect(false, "rdma_connect naming QP %u was taken", p.qp_num);
+		rdma_destroy_id(*id);
+		if (kq_id(ec, id))
+			*id = NULL;
+	}
+	return taken;
+}
+
+/* rdma_accept naming the next QP of the window for each request waiting */
+static unsigned long kq_accepts(struct rdma_event_channel *lec, uint32_t base,
+				unsigned long *n)
+{
+	struct rdma_conn_param p = { .responder_resources = 8,
+				     .initiator_depth = 8 };
+	unsigned long taken = 0;
+	struct cm_ev ev;
+
+	while (!cm_next(lec, &ev, 0)) {
+		if (ev.type != RDMA_CM_EVENT_CONNECT_REQUEST)
+			continue;
+		p.qp_num = base + 1 + (*n)++ % KQ_WINDOW;
+		if (!rdma_accept(ev.id, &p)) {
+			taken++;
+			expect(false, "rdma_accept naming QP %u was taken",
+			       p.qp_num);
+			rdma_disconnect(ev.id);
+		}
+		rdma_destroy_id(ev.id);
+	}
+	return taken;
+}
+
+static int kernel_qpn(void)
+{
+	struct rdma_event_channel *lec, *cec = rdma_create_event_channel();
+	unsigned long connects = 0, accepts = 0, taken = 0;
+	double end = now() + tmo(o.limit);
+	struct rdma_cm_id *lid, *cid = NULL;
+	struct conn own = {};
+	uint32_t base;
+	pid_t pid;
+	int st = 0;
+	bool ok;
+
+	if (!cec || cm_listen(&lec, &lid, o.addr, o.port)) {
+		verdict(false, "listen on %s:%s", o.addr, o.port);
+		return 1;
+	}
+	signal(SIGTERM, on_term);
+	/* before any memory is registered here: nothing pinned is forked */
+	pid = fork();
+	if (pid == 0)
+		_exit(kq_peer(end));
+	own.ec = rdma_create_event_channel();
+	if (!own.ec || rdma_create_id(own.ec, &own.id, NULL, RDMA_PS_TCP) ||
+	    resolve(own.id, own.ec, o.addr, o.port) ||
+	    conn_res(&own, &qp_default) || kq_id(cec, &cid)) {
+		verdict(false, "setup on %s:%s", o.addr, o.port);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return 1;
+	}
+	base = own.qp->qp_num;
+	say("own QP %u: naming QPs %u to %u until SIGTERM (at most %.0f s)",
+	    base, base + 1, base + KQ_WINDOW, tmo(o.limit));
+	while (now() < end && cid && !terminated) {
+		taken += kq_connects(cec, &cid, base, &connects);
+		taken += kq_accepts(lec, base, &accepts);
+	}
+	kill(pid, SIGTERM);
+	waitpid(pid, &st, 0);
+	taken += kq_accepts(lec, base, &accepts);
+	ok = expect(cid, "the attacker's id still usable") &&
+	     expect(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		    "the peer exited with status 0x%x", st);
+	ok = expect(taken == 0 && connects > KQ_WINDOW && accepts > 0,
+		    "%lu rdma_connect and %lu rdma_accept naming QPs %u to %u, %lu taken",
+		    connects, accepts, base + 1, base + KQ_WINDOW, taken) && ok;
+	if (cid)
+		rdma_destroy_id(cid);
+	rdma_destroy_event_channel(cec);
+	rdma_destroy_id(lid);
+	rdma_destroy_event_channel(lec);
+	client_close(&own);
+	verdict(ok, ok ? "no QP could be named by a user's rdma_connect or rdma_accept"
+		       : "see the checks above");
+	return !ok;
+}
+
 /* --- main ----------------------------------------------------------------------- */
 
 static const struct {
@@ -2411,6 +2566,13 @@ static const struct {
 	{ "foreign-qpn", foreign_qpn, NULL, 1,
 	  "process B connects and accepts with process A's QP number on a\n"
 	  "\t\tcm_id without a QP: refused, A's QP still works (-L, -P)" },
+	{ "kernel-qpn", kernel_qpn, NULL, 1,
+	  "until SIGTERM (or -t SECS), rdma_connect and rdma_accept on\n"
+	  "\t\tcm_ids without a QP\n"
+	  "\t\tnaming each of the 256 QP numbers after the attacker's own\n"
+	  "\t\t(while a kernel consumer, NVMe-oF, creates its QPs): every\n"
+	  "\t\tone refused, no connection comes up (-a: an address of the\n"
+	  "\t\tconsumer's device, -p: the attacker's listener)" },
 	{ "odd-sge", odd_sge, NULL, 1,
 	  "malformed SGE lists, lengths, addresses, keys, inline sizes:\n"
 	  "\t\teach refused at post or failed in its completion" },
@@ -2437,7 +2599,7 @@ static void print_usage(FILE *f)
 		"  -p PORT    its port (7290)\n"
 		"  -n ROUNDS  rounds of modify-accept-race (20, divided by E2E_SLOW)\n"
 		"  -d DIR     where the read-only files go ($TMPDIR or /tmp)\n"
-		"  -t SECS    the sink's time limit (240)\n"
+		"  -t SECS    the time limit of the sink and of kernel-qpn (240)\n"
 		"  -m MAX     dereg-reuse-*: the stag_index_max set in debugfs (64)\n"
 		"  -L A:P     foreign-qpn: process B's listener address and port\n"
 		"  -P         foreign-qpn: the peer that connects to that listener\n"
