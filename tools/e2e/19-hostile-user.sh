@@ -57,8 +57,9 @@
 # laid at the right door). All cases run; the test fails at the end
 # naming those that failed. A case that cannot run (no debugfs knob, the
 # tool not built) fails, never skips. HOSTILE_CASES="CASE..." (for a
-# run by hand: tools/vm-run -e HOSTILE_CASES=... tools/guest/e2e.sh
-# tools/e2e/19-hostile-user.sh) runs only those, and says so.
+# run by hand: HOSTILE_CASES=kernel-qpn E2E_TESTS=19-hostile-user
+# E2E_PAIRS=none tools/e2e.sh, which passes it to the guest) runs only
+# those, and says so.
 #
 # timeout: 420
 set -eux -o pipefail
@@ -288,9 +289,12 @@ fi
 # address. The attacker, as nobody in the same namespace, names the QP
 # numbers the kernel's QPs get while the host connects.
 kq_target() {
+	# the test kernels have them built in, Debian's as modules
 	[ -b /dev/ram0 ] || modprobe brd rd_nr=1 rd_size=65536
+	[ -e /dev/nvme-fabrics ] || modprobe nvme-rdma
 	mountpoint -q /sys/kernel/config ||
 		mount -t configfs none /sys/kernel/config
+	[ -d "$NVMET" ] || modprobe -a nvmet nvmet-rdma
 	mkdir "$NVMET/subsystems/$NQN"
 	echo 1 > "$NVMET/subsystems/$NQN/attr_allow_any_host"
 	mkdir "$NVMET/subsystems/$NQN/namespaces/1"
