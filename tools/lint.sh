@@ -3,7 +3,8 @@
 #
 # make lint: checkpatch --strict, kernel-doc -Wall, the layering rules
 # (tools/check-layers.sh), the names the documents use
-# (tools/check-doc-names.sh) and sparse (C=2) over the module's sources, using
+# (tools/check-doc-names.sh), the conformance table
+# (tools/check-conformance.py) and sparse (C=2) over the module's sources, using
 # the scripts of the test kernel's source tree.
 # Zero findings allowed; tools/checkpatch.ignore lists the checks that make
 # no sense out of tree, each with its reason; tools/checkpatch-trace.ignore
@@ -73,6 +74,18 @@ if out=$("$top/tools/check-doc-names.sh" --self-test 2>&1) &&
 else
 	echo "$out"
 	tally fail lint:doc-names
+	fail=1
+fi
+
+# Every row of Documentation/conformance.rst has a status with its reason
+# and a test that exists, or is listed as a known gap (and the checker
+# finds planted faults).
+if out=$("$top/tools/check-conformance.py" --self-test 2>&1) &&
+   out=$("$top/tools/check-conformance.py" 2>&1); then
+	tally pass lint:conformance
+else
+	echo "$out"
+	tally fail lint:conformance
 	fail=1
 fi
 
