@@ -554,6 +554,7 @@ static int swi_cm_prepare(struct swi_cep *cep)
 		.rtr = cep->initiator && cep->res.p2p,
 		.rev = cep->res.rev,
 		.p2p = cep->res.p2p,
+		.rd_limits = true,
 		.ird = cep->res.ird,
 		.ord = cep->res.ord,
 	};

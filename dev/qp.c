@@ -725,8 +725,10 @@ void swi_qp_exit(void)
  * @ird: inbound RDMA Read Requests the QP takes at once
  * @ord: outbound RDMA Read Requests it may have outstanding
  *
- * Both are clamped to 1..the device maximum; they size the stream's read
- * queues when it is attached, and are left alone once a stream is.
+ * The IRD is clamped to 1..the device maximum, the ORD to 0..the device
+ * maximum: an ORD of 0 (the peer's IRD was 0) lets no RDMA Read out, RFC
+ * 6581 section 9.1. They size the stream's read queues when it is
+ * attached, and are left alone once a stream is.
  *
  * Context: process context; takes @qp's state_lock.
  * Return: nothing.
@@ -737,7 +739,7 @@ void swi_qp_set_rd_limits(struct swi_qp *qp, u32 ird, u32 ord)
 	/* a stream sized its read queues by them: fixed from then on */
 	if (!qp->stream) {
 		qp->ird = clamp_t(u32, ird, 1, SWI_MAX_IRD);
-		qp->ord = clamp_t(u32, ord, 1, SWI_MAX_ORD);
+		qp->ord = min_t(u32, ord, SWI_MAX_ORD);
 	}
 	mutex_unlock(&qp->state_lock);
 }

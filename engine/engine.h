@@ -109,10 +109,13 @@ struct eng_qp_link {
  * @rev: the MPA revision negotiated (0, 1 or 2); shown, not acted upon
  * @p2p: RFC 6581 peer-to-peer mode was negotiated (either role); shown,
  *	not acted upon (@rtr is what the transmitter follows)
- * @ird: the IRD negotiated, which sizes the stream's IRQ; 0: the QP's
+ * @rd_limits: @ird and @ord are what MPA negotiated; false: the QP's
+ * @ird: the IRD negotiated, which sizes the stream's IRQ (at least 1)
  * @ord: the ORD negotiated, which sizes its ORQ and bounds the Reads it
- *	has outstanding; 0: the QP's. Given here, not read back from the QP,
- *	so that a modify_qp() racing the accept cannot change them
+ *	has outstanding; 0 when the peer's IRD is 0: the stream sends no
+ *	RDMA Read (RFC 6581 section 9.1, RFC 5040 section 6.1). Given here,
+ *	not read back from the QP, so that a modify_qp() racing the accept
+ *	cannot change them
  */
 struct eng_stream_cfg {
 	struct mpa_fo_cfg tx;
@@ -122,6 +125,7 @@ struct eng_stream_cfg {
 	bool rtr;
 	u8 rev;
 	bool p2p;
+	bool rd_limits;
 	u32 ird;
 	u32 ord;
 };

@@ -176,8 +176,9 @@ struct eng_stream *eng_stream_create(const struct eng_qp_link *link,
 	 * and indexed by these alone, whatever the QP's attributes become
 	 * until it is attached
 	 */
-	s->ird = clamp_t(u32, cfg->ird ?: link->ird, 1, ENG_MAX_IRD);
-	s->ord = clamp_t(u32, cfg->ord ?: link->ord, 1, ENG_MAX_ORD);
+	s->ird = clamp_t(u32, cfg->rd_limits ? cfg->ird : link->ird, 1,
+			 ENG_MAX_IRD);
+	s->ord = min_t(u32, cfg->rd_limits ? cfg->ord : link->ord, ENG_MAX_ORD);
 	err = eng_stream_setup(s, cfg);
 	if (err) {
 		eng_stream_release(s);

@@ -501,7 +501,8 @@ static unsigned int eng_tx_sq_hold(struct eng_stream *s)
 {
 	u32 used = eng_orq_used(s);
 
-	return (used >= s->ord ? ENG_SQ_HOLD_READ : 0) |
+	/* an ORD of 0 holds nothing: such a Read fails, eng_tx_read_ok() */
+	return (s->ord && used >= s->ord ? ENG_SQ_HOLD_READ : 0) |
 	       (used ? ENG_SQ_HOLD_FENCE : 0);
 }
 
@@ -608,6 +609,21 @@ static int eng_tx_buf_get(struct eng_stream *s)
 	queue_delayed_work(eng_tx_wq, &s->tx_idle,
 			   msecs_to_jiffies(ENG_TX_IDLE_MS));
 	return 0;
+}
+
+/*
+ * A Read needs an ORD of at least 1: with 0 the peer announced no room
+ * for any (its IRD, RFC 6581 section 9.1), and RFC 5040 section 6.1 lets
+ * no Read Request out beyond the ORD. The work request fails locally;
+ * the consumer agreed to ORD 0 or could see it in the QP's attributes.
+ */
+static bool eng_tx_read_ok(struct eng_stream *s, const struct siw_sqe *sqe)
+{
+	if (!eng_op_is_read(sqe->opcode) || s->ord)
+		return true;
+	pr_warn_ratelimited("softiwarp: QP %u: RDMA Read with ORD 0 refused\n",
+			    s->link.qp_num);
+	return false;
 }
 
 /*
@@ -764,6 +780,10 @@ static bool eng_tx_pick_sqe(struct eng_stream *s)
 	if (j->sqe.opcode == SIW_OP_REG_MR ||
 	    j->sqe.opcode == SIW_OP_INVAL_STAG) {
 		eng_tx_local_wr(s);
+		return true;
+	}
+	if (!eng_tx_read_ok(s, &j->sqe)) {
+		eng_tx_sqe_failed(s, SIW_WC_LOC_QP_OP_ERR);
 		return true;
 	}
 	/* before the checks take holds, and a Read its ORQ entry */

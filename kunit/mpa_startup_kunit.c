@@ -642,6 +642,31 @@ static const struct nego_case nego_cases[] = {
 	  -EPROTO, { .error = MPA_ERR_INSUFFICIENT_IRD, .rev = 2,
 		     .ddp_rdmap_ver = 1, .enhanced = true, .ird = 2,
 		     .ord = 2 } },
+	{ "responder initiator ORD 0x3FFF keeps IRD replies 0x3FFF", RSP,
+	  { .rev = 2, .ird = 4, .ord = 4 },
+	  { .kind = RQ, .rev = 2, .enhanced = true, .ird = 4, .ord = 0x3FFF },
+	  0, { .rev = 2, .ddp_rdmap_ver = 1, .enhanced = true, .ird = 4,
+	       .ord = 4, .rep_ird = 0x3FFF } },
+	{ "responder initiator IRD 0x3FFF keeps ORD replies 0x3FFF", RSP,
+	  { .rev = 2, .ird = 4, .ord = 8 },
+	  { .kind = RQ, .rev = 2, .enhanced = true, .ird = 0x3FFF, .ord = 2 },
+	  0, { .rev = 2, .ddp_rdmap_ver = 1, .enhanced = true, .ird = 4,
+	       .ord = 8, .rep_ord = 0x3FFF } },
+	{ "initiator reply IRD 0x3FFF keeps ORD", INI,
+	  { .rev = 2, .ird = 4, .ord = 8 },
+	  { .kind = RP, .rev = 2, .enhanced = true, .ird = 0x3FFF, .ord = 2 },
+	  0, { .rev = 2, .ddp_rdmap_ver = 1, .enhanced = true, .ird = 4,
+	       .ord = 8 } },
+	{ "initiator reply ORD 0x3FFF keeps IRD", INI,
+	  { .rev = 2, .ird = 2, .ord = 2 },
+	  { .kind = RP, .rev = 2, .enhanced = true, .ird = 4, .ord = 0x3FFF },
+	  0, { .rev = 2, .ddp_rdmap_ver = 1, .enhanced = true, .ird = 2,
+	       .ord = 2 } },
+	{ "initiator ORD 0 from reply IRD 0", INI,
+	  { .rev = 2, .ird = 4, .ord = 4 },
+	  { .kind = RP, .rev = 2, .enhanced = true, .ird = 0, .ord = 0 },
+	  0, { .rev = 2, .ddp_rdmap_ver = 1, .enhanced = true, .ird = 4,
+	       .ord = 0 } },
 	{ "initiator ORD lowered to reply IRD", INI,
 	  { .rev = 2, .ird = 8, .ord = 8 },
 	  { .kind = RP, .rev = 2, .enhanced = true, .ird = 1, .ord = 8 },
@@ -826,6 +851,9 @@ static void mpa_startup_negotiation_table(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, res.rtr, want->rtr);
 	KUNIT_EXPECT_EQ(test, res.ird, want->ird);
 	KUNIT_EXPECT_EQ(test, res.ord, want->ord);
+	/* what a Reply announces: the same, unless 0x3FFF is echoed */
+	KUNIT_EXPECT_EQ(test, res.rep_ird, want->rep_ird ?: want->ird);
+	KUNIT_EXPECT_EQ(test, res.rep_ord, want->rep_ord ?: want->ord);
 }
 
 static void mpa_startup_negotiate_refuses_unknown_role(struct kunit *test)

@@ -894,6 +894,39 @@ static void qpt_read_ird_one(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
 }
 
+/*
+ * An ORD of 0 (the peer announced IRD 0, RFC 6581 section 9.1): a Read
+ * posted anyway fails locally and no Read Request leaves (RFC 5040
+ * section 6.1); the responder answered none, having received none.
+ */
+static void qpt_read_with_ord_0_refused(struct kunit *test)
+{
+	const struct eng_stream_cfg no_reads = { .rd_limits = true, .ird = 1 };
+	const struct eng_stream_cfg plain = { .rd_limits = true, .ird = 1,
+					      .ord = 1 };
+	const struct eng_stream_cfg *cfg[2] = { &no_reads, &plain };
+	struct qpt *t = qpt_up_pair(test, cfg, 0);
+	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
+					       IB_ACCESS_REMOTE_READ);
+	struct ib_rdma_wr rw = {
+		.wr = { .opcode = IB_WR_RDMA_READ, .wr_id = 5 },
+		.rkey = mr->rkey, .remote_addr = mr->iova,
+	};
+	u64 v[SWI_CNT_MAX] = {};
+	struct ib_wc wc;
+
+	qpt_post(test, t, 0, &rw.wr, 64);
+	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[0], &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 5);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_LOC_QP_OP_ERR);
+	/* the one FPDU of the pair: the Terminate of QP 0, no Read Request */
+	qpt_counters_settled(test, t, v);
+	KUNIT_EXPECT_EQ(test, v[SWI_CNT_TX_FPDUS], 1);
+	KUNIT_EXPECT_EQ(test, v[SWI_CNT_TX_TERM_RDMAP] +
+			v[SWI_CNT_TX_TERM_DDP] + v[SWI_CNT_TX_TERM_LLP], 1);
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+}
+
 /* Send with Invalidate: B's STag is invalid afterwards */
 static void qpt_send_invalidate(struct kunit *test)
 {
@@ -2350,6 +2383,7 @@ static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_close_with_queued_send_aborts),
 	KUNIT_CASE_SLOW(qpt_take_sqe_hold),
 	KUNIT_CASE_SLOW(qpt_read_ird_one),
+	KUNIT_CASE_SLOW(qpt_read_with_ord_0_refused),
 	KUNIT_CASE_SLOW(qpt_send_invalidate),
 	KUNIT_CASE_SLOW(qpt_rdma_rw),
 	KUNIT_CASE_SLOW(qpt_cut_write_releases_mr),

@@ -74,6 +74,8 @@ static_assert(sizeof(struct mpa_rr_hdr) == 20);
 #define MPA_V2_RTR_WRITE	BIT(15)	/* ORD word: zero length RDMA Write */
 #define MPA_V2_RTR_READ		BIT(14)	/* ORD word: zero length RDMA Read */
 #define MPA_V2_IRD_ORD_MASK	GENMASK(13, 0)
+/* all ones: the ULP negotiates this one itself (RFC 6581 section 9.1) */
+#define MPA_V2_IRD_ORD_ULP	MPA_V2_IRD_ORD_MASK
 
 /**
  * struct mpa_v2_data - RFC 6581 enhanced connection data

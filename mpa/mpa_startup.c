@@ -320,21 +320,33 @@ static void mpa_startup_framing(const struct mpa_startup_policy *pol,
 }
 
 /*
- * RFC 6581: our IRD must cover the RDMA Reads the peer will issue (its
- * ORD); otherwise "Insufficient IRD". Our ORD must not exceed the peer's
- * IRD: lower it, unless the policy wants that to fail as well.
+ * RFC 6581 section 9.1: our IRD must cover the RDMA Reads the peer will
+ * issue (its ORD); otherwise "Insufficient IRD". Our ORD must not exceed
+ * the peer's IRD: lower it, unless the policy wants that to fail as well.
+ * An IRD or ORD of all ones (0x3FFF) leaves the other side's value to the
+ * ULP: ours stays, and a responder puts 0x3FFF in that field of its Reply.
  */
 static int mpa_startup_ird_ord(const struct mpa_startup_policy *pol,
+			       enum mpa_startup_role role,
 			       const struct mpa_startup_frame *peer,
 			       struct mpa_startup_result *res)
 {
-	if (peer->ord > pol->ird)
+	bool ulp_ord = peer->ord == MPA_V2_IRD_ORD_ULP;
+	bool ulp_ird = peer->ird == MPA_V2_IRD_ORD_ULP;
+
+	if (!ulp_ord && peer->ord > pol->ird)
 		return mpa_startup_fail(res, MPA_ERR_INSUFFICIENT_IRD);
-	if (pol->ord > peer->ird) {
+	if (!ulp_ird && pol->ord > peer->ird) {
 		if (pol->ord_strict)
 			return mpa_startup_fail(res, MPA_ERR_INSUFFICIENT_IRD);
 		res->ord = peer->ird;
 	}
+	res->rep_ird = res->ird;
+	res->rep_ord = res->ord;
+	if (role == MPA_STARTUP_RESPONDER && ulp_ord)
+		res->rep_ird = MPA_V2_IRD_ORD_ULP;
+	if (role == MPA_STARTUP_RESPONDER && ulp_ird)
+		res->rep_ord = MPA_V2_IRD_ORD_ULP;
 	return 0;
 }
 
@@ -418,6 +430,8 @@ int mpa_startup_negotiate(const struct mpa_startup_policy *pol,
 	res->rev = rev;
 	res->ird = pol->ird;
 	res->ord = pol->ord;
+	res->rep_ird = pol->ird;
+	res->rep_ord = pol->ord;
 	mpa_startup_framing(pol, peer, res);
 	if (peer->kind == MPA_STARTUP_REPLY && peer->rejected) {
 		res->rejected = true;
@@ -426,7 +440,7 @@ int mpa_startup_negotiate(const struct mpa_startup_policy *pol,
 	if (rev != MPA_REV_2 || !peer->enhanced)
 		return 0;
 	res->enhanced = true;
-	err = mpa_startup_ird_ord(pol, peer, res);
+	err = mpa_startup_ird_ord(pol, role, peer, res);
 	if (!err)
 		err = mpa_startup_rtr(pol, role, peer, res);
 	return err;
@@ -478,7 +492,8 @@ EXPORT_SYMBOL_IF_KUNIT(mpa_startup_request);
  *
  * The Reply has the negotiated revision, our M and C (both set towards a
  * revision 0 peer, Appendix C.2.4) and, when the Request had enhanced
- * data, our IRD and ORD, P echoed and the one RTR type selected.
+ * data, our IRD and ORD (0x3FFF echoed where the Request had it, RFC 6581
+ * section 9.1), P echoed and the one RTR type selected.
  *
  * Context: any context.
  * Return: nothing.
@@ -497,8 +512,8 @@ void mpa_startup_reply(const struct mpa_startup_policy *pol,
 	if (rep->enhanced) {
 		rep->p2p = res->p2p;
 		rep->rtr = res->rtr;
-		rep->ird = res->ird;
-		rep->ord = res->ord;
+		rep->ird = res->rep_ird;
+		rep->ord = res->rep_ord;
 	}
 	rep->pdata = pdata;
 	rep->pdata_len = pdata_len;

@@ -138,8 +138,12 @@ struct mpa_startup_policy {
  * @enhanced: RFC 6581 data was exchanged (a responder sends it back)
  * @p2p: peer-to-peer mode was asked for and is echoed
  * @rtr: the one MPA_RTR_* type the initiator sends first in p2p mode
- * @ird: the IRD we use (and announce in a Reply)
- * @ord: the ORD we use (and announce in a Reply)
+ * @ird: the IRD we use
+ * @ord: the ORD we use
+ * @rep_ird: the IRD a responder announces in its Reply: @ird, or
+ *	MPA_V2_IRD_ORD_ULP echoed for an initiator ORD of that value
+ * @rep_ord: the same for the ORD and the initiator IRD (RFC 6581 section
+ *	9.1)
  */
 struct mpa_startup_result {
 	enum mpa_error error;
@@ -155,6 +159,8 @@ struct mpa_startup_result {
 	u8 rtr;
 	u16 ird;
 	u16 ord;
+	u16 rep_ird;
+	u16 rep_ord;
 };
 
 int mpa_startup_need(const void *buf, size_t len, enum mpa_startup_kind kind);

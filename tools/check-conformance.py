@@ -14,7 +14,9 @@ Section, Requirement, Status, Code, Test) must
   (tools/e2e/NN-name.sh) must be a file;
 * name a test, or say "none" and be listed under "Rows without a test"
   (the known gaps, which the document counts), or be N.A.;
-* have an ID no other row has.
+* have an ID no other row has;
+
+and the Summary table's counts must be those of the rows.
 
 It also fails when the table has no row at all, when a row is listed
 under "Rows without a test" but has a test or does not exist, and prints
@@ -183,11 +185,29 @@ def check(path, top):
                          % where)
         if named and r['id'] in untested:
             probs.append('%s: has a test but is listed without one' % where)
+    probs += check_summary(path, counts)
     for rid, n in untested.items():
         if rid not in seen:
             probs.append('%s:%d: %s listed without a test but no such row'
                          % (path, n, rid))
     return probs, counts, untested
+
+
+def check_summary(path, counts):
+    """The Summary table's rows (RFC, KEPT, DEVIATES, N.A., Rows) agree."""
+    with open(path, encoding='utf-8') as f:
+        text = f.read()
+    probs = []
+    for m in re.finditer(r'^   \* - (\d{4}) \([^)]*\)\n((?:     - \d+\n){4})',
+                         text, re.M):
+        rfc = m.group(1)
+        nums = [int(x) for x in re.findall(r'\d+', m.group(2))]
+        want = [counts.get((rfc, s), 0) for s in STATUSES]
+        want.append(sum(want))
+        if nums != want:
+            probs.append('%s: Summary says %s for RFC %s, the rows %s' %
+                         (path, nums, rfc, want))
+    return probs
 
 
 def self_test(top):
