@@ -730,6 +730,48 @@ static void swi_cm_announce(struct swi_cep *cep, enum iw_cm_event_type type)
 }
 
 /* The initiator's work item: its next steps, or its outcome */
+/*
+ * RFC 6581 sections 8 and 9.1 to 9.3: an initiator that read an accepting
+ * Reply and cannot go on sends a Terminate before it resets: Insufficient
+ * IRD, No matching RTR, or Local catastrophic for an error of its own, in
+ * the framing the Reply negotiated. Best effort: the reset follows anyway.
+ */
+static void swi_cm_setup_term(struct swi_cep *cep, enum mpa_error code)
+{
+	const struct mpa_fo_cfg tx = {
+		.crc = cep->res.crc_tx, .markers = cep->res.markers_tx,
+	};
+	u8 buf[ENG_SETUP_TERM_MAX];
+	int n;
+
+	if (!cep->sock)
+		return;
+	n = swi_setup_term_fpdu(&tx, cep->res.ddp_rdmap_ver == 0, code, buf,
+				sizeof(buf));
+	if (n > 0 && !swi_cm_send(cep->sock, buf, n))
+		swi_count(cep->dev, SWI_CNT_TX_TERM_LLP);
+}
+
+/* Negotiate on the Reply, enter Full Operation; a Terminate on failure */
+static int swi_cm_connect_finish(struct swi_cep *cep)
+{
+	int err = swi_cm_negotiate(cep);
+
+	if (err == -EPROTO && (cep->res.error == MPA_ERR_INSUFFICIENT_IRD ||
+			       cep->res.error == MPA_ERR_NO_MATCHING_RTR)) {
+		swi_cm_setup_term(cep, cep->res.error);
+		return err;
+	}
+	if (err)
+		return err;
+	err = swi_cm_prepare(cep);
+	if (!err)
+		err = swi_cm_attach(cep);
+	if (err)
+		swi_cm_setup_term(cep, MPA_ERR_LOCAL_CATASTROPHIC);
+	return err;
+}
+
 static void swi_cm_connect_work(struct work_struct *work)
 {
 	struct swi_cep *cep = container_of(to_delayed_work(work),
@@ -746,11 +788,7 @@ static void swi_cm_connect_work(struct work_struct *work)
 	}
 	swi_cm_unhook(cep);
 	if (!err)
-		err = swi_cm_negotiate(cep);
-	if (!err)
-		err = swi_cm_prepare(cep);
-	if (!err)
-		err = swi_cm_attach(cep);
+		err = swi_cm_connect_finish(cep);
 	swi_cm_trace_outcome(cep, err, cep->res.rejected);
 	if (err) {
 		/* a receive or connect that ran out of time: as documented */

@@ -746,6 +746,26 @@ void swi_qp_set_rd_limits(struct swi_qp *qp, u32 ird, u32 ord)
 EXPORT_SYMBOL_IF_KUNIT(swi_qp_set_rd_limits);
 
 /**
+ * swi_setup_term_fpdu() - the Terminate of an initiator's failed setup
+ * @tx: the transmit framing MPA negotiated
+ * @rdmac: DDP and RDMAP version 0 (a revision 0 peer)
+ * @code: the MPA error code, layer LLP and error type MPA
+ * @buf: where to build it
+ * @size: room in @buf, ENG_SETUP_TERM_MAX suffices
+ *
+ * The connection manager's way to the engine's eng_setup_term_fpdu(),
+ * for a connection that never reached a QP (RFC 6581 section 8).
+ *
+ * Context: process context.
+ * Return: the FPDU's length, or a negative errno.
+ */
+int swi_setup_term_fpdu(const struct mpa_fo_cfg *tx, bool rdmac, u8 code,
+			u8 *buf, size_t size)
+{
+	return eng_setup_term_fpdu(tx, rdmac, code, buf, size);
+}
+
+/**
  * swi_qp_stream_new() - allocate the stream a QP will run on
  * @qp: the QP
  * @sock: the connected TCP socket, still the caller's

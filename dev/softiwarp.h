@@ -549,6 +549,8 @@ unsigned int swi_qp_set_close_timeout_ms(unsigned int ms);
 int swi_qp_init(void);
 void swi_qp_exit(void);
 void swi_qp_set_rd_limits(struct swi_qp *qp, u32 ird, u32 ord);
+int swi_setup_term_fpdu(const struct mpa_fo_cfg *tx, bool rdmac, u8 code,
+			u8 *buf, size_t size);
 struct eng_stream *swi_qp_stream_new(struct swi_qp *qp, struct socket *sock,
 				     const struct eng_stream_cfg *cfg);
 void swi_qp_stream_drop(struct eng_stream *s);

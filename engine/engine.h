@@ -49,6 +49,8 @@ struct eng_stream;
 /* The deepest read queues a stream has: the device's max IRD and ORD */
 #define ENG_MAX_IRD		128
 #define ENG_MAX_ORD		128
+/* room for eng_setup_term_fpdu(): a Terminate FPDU with two Markers */
+#define ENG_SETUP_TERM_MAX	64
 
 /* How long an idle transmitter keeps its buffers (engine/tx.c) */
 #define ENG_TX_IDLE_MS		1000
@@ -173,6 +175,8 @@ void eng_stream_rd_limits(const struct eng_stream *s, u32 *ird, u32 *ord);
 
 /* engine/tx.c */
 void eng_tx_kick(struct eng_stream *s, bool inline_ok);
+int eng_setup_term_fpdu(const struct mpa_fo_cfg *tx, bool rdmac, u8 code,
+			u8 *buf, size_t size);
 void eng_tx_queue_term(struct eng_stream *s,
 		       const struct rdmap_term_cause *cause,
 		       const struct rdmap_term_offender *seg, bool kick);

@@ -1164,6 +1164,81 @@ void eng_tx_queue_term(struct eng_stream *s,
 		eng_tx_kick(s, false);
 }
 
+/* The FPDU @f of the ULPDU @u, octet by octet into @buf */
+static void eng_fpdu_copy(const struct mpa_fpdu *f, const u8 *u, u8 *buf)
+{
+	unsigned int i, at = 0;
+
+	for (i = 0; i < f->nr_pieces; i++) {
+		const struct mpa_piece *p = &f->piece[i];
+
+		memcpy(buf + at, (p->type == MPA_PIECE_FRAMING ? f->bytes : u) +
+		       p->off, p->len);
+		at += p->len;
+	}
+}
+
+/**
+ * eng_setup_term_fpdu() - the Terminate of a connection setup that failed
+ * @tx: the transmit framing negotiated (CRC, Markers; position 0)
+ * @rdmac: DDP and RDMAP version 0 (a revision 0 peer), else 1
+ * @code: the MPA error code (layer LLP, error type MPA: RFC 6581 section 8)
+ * @buf: where to build the FPDU
+ * @size: room in @buf, ENG_SETUP_TERM_MAX suffices
+ *
+ * An initiator that read an accepting Reply and cannot enter Full
+ * Operation sends one Terminate before it resets the connection (RFC 6581
+ * sections 8, 9.1 to 9.3): the first FPDU of the stream, on DDP queue 2
+ * with MSN 1, with no header of a received segment (there is none).
+ *
+ * Context: process context.
+ * Return: the FPDU's length, or -ENOMEM, -ENOSPC, or the error of
+ * mpa_tx_init() for a bad @tx.
+ */
+int eng_setup_term_fpdu(const struct mpa_fo_cfg *tx, bool rdmac, u8 code,
+			u8 *buf, size_t size)
+{
+	const struct rdmap_term_cause cause = {
+		.layer = TERM_LAYER_LLP, .etype = TERM_ETYPE_LLP, .code = code,
+	};
+	struct ddp_hdr_info h = {
+		.last = 1, .opcode = RDMAP_TERMINATE, .qn = RDMAP_QN_TERMINATE,
+		.msn = 1,
+		.dv = rdmac ? DDP_VERSION_RDMAC : DDP_VERSION,
+		.rv = rdmac ? RDMAP_VERSION_RDMAC : RDMAP_VERSION,
+	};
+	u8 u[DDP_UNTAGGED_HDR_SIZE + sizeof(struct rdmap_term_hdr)];
+	struct mpa_fpdu *f;
+	struct iov_iter it;
+	struct kvec kv;
+	struct mpa_tx t;
+	int n, err;
+
+	err = mpa_tx_init(&t, tx);
+	if (err)
+		return err;
+	n = ddp_hdr_build(u, DDP_UNTAGGED_HDR_SIZE, &h);
+	if (n < 0)
+		return n;
+	n += rdmap_term_build((struct rdmap_term_hdr *)(u + n), &cause, NULL);
+	f = kmalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	kv = (struct kvec){ .iov_base = u, .iov_len = n };
+	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, n);
+	err = mpa_fpdu_layout(&t, f, n);
+	if (!err)
+		err = mpa_fpdu_set_crc(f, &it);
+	if (!err && f->len > size)
+		err = -ENOSPC;
+	if (!err) {
+		eng_fpdu_copy(f, u, buf);
+		err = f->len;
+	}
+	kfree(f);
+	return err;
+}
+
 /**
  * eng_stream_flush_tx() - flush the transmitter's work
  * @s: the stream

@@ -141,6 +141,39 @@ def bad_reply(frame_fn, expect='close', wait=None):
     return fn
 
 
+def term_reply(pdata, code):
+    """An accepting revision 2 Reply the module cannot go on with: RFC
+    6581 sections 8 and 9.1-9.2 want one Terminate, layer 2 (LLP), type 0
+    (MPA), the code given, with no DDP or RDMAP header copied, as the first
+    FPDU in the framing the Reply agreed; then the connection ends."""
+    def fn(ctx, c):
+        f = read_request(ctx, c)
+        c.send(w.mpa_frame(w.KEY_REP, False, f.c, False, True, 2, pdata))
+        c.full_operation(f.c, f.m, False)
+        out = c.observe(ctx.mpa_timeout + 3)
+        if out != 'close':
+            return out
+        t = c.terminate()
+        if t is None:
+            return 'close without a Terminate'
+        if (t.layer, t.etype, t.code) != (2, 0, code):
+            return 'Terminate %d/%d/0x%02x, not 2/0/0x%02x' % (
+                t.layer, t.etype, t.code, code)
+        if t.m or t.d or t.r or c.segs[0] is not t.seg:
+            return 'Terminate not alone or with headers: %s' % t
+        if t.problems:
+            return 'Terminate: %s' % ', '.join(t.problems)
+        return 'terminate'
+    return fn
+
+
+# the module's IRD (1) is below the responder ORD: Insufficient IRD
+radd('r-reply-ord-above-our-ird', 'r-startup-terminate', 'terminate',
+     term_reply(w.enhanced(1, 8, True, write_rtr=True), 0x06), REJ)
+# P2P echoed with the Send RTR only; the module sends only a Write RTR
+radd('r-reply-p2p-read-not-offered', 'r-startup-terminate', 'terminate',
+     term_reply(w.enhanced(1, 1, True, send_rtr=True), 0x07), REJ)
+
 rep = w.mpa_frame
 for name, frame, client in (
         ('bad-key', rep(b'MPA ID Rep FramX', rev=2), REJ),
@@ -150,18 +183,12 @@ for name, frame, client in (
         ('rev-0-not-permissive', rep(w.KEY_REP, m=True, rev=0), REJ),
         ('pd-513', rep(w.KEY_REP, rev=1, pdata=bytes(513)), REJ),
         ('h-pd-2', rep(w.KEY_REP, rev=2, h=True, pdata=b'\x00\x01'), REJ),
-        ('p2p-read-not-offered', lambda f: rep(
-            w.KEY_REP, rev=2, h=True,
-            pdata=w.enhanced(1, 1, True, send_rtr=True)), REJ),
         ('garbage', b'HTTP/1.0 400 Bad Request\r\n\r\n', REJ)):
     radd('r-reply-' + name, 'r-startup-close', 'close', bad_reply(frame),
          client)
 radd('r-reply-reject', 'r-startup-reject', 'close',
      bad_reply(rep(w.KEY_REP, r=True, rev=2, h=True,
                    pdata=w.enhanced() + b'go away')), REFUSED)
-radd('r-reply-ord-above-our-ird', 'r-startup-close', 'close',
-     bad_reply(rep(w.KEY_REP, rev=2, h=True,
-                   pdata=w.enhanced(1, 8, True, write_rtr=True))), REJ)
 radd('r-timeout-no-reply', 'r-startup-timeout', 'timeout-close',
      bad_reply(b'', 'timeout-close'), UNREACH)
 radd('r-timeout-half-reply', 'r-startup-timeout', 'timeout-close',
