@@ -596,7 +596,7 @@ static void mem_invalidate_local_refusals(struct kunit *test)
 					 PD_A).state, DDP_STAG_VALID);
 }
 
-enum { SEND_INV_OK, SEND_INV_PROT, SEND_INV_OP };
+enum { SEND_INV_OK, SEND_INV_PROT, SEND_INV_OP, SEND_INV_STALE };
 
 struct rinv_case {
 	const char *desc;
@@ -605,6 +605,7 @@ struct rinv_case {
 	u8 key_xor;
 	bool unknown;
 	u8 verdict;	/* SEND_INV_* */
+	bool invalid;	/* invalidated before */
 };
 
 static const struct rinv_case rinv_cases[] = {
@@ -620,6 +621,10 @@ static const struct rinv_case rinv_cases[] = {
 	{ "FRMR with another key", RDMAP_MEM_FRMR, false, 0x40, false,
 	  SEND_INV_OP },
 	{ "unregistered index", RDMAP_MEM_MR, false, 0, true, SEND_INV_OP },
+	{ "FRMR already invalid: Invalid STag", RDMAP_MEM_FRMR, false, 0,
+	  false, SEND_INV_STALE, true },
+	{ "MR already invalid: Invalid STag", RDMAP_MEM_MR, false, 0, false,
+	  SEND_INV_STALE, true },
 };
 
 KUNIT_ARRAY_PARAM_DESC(rinv_cases, rinv_cases, desc);
@@ -649,6 +654,9 @@ static void mem_invalidate_remote_follows_rfc5040(struct kunit *test)
 	u32 sent = c->unknown ? 0x333300 : stag ^ c->key_xor;
 	int ret;
 
+	if (c->invalid)
+		KUNIT_ASSERT_EQ(test, rdmap_mem_invalidate_local(&mt->t, stag,
+								 PD_A), 0);
 	ret = rdmap_mem_invalidate_remote(&mt->t, sent,
 					  c->other_pd ? PD_B : PD_A, &cause);
 	if (c->verdict == SEND_INV_OK) {
@@ -659,6 +667,11 @@ static void mem_invalidate_remote_follows_rfc5040(struct kunit *test)
 		return;
 	}
 	KUNIT_EXPECT_EQ(test, ret, -EPROTO);
+	if (c->verdict == SEND_INV_STALE) {
+		/* RFC 5040 section 7.2: the Invalidate STag MUST be valid */
+		SWI_EXPECT_TERM_CAUSE(test, cause, 0, 1, 0x00);
+		return;
+	}
 	SWI_EXPECT_TERM_CAUSE(test, cause, 0,
 			      c->verdict == SEND_INV_PROT ? 1 : 2, 0x09);
 	/* a refused invalidation leaves the STag alone */

@@ -5,8 +5,9 @@
  * The Terminate header against octets written by hand from RFC 5040: the
  * Layer in the high nibble of the first octet (DDP, untagged buffer
  * error, invalid QN is 0x12 0x01), M and D with the DDP segment length and
- * the offending DDP header for DDP and RDMAP errors, R with the Read
- * Request header, the control word alone for LLP errors and local errors.
+ * the offending DDP header for DDP errors and RDMAP remote errors, R with
+ * the Read Request header for a remote protection error on one only, the
+ * control word alone for LLP errors and local errors (RFC 5040 Figure 10).
  * Parsing gives back every field, refuses every truncation and the
  * malformed flag combinations. The log names of the error triples.
  */
@@ -101,11 +102,28 @@ static const struct term_vector term_vectors[] = {
 		.len = 52,
 	},
 	{
-		.desc = "DDP MSN out of range on a Read Request: M, D and R",
+		/* RFC 5040 Figure 10: a DDP error carries no RDMA header */
+		.desc = "DDP MSN out of range on a Read Request: M and D, no R",
 		.cause = { 1, 2, 0x03 },
 		.seg = seg_rreq, .seg_avail = 46, .seg_len = 0x2e,
-		.head = { 0x12, 0x03, 0xe0, 0x00, 0x00, 0x2e },
-		.len = 52,
+		.head = { 0x12, 0x03, 0xc0, 0x00, 0x00, 0x2e },
+		.len = 24,
+	},
+	{
+		/* nor does an RDMAP remote operation error */
+		.desc = "RDMAP bad version on a Read Request: M and D, no R",
+		.cause = { 0, 2, 0x05 },
+		.seg = seg_rreq, .seg_avail = 46, .seg_len = 0x2e,
+		.head = { 0x02, 0x05, 0xc0, 0x00, 0x00, 0x2e },
+		.len = 24,
+	},
+	{
+		/* a local catastrophic error carries no header at all */
+		.desc = "RDMAP local catastrophic on a Send: control word only",
+		.cause = { 0, 0, 0x00 },
+		.seg = seg_send, .seg_avail = 18, .seg_len = 0x2a,
+		.head = { 0x00, 0x00, 0x00, 0x00 },
+		.len = 4,
 	},
 	{
 		.desc = "Read Request without its RDMAP header: M and D only",

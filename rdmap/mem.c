@@ -626,6 +626,9 @@ static int rmem_invalidate_locked(struct rdmap_mem *mem, u32 stag,
 		return -EACCES;
 	if (remote ? !mem->remote_inval : mem->type == RDMAP_MEM_DMA)
 		return -EPERM;
+	/* RFC 5040 section 7.2: a Send with Invalidate names a valid STag */
+	if (remote && !mem->valid)
+		return -ESTALE;
 	write_seqcount_begin(&mem->seq);
 	mem->valid = false;
 	write_seqcount_end(&mem->seq);
@@ -704,7 +707,9 @@ EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_invalidate_held);
  * RFC 5040: the STag must be associated with the stream's PD and allow
  * remote invalidation, otherwise "STag cannot be invalidated" as a remote
  * protection error. An STag that names no object is refused with the same
- * code as a remote operation error (as the in-tree siw driver does).
+ * code as a remote operation error (as the in-tree siw driver does). One
+ * that is already invalid gets "Invalid STag", a remote protection error:
+ * section 7.2 wants the Invalidate STag valid.
  *
  * Context: any context.
  * Return: 0, or -EPROTO with @cause set.
@@ -720,7 +725,8 @@ int rdmap_mem_invalidate_remote(struct rdmap_mem_table *t, u32 stag,
 	cause->layer = TERM_LAYER_RDMAP;
 	cause->etype = err == -ENOENT ? TERM_ETYPE_RDMAP_OPERATION :
 					TERM_ETYPE_RDMAP_PROTECTION;
-	cause->code = TERM_RDMAP_CANNOT_INVALIDATE;
+	cause->code = err == -ESTALE ? TERM_RDMAP_INVALID_STAG :
+				       TERM_RDMAP_CANNOT_INVALIDATE;
 	return -EPROTO;
 }
 EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_invalidate_remote);

@@ -6,19 +6,25 @@
  * word carries the Layer in its high nibble, then the Error Type, then the
  * 8-bit Error Code, then the M, D and R header control flags.
  *
- * What a built Terminate carries:
+ * What a built Terminate carries, after RFC 5040 Figure 10 (which the
+ * header control bits of section 4.8 refer to):
  *
- * - For an error of the RDMAP or DDP layer about a received segment: M
- *   and D, the DDP segment length of that segment and a copy of its DDP
- *   header (14 octets when tagged, 18 when untagged), and, when that
- *   segment is an RDMA Read Request, R and a copy of its 28-octet RDMA
- *   Read Request header. M and D are always set together, the way every
- *   known peer (siw, and tshark's dissector) reads them.
- * - For an LLP error, or an error not tied to a received segment (a
- *   local catastrophic error), or when the offending DDP header was not
- *   received in full: the control word alone. An LLP error (a CRC
- *   error, a Marker mismatch) means the octets of the segment cannot be
- *   trusted.
+ * - For a DDP error, or an RDMAP remote protection or remote operation
+ *   error, about a received segment: M and D, the DDP segment length of
+ *   that segment and a copy of its DDP header (14 octets when tagged, 18
+ *   when untagged). M and D are always set together, the way every known
+ *   peer (siw, and tshark's dissector) reads them.
+ * - Only for an RDMAP remote protection error about an RDMA Read Request
+ *   also R and a copy of its 28-octet RDMA Read Request header: Figure 10
+ *   gives the RDMA header to that error type alone. (Section 7.1 rule 3
+ *   includes it for any error on a Read Request after DDP delivered it;
+ *   where the two differ, a remote operation error, the Figure decides,
+ *   being what the bits are defined by.)
+ * - For an LLP error, an RDMAP local catastrophic error (Figure 10: no
+ *   header, whatever the message), an error not tied to a received
+ *   segment, or when the offending DDP header was not received in full:
+ *   the control word alone. An LLP error (a CRC error, a Marker mismatch)
+ *   means the octets of the segment cannot be trusted.
  *
  * A received Terminate is read by its flags only: the DDP Segment Length
  * field is present when M or D is set, a DDP header (of the length its own
@@ -43,7 +49,7 @@
  */
 static u32 rdmap_term_copy_hdrs(struct rdmap_term_hdr *t,
 				const struct rdmap_term_offender *seg,
-				unsigned int *len)
+				bool with_rreq, unsigned int *len)
 {
 	const u8 *p = seg->hdr;
 	struct ddp_hdr_info h;
@@ -55,7 +61,7 @@ static u32 rdmap_term_copy_hdrs(struct rdmap_term_hdr *t,
 	t->ddp_seg_len = cpu_to_be16(seg->seg_len);
 	memcpy(&t->ddp, p, hlen);
 	*len += RDMAP_TERM_SEGLEN_SIZE + hlen;
-	if (h.tagged || h.opcode != RDMAP_READ_REQ ||
+	if (!with_rreq || h.tagged || h.opcode != RDMAP_READ_REQ ||
 	    seg->len < hlen + RDMAP_READ_REQ_SIZE)
 		return RDMAP_TERM_M | RDMAP_TERM_D;
 	memcpy(&t->rreq, p + hlen, RDMAP_READ_REQ_SIZE);
@@ -70,8 +76,9 @@ static u32 rdmap_term_copy_hdrs(struct rdmap_term_hdr *t,
  * @cause: the error
  * @seg: the received segment the error is about, or NULL
  *
- * Copies the DDP segment length, the DDP header and for a Read Request its
- * RDMAP header from @seg, as described at the top of this file.
+ * Copies the DDP segment length, the DDP header and for a remote
+ * protection error on a Read Request its RDMAP header from @seg, as
+ * described at the top of this file.
  *
  * Context: any context.
  * Return: the length of the Terminate header, from RDMAP_TERM_CTRL_SIZE
@@ -85,9 +92,12 @@ unsigned int rdmap_term_build(struct rdmap_term_hdr *t,
 	u32 hdrct = 0;
 
 	memset(t, 0, sizeof(*t));
-	if (seg && (cause->layer == TERM_LAYER_RDMAP ||
-		    cause->layer == TERM_LAYER_DDP))
-		hdrct = rdmap_term_copy_hdrs(t, seg, &len);
+	if (seg && (cause->layer == TERM_LAYER_DDP ||
+		    (cause->layer == TERM_LAYER_RDMAP &&
+		     cause->etype != TERM_ETYPE_RDMAP_CATASTROPHIC)))
+		hdrct = rdmap_term_copy_hdrs(t, seg, cause->layer ==
+					     TERM_LAYER_RDMAP && cause->etype ==
+					     TERM_ETYPE_RDMAP_PROTECTION, &len);
 	t->ctrl = be32_encode_bits(cause->layer, RDMAP_TERM_LAYER) |
 		  be32_encode_bits(cause->etype, RDMAP_TERM_ETYPE) |
 		  be32_encode_bits(cause->code, RDMAP_TERM_CODE) |

@@ -124,7 +124,12 @@ def watch(c, offender=None, rreq=None, timeout=T_TERM):
     if t is None:
         return out
     probs = list(t.problems)
-    if offender is not None and t.layer in (0, 1):
+    # RFC 5040 Figure 10: DDP errors and RDMAP remote errors carry the DDP
+    # header; the RDMA header (R) only a remote protection error on a Read
+    # Request; a local catastrophic error no header at all
+    want_r = rreq is not None and (t.layer, t.etype) == (0, 1)
+    if offender is not None and (t.layer == 1 or
+                                 (t.layer == 0 and t.etype != 0)):
         if not (t.m and t.d):
             probs.append('M/D not set')
         elif t.ddp != offender:
@@ -133,10 +138,14 @@ def watch(c, offender=None, rreq=None, timeout=T_TERM):
         elif t.seg_len != c.ulpdu_sent.get(offender):
             probs.append('segment length %s, sent %s' %
                          (t.seg_len, c.ulpdu_sent.get(offender)))
-        if rreq is not None and (not t.r or t.rreq != rreq):
+        if want_r and (not t.r or t.rreq != rreq):
             probs.append('Read Request header not copied')
-        if rreq is None and t.r:
-            probs.append('R set for a segment that is no Read Request')
+        if not want_r and t.r:
+            probs.append('R set, but Figure 10 has no RDMA header for %d/%d'
+                         ' or the segment is no Read Request' %
+                         (t.layer, t.etype))
+    if (t.layer, t.etype) == (0, 0) and (t.m or t.d or t.r):
+        probs.append('M/D/R set for a local catastrophic error')
     if t.layer == 2 and (t.m or t.d or t.r):
         # an MPA error (CRC, Marker) is about no DDP segment: nothing of
         # the bad FPDU reached DDP (verify first, RFC 5044 section 6), and
