@@ -379,6 +379,13 @@ static int mpa_startup_rtr(const struct mpa_startup_policy *pol,
 	if (!initiator_ord)
 		types &= ~MPA_RTR_READ;
 	res->rtr = mpa_startup_pick_rtr(types);
+	/*
+	 * RFC 6581 section 9.2: a responder supporting none of the types
+	 * offered still names one it supports; the initiator, unable to send
+	 * it, answers with Terminate 2/0/0x07
+	 */
+	if (!res->rtr && role == MPA_STARTUP_RESPONDER)
+		res->rtr = mpa_startup_pick_rtr(pol->rtr);
 	if (!res->rtr)
 		return mpa_startup_fail(res, MPA_ERR_NO_MATCHING_RTR);
 	return 0;

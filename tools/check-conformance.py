@@ -88,9 +88,10 @@ def parse(path):
         if line.startswith('Rows without a test'):
             in_gaps = True
         if in_gaps:
-            for m in re.finditer(r'^- (\d{4}-[0-9A-Za-z.]+-[a-z]{1,2})\b',
-                                 line):
-                untested[m.group(1)] = n
+            if line.startswith('- '):
+                for rid in re.findall(r'\d{4}-[0-9A-Za-z.]+-[a-z]{1,2}\b',
+                                      line[2:].split(':')[0]):
+                    untested[rid] = n
             continue
         m = ROW.match(line)
         if m:

@@ -311,8 +311,31 @@ def reject_case(name, expect='reject', **kw):
 
 
 reject_case('reject-rev2-ord-above-ird', ord_=2)
-reject_case('reject-rev2-p2p-no-rtr', p2p=True)
-reject_case('reject-rev2-p2p-send-rtr-only', p2p=True, send_rtr=True)
+
+
+def rtr_named_case(name, **kw):
+    """RFC 6581 section 9.2: no offered RTR type is supported: the
+    responder still names one it supports (the Write) in an accepting
+    Reply; an initiator that cannot send it answers with Terminate
+    2/0/0x07, and the connection ends."""
+    def fn(ctx):
+        c = connect(ctx)
+        f = request(ctx, c, 2, p2p=True, **kw)
+        if isinstance(f, str):
+            return f
+        if not (f.p2p and f.write_rtr) or f.send_rtr or f.read_rtr:
+            c.close()
+            return 'reply without P and the Write RTR alone: %s' % f
+        c.send_msg(w.OP_TERMINATE, w.terminate_payload(2, 0, 7))
+        out = c.observe(T_TERM)
+        c.close()
+        return 'rtr-named' if out == 'close' else \
+            'Terminate sent, stream still %s' % out
+    add(name, 'initiator', 'startup-accept', 'rtr-named', fn)
+
+
+rtr_named_case('rtr-named-p2p-no-rtr')
+rtr_named_case('rtr-named-p2p-send-rtr-only', send_rtr=True)
 
 
 def close_case(name, frame, cat='startup-close', expect='close'):
