@@ -329,9 +329,9 @@ def rtr_named_case(name, **kw):
         c.send_msg(w.OP_TERMINATE, w.terminate_payload(2, 0, 7))
         out = c.observe(T_TERM)
         c.close()
-        return 'rtr-named' if out == 'close' else \
+        return 'accept' if out == 'close' else \
             'Terminate sent, stream still %s' % out
-    add(name, 'initiator', 'startup-accept', 'rtr-named', fn)
+    add(name, 'initiator', 'startup-accept', 'accept', fn)
 
 
 rtr_named_case('rtr-named-p2p-no-rtr')
