@@ -16,7 +16,8 @@ Section, Requirement, Status, Code, Test) must
   (the known gaps, which the document counts), or be N.A.;
 * have an ID no other row has;
 
-and the Summary table's counts must be those of the rows.
+and the Summary table's counts, and those README gives, must be those of
+the rows.
 
 It also fails when the table has no row at all, when a row is listed
 under "Rows without a test" but has a test or does not exist, and prints
@@ -187,6 +188,9 @@ def check(path, top):
         if named and r['id'] in untested:
             probs.append('%s: has a test but is listed without one' % where)
     probs += check_summary(path, counts)
+    if path == os.path.join(top, 'Documentation/conformance.rst'):
+        probs += check_readme(os.path.join(top, 'README'), counts,
+                              len(untested))
     for rid, n in untested.items():
         if rid not in seen:
             probs.append('%s:%d: %s listed without a test but no such row'
@@ -209,6 +213,24 @@ def check_summary(path, counts):
             probs.append('%s: Summary says %s for RFC %s, the rows %s' %
                          (path, nums, rfc, want))
     return probs
+
+
+def check_readme(path, counts, gaps):
+    """README's sentence on the table gives the table's counts."""
+    with open(path, encoding='utf-8') as f:
+        text = squash(f.read())
+    m = re.search(r'(\d+) rows over .*? of which (\d+) KEPT, (\d+) DEVIATES'
+                  r' .*? and (\d+) N\.A\..*? no test checks yet \((\d+)\)',
+                  text)
+    if not m:
+        return ['%s: no sentence with the conformance counts' % path]
+    tot = [sum(v for k, v in counts.items() if k[1] == s) for s in STATUSES]
+    want = [sum(tot)] + tot + [gaps]
+    got = [int(x) for x in m.groups()]
+    if got != want:
+        return ['%s: says rows/KEPT/DEVIATES/N.A./untested %s, the table %s'
+                % (path, got, want)]
+    return []
 
 
 def self_test(top):
