@@ -285,8 +285,14 @@ static int swi_cm_upcall(struct iw_cm_id *id, enum iw_cm_event_type type,
 		ev.private_data_len = min_t(u16, cep->peer.pdata_len, U8_MAX);
 	}
 	if (cep) {
-		ev.ird = min_t(u16, cep->res.ird, U8_MAX);
-		ev.ord = min_t(u16, cep->res.ord, U8_MAX);
+		/*
+		 * RFC 6581 section 9.1: the peer's IRD and ORD, of an accepting
+		 * or a rejecting frame, when it sent them; else ours
+		 */
+		bool peer = cep->peer.enhanced && cep->res.rev == MPA_REV_2;
+
+		ev.ird = min_t(u16, peer ? cep->peer.ird : cep->res.ird, U8_MAX);
+		ev.ord = min_t(u16, peer ? cep->peer.ord : cep->res.ord, U8_MAX);
 	}
 	if (type == IW_CM_EVENT_CONNECT_REQUEST)
 		ev.provider_data = cep;
@@ -883,6 +889,12 @@ int swi_cm_connect(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 		return -ENOMEM;
 	}
 	cep->qp = qp;
+	/* a revision 2 Request's enhanced data take 4 of the 512 octets */
+	if (p->private_data_len >
+	    mpa_startup_pdata_room(cep->pol.rev == MPA_REV_2)) {
+		swi_cep_put(cep);
+		return -EINVAL;
+	}
 	if (p->private_data_len) {
 		if (!swi_fault_setup_alloc())
 			cep->pdata = kmemdup(p->private_data,
@@ -894,8 +906,9 @@ int swi_cm_connect(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 		cep->pdata_len = p->private_data_len;
 		swi_cm_rpc_find(&cep->rpc_ours, cep->pdata, cep->pdata_len);
 	}
-	cep->pol.ird = clamp_t(u32, p->ird, 1, SWI_MAX_IRD);
-	cep->pol.ord = clamp_t(u32, p->ord, 1, SWI_MAX_ORD);
+	/* the consumer's, 0 included: RFC 5040 section 6.1 */
+	cep->pol.ird = min_t(u32, p->ird, SWI_MAX_IRD);
+	cep->pol.ord = min_t(u32, p->ord, SWI_MAX_ORD);
 	id->add_ref(id);
 	cep->cm_id = id;
 	cep->laddr = id->m_local_addr;
@@ -1117,8 +1130,8 @@ int swi_cm_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 	if (!cep)
 		return -EINVAL;
 	/* referenced: the cep's from here */
-	qp = p->private_data_len > MPA_MAX_PRIVDATA ? NULL :
-	     swi_cm_qp_find(cep->dev, id, p->qpn);
+	qp = p->private_data_len > mpa_startup_pdata_room(cep->res.enhanced) ?
+	     NULL : swi_cm_qp_find(cep->dev, id, p->qpn);
 	if (!qp) {
 		mutex_unlock(&cep->lock);
 		return -EINVAL;
@@ -1126,8 +1139,9 @@ int swi_cm_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 	id->add_ref(id);
 	cep->cm_id = id;
 	cep->qp = qp;
-	cep->pol.ird = clamp_t(u32, p->ird, 1, SWI_MAX_IRD);
-	cep->pol.ord = clamp_t(u32, p->ord, 1, SWI_MAX_ORD);
+	/* the consumer's, 0 included: RFC 5040 section 6.1 */
+	cep->pol.ird = min_t(u32, p->ird, SWI_MAX_IRD);
+	cep->pol.ord = min_t(u32, p->ord, SWI_MAX_ORD);
 	swi_cm_rpc_find(&cep->rpc_ours, p->private_data, p->private_data_len);
 	/* Again with the consumer's IRD/ORD: the same frame, pure function */
 	err = swi_cm_negotiate(cep);

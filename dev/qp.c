@@ -725,9 +725,9 @@ void swi_qp_exit(void)
  * @ird: inbound RDMA Read Requests the QP takes at once
  * @ord: outbound RDMA Read Requests it may have outstanding
  *
- * The IRD is clamped to 1..the device maximum, the ORD to 0..the device
- * maximum: an ORD of 0 (the peer's IRD was 0) lets no RDMA Read out, RFC
- * 6581 section 9.1. They size the stream's read queues when it is
+ * Both are capped at the device maximum, and 0 stays 0: an ORD of 0 lets
+ * no RDMA Read out, an IRD of 0 takes none in (RFC 5040 section 6.1, RFC
+ * 6581 section 9.1). They size the stream's read queues when it is
  * attached, and are left alone once a stream is.
  *
  * Context: process context; takes @qp's state_lock.
@@ -738,7 +738,7 @@ void swi_qp_set_rd_limits(struct swi_qp *qp, u32 ird, u32 ord)
 	mutex_lock(&qp->state_lock);
 	/* a stream sized its read queues by them: fixed from then on */
 	if (!qp->stream) {
-		qp->ird = clamp_t(u32, ird, 1, SWI_MAX_IRD);
+		qp->ird = min_t(u32, ird, SWI_MAX_IRD);
 		qp->ord = min_t(u32, ord, SWI_MAX_ORD);
 	}
 	mutex_unlock(&qp->state_lock);

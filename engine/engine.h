@@ -112,7 +112,8 @@ struct eng_qp_link {
  * @p2p: RFC 6581 peer-to-peer mode was negotiated (either role); shown,
  *	not acted upon (@rtr is what the transmitter follows)
  * @rd_limits: @ird and @ord are what MPA negotiated; false: the QP's
- * @ird: the IRD negotiated, which sizes the stream's IRQ (at least 1)
+ * @ird: the IRD negotiated, which sizes the stream's IRQ; 0: every Read
+ *	Request finds no buffer (RFC 5040 section 6.1)
  * @ord: the ORD negotiated, which sizes its ORQ and bounds the Reads it
  *	has outstanding; 0 when the peer's IRD is 0: the stream sends no
  *	RDMA Read (RFC 6581 section 9.1, RFC 5040 section 6.1). Given here,
@@ -188,6 +189,7 @@ void eng_stream_flush_rx(struct eng_stream *s);
 #if IS_ENABLED(CONFIG_KUNIT)
 void eng_tx_fail_allocs(unsigned int n);
 void eng_rx_race_flush(unsigned int n);
+void eng_tx_lose_rresp_src(int n);
 #endif
 
 /*

@@ -545,7 +545,7 @@ static int eng_rx_read_req(struct eng_stream *s)
 	s->irq[s->irq_put % s->ird] = (struct eng_rreq) {
 		.sink_stag = r->sink_stag, .sink_to = r->sink_to,
 		.size = r->size, .src_to = r->src_to,
-		.src_stag = r->src_stag, .src = mem,
+		.src_stag = r->src_stag, .src = mem, .msn = s->rx.h.msn,
 	};
 	WRITE_ONCE(s->irq_put, s->irq_put + 1);
 	spin_unlock_irqrestore(&s->qlock, flags);

@@ -137,7 +137,8 @@ static int eng_stream_setup(struct eng_stream *s,
 		err = -ENOMEM;
 	if (err)
 		return err;
-	s->irq = kcalloc(s->ird, sizeof(*s->irq), GFP_KERNEL);
+	/* an IRD of 0 takes no Request: the one entry stays unused */
+	s->irq = kcalloc(max(s->ird, 1U), sizeof(*s->irq), GFP_KERNEL);
 	return s->irq ? 0 : -ENOMEM;
 }
 
@@ -176,8 +177,7 @@ struct eng_stream *eng_stream_create(const struct eng_qp_link *link,
 	 * and indexed by these alone, whatever the QP's attributes become
 	 * until it is attached
 	 */
-	s->ird = clamp_t(u32, cfg->rd_limits ? cfg->ird : link->ird, 1,
-			 ENG_MAX_IRD);
+	s->ird = min_t(u32, cfg->rd_limits ? cfg->ird : link->ird, ENG_MAX_IRD);
 	s->ord = min_t(u32, cfg->rd_limits ? cfg->ord : link->ord, ENG_MAX_ORD);
 	err = eng_stream_setup(s, cfg);
 	if (err) {

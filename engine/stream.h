@@ -34,6 +34,7 @@
  * @src: our memory object @src_stag was checked against, held
  *	(rdmap_mem_hold()) while the entry lives (NULL for a zero-size
  *	read); each FPDU of the Response checks it again
+ * @msn: the Request's MSN on queue 1, for a Terminate about it
  */
 struct eng_rreq {
 	u32 sink_stag;
@@ -42,6 +43,7 @@ struct eng_rreq {
 	u64 src_to;
 	u32 src_stag;
 	struct rdmap_mem *src;
+	u32 msn;
 };
 
 /**

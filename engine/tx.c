@@ -182,6 +182,39 @@ static int eng_gather_mem(struct eng_stream *s, u32 stag, u64 addr, u32 len,
 	return err;
 }
 
+#if IS_ENABLED(CONFIG_KUNIT)
+static atomic_t eng_tx_rresp_left = ATOMIC_INIT(-1);
+
+/**
+ * eng_tx_lose_rresp_src() - a Read Response's source goes away (KUnit)
+ * @n: how many more FPDUs of Read Responses, over all streams, still find
+ *	their Data Source; every one after them fails as if it had been
+ *	invalidated mid-Response; negative disarms
+ *
+ * Context: any context.
+ * Return: nothing.
+ */
+void eng_tx_lose_rresp_src(int n)
+{
+	atomic_set(&eng_tx_rresp_left, n);
+}
+EXPORT_SYMBOL_IF_KUNIT(eng_tx_lose_rresp_src);
+
+static bool eng_tx_rresp_src_lost(void)
+{
+	int left = atomic_read(&eng_tx_rresp_left);
+
+	if (left < 0)
+		return false;
+	return !left || atomic_dec_return(&eng_tx_rresp_left) < 0;
+}
+#else
+static bool eng_tx_rresp_src_lost(void)
+{
+	return false;
+}
+#endif
+
 /*
  * Add @len octets at @addr of a Read Response's Data Source to the ULPDU:
  * of the object the Request was checked against, checked again for every
@@ -195,7 +228,7 @@ static int eng_rresp_mem(struct eng_stream *s, u64 addr, u32 len,
 	struct rdmap_mem *mem;
 
 	lockdep_assert_held(&s->tx_mutex);
-	if (!rr->src)
+	if (!rr->src || eng_tx_rresp_src_lost())
 		return -EACCES;
 	if (s->tx_src != rr->src || s->tx_src_stag != rr->src_stag) {
 		mem = rdmap_mem_use(rr->src, rr->src_stag, s->link.pd,
@@ -530,6 +563,54 @@ static void eng_tx_sqe_failed(struct eng_stream *s, enum siw_wc_status st)
 {
 	swi_qp_complete_sqe(s->link.qp, &s->job.sqe, 0, st);
 	eng_tx_local_error(s, RDMAP_QP_ERR_ACCESS);
+}
+
+/*
+ * A Read Response cannot go on: its Data Source was invalidated or
+ * deregistered under it. The peer gets a Terminate (RFC 5040 section
+ * 7.1), a remote protection error, as the STag it named is invalid now,
+ * with the Read Request's headers and the Request updated to the progress
+ * made (section 4.8): Tagged Offsets moved on by what was sent, the size
+ * what is left.
+ */
+static void eng_tx_rresp_failed(struct eng_stream *s)
+{
+	static const struct rdmap_term_cause cause = {
+		.layer = TERM_LAYER_RDMAP,
+		.etype = TERM_ETYPE_RDMAP_PROTECTION,
+		.code = TERM_RDMAP_INVALID_STAG,
+	};
+	struct eng_tx_job *j = &s->job;
+	struct ddp_hdr_info h = {
+		.last = 1, .opcode = RDMAP_READ_REQ, .qn = RDMAP_QN_READ_REQ,
+		.msn = j->rr.msn,
+		.dv = s->cfg.rdmac ? DDP_VERSION_RDMAC : DDP_VERSION,
+		.rv = s->cfg.rdmac ? RDMAP_VERSION_RDMAC : RDMAP_VERSION,
+	};
+	struct rdmap_read_req_info r = {
+		.sink_stag = j->rr.sink_stag, .sink_to = j->rr.sink_to + j->done,
+		.size = j->rr.size - j->done, .src_stag = j->rr.src_stag,
+		.src_to = j->rr.src_to + j->done,
+	};
+	u8 hdr[DDP_UNTAGGED_HDR_SIZE + RDMAP_READ_REQ_SIZE];
+	struct rdmap_term_offender seg = {
+		.hdr = hdr, .len = sizeof(hdr), .seg_len = sizeof(hdr),
+	};
+
+	ddp_hdr_build(hdr, DDP_UNTAGGED_HDR_SIZE, &h);
+	rdmap_read_req_build((void *)(hdr + DDP_UNTAGGED_HDR_SIZE), &r);
+	/* the IRQ entry's source reference, once the job owns it */
+	if (j->rr_released)
+		rdmap_mem_unhold(j->rr.src);
+	j->rr_released = false;
+	j->kind = ENG_TX_NONE;
+	net_info_ratelimited("softiwarp: QP %u: sending Terminate: %s\n",
+			     s->link.qp_num,
+			     rdmap_term_name(cause.layer, cause.etype,
+					     cause.code));
+	eng_tx_queue_term(s, &cause, &seg, false);
+	swi_qp_raise(s->link.qp, RDMAP_QPE_LOCAL_ERROR,
+		     rdmap_qp_err_from_term(&cause));
 }
 
 /* The stream cannot carry more: stop sending, report the loss */
@@ -998,6 +1079,9 @@ static bool eng_tx_next(struct eng_stream *s)
 		eng_tx_drop_src(s);
 		if (s->job.kind == ENG_TX_SQE)
 			eng_tx_sqe_failed(s, SIW_WC_LOC_PROT_ERR);
+		else if (s->job.kind == ENG_TX_RRESP &&
+			 (err == -EACCES || err == -ENOENT))
+			eng_tx_rresp_failed(s);
 		else
 			eng_tx_abort(s);
 	}

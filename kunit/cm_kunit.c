@@ -90,6 +90,8 @@ struct cmt_event {
 	int status;
 	u8 pdata[32];
 	u8 pdata_len;
+	u8 ird;
+	u8 ord;
 	void *provider_data;
 };
 
@@ -126,6 +128,8 @@ static int cmt_event(struct iw_cm_id *id, struct iw_cm_event *e)
 		if (e->private_data)
 			memcpy(r->pdata, e->private_data, r->pdata_len);
 		r->provider_data = e->provider_data;
+		r->ird = e->ird;
+		r->ord = e->ord;
 	}
 	spin_unlock(&c->lock);
 	complete(&c->more);
@@ -419,6 +423,84 @@ static void cm_reject_with_pdata(struct kunit *test)
 	cmt_expect_count(test, t, SWI_CNT_CONN_FAILED, 2);
 	cmt_expect_count(test, t, SWI_CNT_CONN_ESTABLISHED, 0);
 	cmt_expect_count(test, t, SWI_CNT_MPA_TIMEOUTS, 0);
+}
+
+/*
+ * RFC 5044 section 7.1.1 allows 512 octets of private data, RFC 6581
+ * section 5 counts the 4 of the enhanced data among them: a revision 2
+ * connect with 509 is refused at once with -EINVAL (before, it started
+ * and failed after the TCP handshake, when the Request could not be
+ * built); revision 1 takes 512, not 513; revision 2 takes 508.
+ */
+static void cm_private_data_room(struct kunit *test)
+{
+	struct cmt *t = cmt_up(test, CMT_PORT_BASE + 44);
+	u8 *pd = kunit_kzalloc(test, 513, GFP_KERNEL);
+	struct iw_cm_conn_param p = {
+		.private_data = pd, .ird = 1, .ord = 1,
+		.qpn = t->qp[0]->qp_num,
+	};
+	struct cmt_event *e;
+
+	KUNIT_ASSERT_NOT_NULL(test, pd);
+	memset(pd, 'x', 513);
+	to_swi_dev(t->dev)->knobs.rev = 2;
+	p.private_data_len = 509;
+	KUNIT_EXPECT_EQ(test, swi_cm_connect(&t->act.id, &p), -EINVAL);
+	to_swi_dev(t->dev)->knobs.rev = 1;
+	p.private_data_len = 513;
+	KUNIT_EXPECT_EQ(test, swi_cm_connect(&t->act.id, &p), -EINVAL);
+	to_swi_dev(t->dev)->knobs.rev = 2;
+	KUNIT_ASSERT_EQ(test, swi_cm_create_listen(&t->lst.id, 4), 0);
+	p.private_data_len = 508;
+	KUNIT_ASSERT_EQ(test, swi_cm_connect(&t->act.id, &p), 0);
+	e = cmt_wait(&t->lst, 0);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_EQ(test, e->type, IW_CM_EVENT_CONNECT_REQUEST);
+	KUNIT_ASSERT_NOT_NULL(test, e->provider_data);
+	t->pas.id.provider_data = e->provider_data;
+	KUNIT_ASSERT_EQ(test, swi_cm_reject(&t->pas.id, NULL, 0), 0);
+	cmt_expect(test, &t->act, 0, IW_CM_EVENT_CONNECT_REPLY,
+		   -ECONNREFUSED);
+	cmt_all_refs_back(test, t);
+}
+
+/*
+ * RFC 6581 section 9.1: both sides pass the peer's IRD and ORD to the
+ * ULP. Revision 2: the
+ * listener's CONNECT_REQUEST carries the initiator's 3 and 2, the
+ * initiator's CONNECT_REPLY the responder's 5 and 3 (its ORD lowered to
+ * the initiator's IRD). Before, each event carried the local values.
+ */
+static void cm_events_carry_peer_ird_ord(struct kunit *test)
+{
+	struct cmt *t = cmt_up(test, CMT_PORT_BASE + 45);
+	struct iw_cm_conn_param p = {
+		.private_data = "hi", .private_data_len = 2,
+		.ird = 3, .ord = 2, .qpn = t->qp[0]->qp_num,
+	};
+	struct cmt_event *e;
+
+	to_swi_dev(t->dev)->knobs.rev = 2;
+	KUNIT_ASSERT_EQ(test, swi_cm_create_listen(&t->lst.id, 4), 0);
+	KUNIT_ASSERT_EQ(test, swi_cm_connect(&t->act.id, &p), 0);
+	e = cmt_wait(&t->lst, 0);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_ASSERT_EQ(test, e->type, IW_CM_EVENT_CONNECT_REQUEST);
+	KUNIT_EXPECT_EQ(test, e->ird, 3);
+	KUNIT_EXPECT_EQ(test, e->ord, 2);
+	t->pas.id.provider_data = e->provider_data;
+	p.ird = 5;
+	p.ord = 7;
+	p.qpn = t->qp[1]->qp_num;
+	KUNIT_ASSERT_EQ(test, swi_cm_accept(&t->pas.id, &p), 0);
+	cmt_expect(test, &t->pas, 0, IW_CM_EVENT_ESTABLISHED, 0);
+	e = cmt_wait(&t->act, 0);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_EQ(test, e->type, IW_CM_EVENT_CONNECT_REPLY);
+	KUNIT_EXPECT_EQ(test, e->status, 0);
+	KUNIT_EXPECT_EQ(test, e->ird, 5);
+	KUNIT_EXPECT_EQ(test, e->ord, 3);
 }
 
 static void cm_connect_nobody_listens(struct kunit *test)
@@ -1317,6 +1399,8 @@ static struct kunit_case cm_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(cm_close_by_responder, cmt_rev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_SLOW(cm_reject_with_pdata),
+	KUNIT_CASE_SLOW(cm_private_data_room),
+	KUNIT_CASE_SLOW(cm_events_carry_peer_ird_ord),
 	KUNIT_CASE_SLOW(cm_connect_nobody_listens),
 	KUNIT_CASE_SLOW(cm_listen_taken_leaves_first),
 	KUNIT_CASE_SLOW(cm_listen_other_netns),

@@ -54,7 +54,9 @@
 #include "dev/softiwarp.h"
 #include "kunit/helpers.h"
 #include "mpa/mpa_proto.h"
+#include "rdmap/codec.h"
 #include "rdmap/rdmap_proto.h"
+#include "rdmap/terminate.h"
 
 #define QPT_LEN		(96 * 1024 + 123)	/* several FPDUs, odd tail */
 #define QPT_BUF		(128 * 1024)
@@ -795,6 +797,35 @@ static void qpt_close_with_queued_send_aborts(struct kunit *test)
 }
 
 /*
+ * RFC 5041 section 6.2.1: once the graceful close began, a data transfer
+ * request gets an error. QP 0 closes (SQD: CLOSING) towards a raw peer
+ * that does not close, so it stays in CLOSING; a Send posted then
+ * completes with a flush error and nothing of it leaves.
+ */
+static void qpt_post_in_closing_flushed(struct kunit *test)
+{
+	const struct eng_stream_cfg cfg = {};
+	const struct eng_stream_cfg *both[2] = { &cfg, NULL };
+	struct qpt *t = qpt_up_pair(test, both, 0);
+	struct ib_qp_attr *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	struct ib_send_wr sw = { .opcode = IB_WR_SEND, .wr_id = 95 };
+	u64 v[SWI_CNT_MAX] = {};
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	a->qp_state = IB_QPS_SQD;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(t->qp[0], a, IB_QP_STATE), 0);
+	KUNIT_ASSERT_EQ(test, READ_ONCE(to_swi_qp(t->qp[0])->state),
+			RDMAP_QPS_CLOSING);
+	qpt_post(test, t, 0, &sw, 8);
+	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[0], &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 95);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+	qpt_counters(test, t, v);
+	KUNIT_EXPECT_EQ(test, v[SWI_CNT_TX_FPDUS], 0);
+}
+
+/*
  * swi_qp_take_sqe() checks its hold on the copy it hands out, never on a
  * second read of the slot: with the transmitter held, an RDMA Read stays
  * on the SQ under ENG_SQ_HOLD_READ (-EAGAIN, the copy showing the Read),
@@ -924,6 +955,38 @@ static void qpt_read_with_ord_0_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, v[SWI_CNT_TX_FPDUS], 1);
 	KUNIT_EXPECT_EQ(test, v[SWI_CNT_TX_TERM_RDMAP] +
 			v[SWI_CNT_TX_TERM_DDP] + v[SWI_CNT_TX_TERM_LLP], 1);
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+}
+
+/*
+ * An IRD of 0 (the ULP set no responder resources, RFC 5040 section 6.1):
+ * the first Read Request finds no buffer on queue 1, DDP Terminate
+ * 1/2/0x02, and the requester's Read completes in error. Before, the IRD
+ * was raised to 1 and the Read was answered.
+ */
+static void qpt_ird_0_refuses_read(struct kunit *test)
+{
+	const struct eng_stream_cfg reader = { .rd_limits = true, .ird = 1,
+					       .ord = 1 };
+	const struct eng_stream_cfg no_ird = { .rd_limits = true, .ord = 1 };
+	const struct eng_stream_cfg *cfg[2] = { &reader, &no_ird };
+	struct qpt *t = qpt_up_pair(test, cfg, 0);
+	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
+					       IB_ACCESS_REMOTE_READ);
+	struct ib_rdma_wr rw = {
+		.wr = { .opcode = IB_WR_RDMA_READ, .wr_id = 6 },
+		.rkey = mr->rkey, .remote_addr = mr->iova,
+	};
+	u64 v[SWI_CNT_MAX] = {};
+	struct ib_wc wc;
+
+	qpt_post(test, t, 0, &rw.wr, 64);
+	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[0], &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 6);
+	KUNIT_EXPECT_NE(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
+	qpt_counters_settled(test, t, v);
+	KUNIT_EXPECT_EQ(test, v[SWI_CNT_TX_TERM_DDP], 1);
 	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
 }
 
@@ -1698,6 +1761,225 @@ static void qpt_rresp_after_dereg(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_dereg_mr(b), 0);
 }
 
+/* The raw peer reads one FPDU (no Markers) into @u; Return: ULPDU octets */
+static u16 qpt_raw_read_fpdu(struct kunit *test, struct qpt *t, u8 *u)
+{
+	struct msghdr msg = {};
+	__be16 ulen;
+	struct kvec kv = { .iov_base = &ulen, .iov_len = MPA_HDR_SIZE };
+	size_t n;
+
+	t->raw->sk->sk_rcvtimeo = msecs_to_jiffies(QPT_WAIT_MS);
+	KUNIT_ASSERT_EQ(test, kernel_recvmsg(t->raw, &msg, &kv, 1, MPA_HDR_SIZE,
+					     MSG_WAITALL), MPA_HDR_SIZE);
+	n = be16_to_cpu(ulen);
+	KUNIT_ASSERT_LE(test, n, MPA_MULPDU_MAX);
+	kv = (struct kvec){ .iov_base = u,
+			    .iov_len = n + mpa_pad_len(n) + MPA_CRC_SIZE };
+	KUNIT_ASSERT_EQ(test, kernel_recvmsg(t->raw, &msg, &kv, 1, kv.iov_len,
+					     MSG_WAITALL), kv.iov_len);
+	return n;
+}
+
+static void qpt_rresp_src_restore(void *unused)
+{
+	eng_tx_lose_rresp_src(-1);
+}
+
+/*
+ * A Read Response whose Data Source goes away mid-Response (the KUnit
+ * knob eng_tx_lose_rresp_src() stands for an invalidation or a
+ * deregistration, after one FPDU): B sends the Response segments it
+ * could, then a Terminate, a remote protection error (invalid STag) with
+ * R and the Read Request updated to the progress made, RFC 5040 sections
+ * 4.8 and 7.1. Before, the connection was reset without a Terminate.
+ */
+static void qpt_rresp_source_lost_terminates(struct kunit *test)
+{
+	const struct eng_stream_cfg cfg = {};
+	const struct eng_stream_cfg *both[2] = { NULL, &cfg };
+	struct qpt *t = qpt_up_pair(test, both, 0);
+	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
+					       IB_ACCESS_REMOTE_READ);
+	struct rdmap_read_req_info r = {
+		.sink_stag = 0x5500, .sink_to = 0x100000, .size = QPT_BUF,
+		.src_stag = mr->rkey, .src_to = mr->iova,
+	};
+	u8 *u = kunit_kzalloc(test, MPA_MULPDU_MAX + 8, GFP_KERNEL);
+	struct rdmap_term_info ti = {};
+	struct rdmap_read_req rr;
+	struct ddp_hdr_info h;
+	unsigned int fpdus = 0;
+	u32 got = 0;
+	int hl, err;
+	u16 n;
+
+	KUNIT_ASSERT_NOT_NULL(test, u);
+	err = kunit_add_action_or_reset(test, qpt_rresp_src_restore, NULL);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	rdmap_read_req_build(&rr, &r);
+	eng_tx_lose_rresp_src(1);
+	qpt_raw_untagged(test, t, RDMAP_READ_REQ, RDMAP_QN_READ_REQ,
+			 DDP_MSN_FIRST, 0, true, &rr, sizeof(rr));
+	for (;;) {
+		n = qpt_raw_read_fpdu(test, t, u);
+		hl = ddp_hdr_parse(u, n, &h);
+		KUNIT_ASSERT_GT(test, hl, 0);
+		if (h.tagged) {
+			KUNIT_ASSERT_EQ(test, h.opcode, RDMAP_READ_RESP);
+			KUNIT_EXPECT_EQ(test, h.to, r.sink_to + got);
+			got += n - hl;
+			fpdus++;
+			continue;
+		}
+		KUNIT_ASSERT_EQ(test, h.opcode, RDMAP_TERMINATE);
+		KUNIT_ASSERT_GT(test, rdmap_term_parse(u + hl, n - hl, &ti), 0);
+		break;
+	}
+	KUNIT_EXPECT_EQ(test, fpdus, 1);
+	KUNIT_EXPECT_GT(test, got, 0);
+	SWI_EXPECT_TERM_CAUSE(test, ti.cause, 0, 1, 0x00);
+	KUNIT_EXPECT_EQ(test, ti.flags, RDMAP_TERM_M | RDMAP_TERM_D |
+			RDMAP_TERM_R);
+	KUNIT_EXPECT_EQ(test, ti.ddp.qn, RDMAP_QN_READ_REQ);
+	KUNIT_EXPECT_EQ(test, ti.ddp.msn, DDP_MSN_FIRST);
+	KUNIT_EXPECT_EQ(test, ti.rreq.sink_stag, r.sink_stag);
+	KUNIT_EXPECT_EQ(test, ti.rreq.sink_to, r.sink_to + got);
+	KUNIT_EXPECT_EQ(test, ti.rreq.size, r.size - got);
+	KUNIT_EXPECT_EQ(test, ti.rreq.src_stag, r.src_stag);
+	KUNIT_EXPECT_EQ(test, ti.rreq.src_to, r.src_to + got);
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+}
+
+/*
+ * What the Data Source puts in every segment of one message (RFC 5041
+ * sections 4.2 and 4.3, RFC 5040 sections 5.1 and 5.2.1): a Send with
+ * Invalidate of QPT_BUF octets reaches the raw peer in several segments
+ * with the same opcode and Invalidate STag (the RsvdULP), queue and MSN,
+ * the MO counting up; an RDMA Write of QPT_BUF in several segments naming
+ * its one STag, the TO counting up; a Read as one Read Request naming one
+ * Data Source. No segment is larger than MULPDU allows (RFC 5044 section
+ * 3, RFC 5041 section 5.2). (The EMSS the sender sized them by is its
+ * socket's and moves with the window: not checked here.)
+ */
+static void qpt_segments_of_one_message(struct kunit *test)
+{
+	const struct eng_stream_cfg cfg = {};
+	const struct eng_stream_cfg *both[2] = { NULL, &cfg };
+	struct qpt *t = qpt_up_pair(test, both, 0);
+	struct ib_send_wr sw = { .opcode = IB_WR_SEND_WITH_INV, .wr_id = 1,
+				 .ex.invalidate_rkey = 0x4477 };
+	struct ib_rdma_wr ww = {
+		.wr = { .opcode = IB_WR_RDMA_WRITE, .wr_id = 2 },
+		.rkey = 0x5588, .remote_addr = 0x10000,
+	};
+	struct ib_rdma_wr rw = {
+		.wr = { .opcode = IB_WR_RDMA_READ, .wr_id = 3 },
+		.rkey = 0x6699, .remote_addr = 0x20000,
+	};
+	u8 *u = kunit_kzalloc(test, MPA_MULPDU_MAX + 8, GFP_KERNEL);
+	struct rdmap_read_req_info r;
+	struct ddp_hdr_info h;
+	unsigned int segs;
+	u32 got;
+	int hl;
+	u16 n;
+
+	KUNIT_ASSERT_NOT_NULL(test, u);
+	qpt_post(test, t, 1, &sw, QPT_BUF);
+	for (got = 0, segs = 0; got < QPT_BUF; segs++) {
+		n = qpt_raw_read_fpdu(test, t, u);
+		KUNIT_EXPECT_LE(test, n, MPA_MULPDU_MAX);
+		hl = ddp_hdr_parse(u, n, &h);
+		KUNIT_ASSERT_EQ(test, hl, DDP_UNTAGGED_HDR_SIZE);
+		KUNIT_EXPECT_EQ(test, h.opcode, RDMAP_SEND_INVAL);
+		KUNIT_EXPECT_EQ(test, h.stag, 0x4477);
+		KUNIT_EXPECT_EQ(test, h.qn, RDMAP_QN_SEND);
+		KUNIT_EXPECT_EQ(test, h.msn, DDP_MSN_FIRST);
+		KUNIT_EXPECT_EQ(test, h.mo, got);
+		got += n - hl;
+		KUNIT_EXPECT_EQ(test, h.last, got == QPT_BUF);
+	}
+	KUNIT_EXPECT_GT(test, segs, 1);
+	qpt_post(test, t, 1, &ww.wr, QPT_BUF);
+	for (got = 0, segs = 0; got < QPT_BUF; segs++) {
+		n = qpt_raw_read_fpdu(test, t, u);
+		hl = ddp_hdr_parse(u, n, &h);
+		KUNIT_ASSERT_EQ(test, hl, DDP_TAGGED_HDR_SIZE);
+		KUNIT_EXPECT_EQ(test, h.opcode, RDMAP_WRITE);
+		KUNIT_EXPECT_EQ(test, h.stag, 0x5588);
+		KUNIT_EXPECT_EQ(test, h.to, 0x10000 + got);
+		got += n - hl;
+		KUNIT_EXPECT_EQ(test, h.last, got == QPT_BUF);
+	}
+	KUNIT_EXPECT_GT(test, segs, 1);
+	qpt_post(test, t, 1, &rw.wr, 64);
+	n = qpt_raw_read_fpdu(test, t, u);
+	hl = ddp_hdr_parse(u, n, &h);
+	KUNIT_ASSERT_EQ(test, hl, DDP_UNTAGGED_HDR_SIZE);
+	KUNIT_EXPECT_EQ(test, h.opcode, RDMAP_READ_REQ);
+	KUNIT_EXPECT_EQ(test, h.qn, RDMAP_QN_READ_REQ);
+	KUNIT_EXPECT_TRUE(test, h.last);
+	KUNIT_ASSERT_EQ(test, rdmap_read_req_parse(u + hl, n - hl, &r),
+			RDMAP_READ_REQ_SIZE);
+	KUNIT_EXPECT_EQ(test, r.src_stag, 0x6699);
+	KUNIT_EXPECT_EQ(test, r.src_to, 0x20000);
+	KUNIT_EXPECT_EQ(test, r.size, 64);
+}
+
+/* Octets each Read Request of qpt_rresps_in_request_order() asks for */
+#define QPT_RREQ_LEN	40000
+
+/*
+ * Read Requests are answered in the order they came, one Response after
+ * the other (RFC 5040 sections 5.2.1, 5.2.2 and 5.5 rule 20): three
+ * Requests from the raw peer at once, each for its own part of QP 1's MR
+ * and its own sink STag; the Responses come back whole, in the Requests'
+ * order, each ending with L.
+ */
+static void qpt_rresps_in_request_order(struct kunit *test)
+{
+	const struct eng_stream_cfg cfg = { .rd_limits = true, .ird = 4,
+					    .ord = 4 };
+	const struct eng_stream_cfg *both[2] = { NULL, &cfg };
+	struct qpt *t = qpt_up_pair(test, both, 0);
+	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
+					       IB_ACCESS_REMOTE_READ);
+	u8 *u = kunit_kzalloc(test, MPA_MULPDU_MAX + 8, GFP_KERNEL);
+	struct rdmap_read_req_info r = { .size = QPT_RREQ_LEN };
+	struct rdmap_read_req rr;
+	struct ddp_hdr_info h;
+	u32 i, got;
+	int hl;
+	u16 n;
+
+	KUNIT_ASSERT_NOT_NULL(test, u);
+	for (i = 0; i < 3; i++) {
+		r.sink_stag = 0x100 * (i + 1);
+		r.src_stag = mr->rkey;
+		r.src_to = mr->iova + i * QPT_RREQ_LEN;
+		rdmap_read_req_build(&rr, &r);
+		qpt_raw_untagged(test, t, RDMAP_READ_REQ, RDMAP_QN_READ_REQ,
+				 DDP_MSN_FIRST + i, 0, true, &rr, sizeof(rr));
+	}
+	for (i = 0; i < 3; i++) {
+		got = 0;
+		do {
+			n = qpt_raw_read_fpdu(test, t, u);
+			hl = ddp_hdr_parse(u, n, &h);
+			KUNIT_ASSERT_EQ(test, hl, DDP_TAGGED_HDR_SIZE);
+			KUNIT_ASSERT_EQ(test, h.opcode, RDMAP_READ_RESP);
+			KUNIT_ASSERT_EQ_MSG(test, h.stag, 0x100 * (i + 1),
+					    "Response %u", i);
+			KUNIT_EXPECT_EQ(test, h.to, got);
+			got += n - hl;
+		} while (!h.last);
+		KUNIT_EXPECT_EQ(test, got, QPT_RREQ_LEN);
+	}
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+}
+
 /*
  * The same for a Send: B's receive buffer has two SGEs in MRs A and C;
  * the first segment of a two-segment Send takes the buffer (and checks
@@ -2381,9 +2663,11 @@ static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_cq_overflow_fails_qp),
 	KUNIT_CASE_SLOW(qpt_close_answers_read),
 	KUNIT_CASE_SLOW(qpt_close_with_queued_send_aborts),
+	KUNIT_CASE_SLOW(qpt_post_in_closing_flushed),
 	KUNIT_CASE_SLOW(qpt_take_sqe_hold),
 	KUNIT_CASE_SLOW(qpt_read_ird_one),
 	KUNIT_CASE_SLOW(qpt_read_with_ord_0_refused),
+	KUNIT_CASE_SLOW(qpt_ird_0_refuses_read),
 	KUNIT_CASE_SLOW(qpt_send_invalidate),
 	KUNIT_CASE_SLOW(qpt_rdma_rw),
 	KUNIT_CASE_SLOW(qpt_cut_write_releases_mr),
@@ -2396,6 +2680,9 @@ static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_restrack),
 	KUNIT_CASE_SLOW(qpt_restrack_idle),
 	KUNIT_CASE_SLOW(qpt_rresp_after_dereg),
+	KUNIT_CASE_SLOW(qpt_rresp_source_lost_terminates),
+	KUNIT_CASE_SLOW(qpt_segments_of_one_message),
+	KUNIT_CASE_SLOW(qpt_rresps_in_request_order),
 	KUNIT_CASE_SLOW(qpt_send_after_dereg),
 	KUNIT_CASE_SLOW(qpt_rresp_zero_len_wrong_stag),
 	KUNIT_CASE_SLOW(qpt_rresp_after_flush),

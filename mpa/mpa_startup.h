@@ -163,6 +163,23 @@ struct mpa_startup_result {
 	u16 rep_ord;
 };
 
+/**
+ * mpa_startup_pdata_room() - private data a consumer may give one of our
+ *	frames
+ * @enhanced: the frame carries RFC 6581's enhanced data, the first 4
+ *	octets of its private data
+ *
+ * RFC 5044 section 7.1.1 allows 512 octets of private data; RFC 6581
+ * section 5 counts the enhanced data among them.
+ *
+ * Context: any context.
+ * Return: MPA_MAX_PRIVDATA, less the enhanced data.
+ */
+static inline u16 mpa_startup_pdata_room(bool enhanced)
+{
+	return MPA_MAX_PRIVDATA - (enhanced ? sizeof(struct mpa_v2_data) : 0);
+}
+
 int mpa_startup_need(const void *buf, size_t len, enum mpa_startup_kind kind);
 int mpa_startup_parse(const void *buf, size_t len, enum mpa_startup_kind kind,
 		      struct mpa_startup_frame *f);

@@ -267,6 +267,7 @@ accept_case('accept-rev2-p2p-all', rev=2, p2p=True, write_rtr=True,
 # responder keeps its own and echoes 0x3FFF in the matching field
 accept_case('accept-rev2-ird-max', rev=2, ird=0x3FFF, want={'ord': 0x3FFF})
 accept_case('accept-rev2-ord-max', rev=2, ord_=0x3FFF, want={'ird': 0x3FFF})
+accept_case('accept-rev2-ord-2-ird-follows', rev=2, ord_=2, want={'ird': 2})
 accept_case('accept-rev2-ord-0', rev=2, ord_=0)
 
 
@@ -310,7 +311,10 @@ def reject_case(name, expect='reject', **kw):
     add(name, 'initiator', 'startup-reject', expect, fn)
 
 
-reject_case('reject-rev2-ord-above-ird', ord_=2)
+# the CONNECT_REQUEST passes the initiator's ORD to the ULP (RFC 6581
+# section 9.1), and rping, accepting with librdmacm's defaults, takes it
+# for its IRD up to the device's: ORD 2 is met, ORD 200 is beyond it
+reject_case('reject-rev2-ord-above-ird', ord_=200)
 
 
 def rtr_named_case(name, **kw):
@@ -523,6 +527,14 @@ for v in (0, 2, 3):
             send_bad(rv=v), 'rdmap-version')
     hostile('rdmap-version-%d-write' % v, 'terminate 0/2/0x05',
             tagged_bad(rv=v), 'rdmap-version')
+# RFC 5041 section 5.2: a zero-length tagged segment's STag and TO are
+# not checked, but its control field is
+hostile('ddp-version-2-tagged-zero-length', 'terminate 1/1/0x04',
+        tagged_bad(dv=2, payload=b''), 'ddp-version')
+hostile('rdmap-version-2-write-zero-length', 'terminate 0/2/0x05',
+        tagged_bad(rv=2, payload=b''), 'rdmap-version')
+hostile('op-tagged-send-zero-length', T_OP,
+        tagged_bad(opcode=w.OP_SEND, payload=b''), 'rdmap-opcode')
 T_QN = 'terminate 1/2/0x01'
 for qn in (1, 2, 3, 0xFFFFFFFF):
     hostile('qn-%#x-send' % qn, T_QN, send_bad(qn=qn), 'ddp-qn')
@@ -751,6 +763,43 @@ def _rr_ok(ctx):
     if s is None or s.stag != SINK_STAG or s.payload != RDATA[:16]:
         return 'Read Response %s' % s
     return finish(c).replace('close', 'accept')
+
+
+@case('read-request-pad-not-zero-answered', 'initiator', 'rdmap-read',
+      'accept')
+def _rr_pad(ctx):
+    """RFC 5044 section 4.1: the receiver ignores the PAD but for the CRC.
+    A Read Request's ULPDU (46 octets) has 2 of PAD: here 0xa5, the CRC
+    over them; it is answered as any."""
+    c = up(ctx)
+    learn_stag(ctx, c)
+    c.send_msg(w.OP_READ_REQ, w.read_req(SINK_STAG, SINK_TO, 16,
+                                         c.server_stag, c.server_to),
+               pad=b'\xa5')
+    s = c.expect(lambda s: s.tagged and s.opcode == w.OP_READ_RESP,
+                 ctx.wait)
+    if s is None or s.stag != SINK_STAG or s.payload != RDATA[:16]:
+        return 'Read Response %s' % s
+    return finish(c).replace('close', 'accept')
+
+
+@case('crc-bad-read-request-not-answered', 'initiator', 'mpa',
+      'terminate 2/0/0x02')
+def _rr_crc(ctx):
+    """RFC 5040 section 5.5 rules 12 and 17: a Read Request is processed
+    only once DDP Delivered it, so one whose FPDU fails its CRC gets the
+    CRC error's Terminate and no Read Response at all."""
+    c = up(ctx)
+    learn_stag(ctx, c)
+    c.send_msg(w.OP_READ_REQ, w.read_req(SINK_STAG, SINK_TO, 16,
+                                         c.server_stag, c.server_to),
+               bad_crc=True)
+    r = watch(c)
+    if any(s.tagged and s.opcode == w.OP_READ_RESP and s.stag == SINK_STAG
+           and s.to == SINK_TO for s in c.segs):
+        return 'answered a Read Request whose CRC was bad (%s)' % r
+    c.close()
+    return r
 
 
 @case('read-request-size-0-answered', 'initiator', 'rdmap-read', 'accept')

@@ -106,10 +106,13 @@ def pad_len(n):
     return (4 - (n + 2) % 4) % 4
 
 
-def fpdu_body(ulpdu, length=None):
-    """ULPDU_Length, ULPDU and PAD (what the CRC covers without Markers)."""
+def fpdu_body(ulpdu, length=None, pad=None):
+    """ULPDU_Length, ULPDU and PAD (what the CRC covers without Markers);
+    pad replaces the PAD octets (zeros) with its own, as many."""
     n = len(ulpdu) if length is None else length
-    return struct.pack('>H', n) + ulpdu + bytes(pad_len(len(ulpdu)))
+    k = pad_len(len(ulpdu))
+    return struct.pack('>H', n) + ulpdu + \
+        (bytes(k) if pad is None else (pad * k)[:k])
 
 
 class MpaTx:
@@ -129,7 +132,7 @@ class MpaTx:
         return self.markers and self.pos % MARKER_INTERVAL == 0
 
     def fpdu(self, ulpdu, length=None, bad_crc=False, marker_ptr=None,
-             flip_ulpdu=None, flip_marker=None):
+             flip_ulpdu=None, flip_marker=None, pad=None):
         """The octets of one FPDU as they go on the wire, pos advanced.
         length overrides ULPDU_Length, bad_crc flips the CRC, marker_ptr
         replaces the FPDUPTR of every Marker inside the FPDU. After the
@@ -137,8 +140,9 @@ class MpaTx:
         mask) XORs mask into octet k of the ULPDU, flip_marker=mask into
         the last octet (FPDUPTR) of the first Marker inside the FPDU
         (FpduError when it has none): corruption on the way, the CRC
-        field untouched."""
-        body = fpdu_body(ulpdu, length)
+        field untouched. pad: octets for the PAD, not zero (the CRC
+        covers them)."""
+        body = fpdu_body(ulpdu, length, pad)
         out = bytearray()
         flips = []              # (wire index, mask)
         marker_at = None        # last octet of the first Marker inside

@@ -76,8 +76,19 @@ def rping_server(ctx, c, data_check=True):
 def accept_fn(**kw):
     def fn(ctx, c):
         f = read_request(ctx, c)
+        if not f.c:
+            # RFC 5044 section 4.4: the default configuration uses CRCs
+            return 'Request without C: mpa_crc must default to 1'
         good_reply(ctx, c, f, **kw)
         rping_server(ctx, c)
+        # RFC 6581 sections 5 and 9.2: with P echoed (the Write RTR), the
+        # module's first FPDU is the zero-length RDMA Write, before any
+        # Send; every FPDU after the Reply parsed (RFC 5040 section 6.1)
+        s0 = c.segs[0] if c.segs else None
+        if f.rev == 2 and f.h and f.p2p and not (
+                s0 is not None and s0.tagged and s0.opcode == w.OP_WRITE
+                and not s0.payload and s0.last):
+            return 'first FPDU is no zero-length Write RTR: %s' % s0
         # rping -C 1 is done: the module closes first, no Terminate
         out = c.observe(T_TERM)
         t = c.terminate()
