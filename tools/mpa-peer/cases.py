@@ -752,35 +752,31 @@ for name, kw, code in (
             setup=learn_stag, rreq=True)
 
 
-@case('read-request-valid-answered', 'initiator', 'rdmap-read', 'accept')
-def _rr_ok(ctx):
-    c = up(ctx)
-    learn_stag(ctx, c)
-    c.send_msg(w.OP_READ_REQ, w.read_req(SINK_STAG, SINK_TO, 16,
-                                         c.server_stag, c.server_to))
-    s = c.expect(lambda s: s.tagged and s.opcode == w.OP_READ_RESP,
-                 ctx.wait)
-    if s is None or s.stag != SINK_STAG or s.payload != RDATA[:16]:
-        return 'Read Response %s' % s
-    return finish(c).replace('close', 'accept')
+def valid_read_answered(**kw):
+    """After half an rping iteration, a valid Read Request of 16 octets
+    of the server's buffer, sent with kw (FPDU options); its Response
+    must carry them."""
+    def fn(ctx):
+        c = up(ctx)
+        learn_stag(ctx, c)
+        c.send_msg(w.OP_READ_REQ, w.read_req(SINK_STAG, SINK_TO, 16,
+                                             c.server_stag, c.server_to),
+                   **kw)
+        s = c.expect(lambda s: s.tagged and s.opcode == w.OP_READ_RESP,
+                     ctx.wait)
+        if s is None or s.stag != SINK_STAG or s.payload != RDATA[:16]:
+            return 'Read Response %s' % s
+        return finish(c).replace('close', 'accept')
+    return fn
 
 
-@case('read-request-pad-not-zero-answered', 'initiator', 'rdmap-read',
-      'accept')
-def _rr_pad(ctx):
-    """RFC 5044 section 4.1: the receiver ignores the PAD but for the CRC.
-    A Read Request's ULPDU (46 octets) has 2 of PAD: here 0xa5, the CRC
-    over them; it is answered as any."""
-    c = up(ctx)
-    learn_stag(ctx, c)
-    c.send_msg(w.OP_READ_REQ, w.read_req(SINK_STAG, SINK_TO, 16,
-                                         c.server_stag, c.server_to),
-               pad=b'\xa5')
-    s = c.expect(lambda s: s.tagged and s.opcode == w.OP_READ_RESP,
-                 ctx.wait)
-    if s is None or s.stag != SINK_STAG or s.payload != RDATA[:16]:
-        return 'Read Response %s' % s
-    return finish(c).replace('close', 'accept')
+add('read-request-valid-answered', 'initiator', 'rdmap-read', 'accept',
+    valid_read_answered())
+# RFC 5044 section 4.1: the receiver ignores the PAD but for the CRC. A
+# Read Request's ULPDU (46 octets) has 2 of PAD: here 0xa5, the CRC over
+# them; it is answered as any.
+add('read-request-pad-not-zero-answered', 'initiator', 'rdmap-read',
+    'accept', valid_read_answered(pad=b'\xa5'))
 
 
 @case('crc-bad-read-request-not-answered', 'initiator', 'mpa',
