@@ -735,7 +735,6 @@ static void swi_cm_announce(struct swi_cep *cep, enum iw_cm_event_type type)
 	mutex_unlock(&qp->state_lock);
 }
 
-/* The initiator's work item: its next steps, or its outcome */
 /*
  * RFC 6581 sections 8 and 9.1 to 9.3: an initiator that read an accepting
  * Reply and cannot go on sends a Terminate before it resets: Insufficient
@@ -778,6 +777,7 @@ static int swi_cm_connect_finish(struct swi_cep *cep)
 	return err;
 }
 
+/* The initiator's work item: its next steps, or its outcome */
 static void swi_cm_connect_work(struct work_struct *work)
 {
 	struct swi_cep *cep = container_of(to_delayed_work(work),
