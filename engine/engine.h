@@ -4,8 +4,9 @@
  *
  * The engine moves a QP's data over its TCP stream in MPA Full Operation:
  * the stream's life cycle and socket callbacks (engine/stream.c), the
- * transmitter (engine/tx.c) and the receiver (engine/rx.c). Its state,
- * struct eng_stream, is private to those three files (engine/stream.h);
+ * transmitter (engine/tx.c), the receiver (engine/rx.c) and the order of
+ * completions (engine/cq.c). Its state, struct eng_stream, is private to
+ * those four files (engine/stream.h);
  * everyone else holds an opaque pointer and uses the calls below. This
  * header is the only one of engine/ that other folders include.
  *

@@ -445,9 +445,9 @@ static void eng_rx_orq_done(struct eng_stream *s, struct eng_orqe *e,
 		swi_qp_raise(s->link.qp, RDMAP_QPE_LOCAL_ERROR, RDMAP_QP_ERR_ACCESS);
 	}
 	rdmap_mem_unhold(e->sink);
-	swi_qp_complete_sqe(s->link.qp, sqe,
-			    status || !sqe->num_sge ? 0 : sqe->sge[0].length,
-			    status);
+	eng_cq_read_done(s, e->cq_at,
+			 status || !sqe->num_sge ? 0 : sqe->sge[0].length,
+			 status);
 	if (status == SIW_WC_SUCCESS)
 		eng_tx_kick(s, false);	/* a fence or the ORD may let go */
 }

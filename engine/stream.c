@@ -103,6 +103,7 @@ static void eng_stream_release(struct eng_stream *s)
 	kvfree(s->txb);
 	kfree(s->irq);
 	kfree(s->orq);
+	kfree(s->cq);
 	kfree(s);
 }
 

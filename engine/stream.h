@@ -53,10 +53,30 @@ struct eng_rreq {
  *	Request left, held (rdmap_mem_hold()) while the entry lives; NULL
  *	for a zero-length Read. The Response lands in this object only,
  *	checked again for each segment (rdmap_mem_use())
+ * @cq_at: its slot in the completion FIFO (eng_cq_reserve())
  */
 struct eng_orqe {
 	struct siw_sqe sqe;
 	struct rdmap_mem *sink;
+	u32 cq_at;
+};
+
+/**
+ * struct eng_cq_ent - a work request's completion, in SQ order
+ * @id: the work request's id
+ * @bytes: octets transferred
+ * @flags: its SQE flags (signalled or not)
+ * @opcode: its SIW_OP_*
+ * @status: its SIW_WC_* status
+ * @ready: done: the entry may complete once it is at the head
+ */
+struct eng_cq_ent {
+	u64 id;
+	u32 bytes;
+	u16 flags;
+	u8 opcode;
+	u8 status;
+	bool ready;
 };
 
 /* What the transmitter is working on (struct eng_tx_job kind) */
@@ -250,7 +270,7 @@ struct eng_ulpdu {
  * @msn: next MSN per untagged queue we send on (transmitter only)
  * @ird: entries of @irq, the IRD the stream was created with, fixed
  * @ord: entries of @orq, the ORD the stream was created with, fixed
- * @qlock: protects @irq_*, @orq_*, @term_* (any context, irqsave)
+ * @qlock: protects @irq_*, @orq_*, @cq_*, @term_* (any context, irqsave)
  * @irq: Read Requests received and not yet answered, @ird entries,
  *	allocated with the stream: the receiver fills it, maybe in softirq
  * @irq_put: producer index (receiver)
@@ -260,6 +280,12 @@ struct eng_ulpdu {
  *	@qlock by the transmitter, then kept until the stream is freed)
  * @orq_put: producer index (transmitter)
  * @orq_get: consumer index (receiver)
+ * @cq: the completion FIFO (engine/cq.c), @cq_size entries; NULL until
+ *	the stream's first RDMA Read (set under @qlock by the transmitter)
+ * @cq_size: its entries, ORD plus slack
+ * @cq_put: producer index (transmitter)
+ * @cq_get: consumer index (the drainer)
+ * @cq_drainer: the context completing entries, NULL when none is
  * @term: the Terminate to send
  * @term_len: its length, 0 when none is queued
  * @term_sent: a Terminate went out or is being sent
@@ -295,13 +321,18 @@ struct eng_stream {
 	u32 msn[RDMAP_QN_COUNT];
 	u32 ird;
 	u32 ord;
-	spinlock_t qlock;		/* IRQ, ORQ, Terminate */
+	spinlock_t qlock;		/* IRQ, ORQ, CQ FIFO, Terminate */
 	struct eng_rreq *irq;
 	u32 irq_put;
 	u32 irq_get;
 	struct eng_orqe *orq;
 	u32 orq_put;
 	u32 orq_get;
+	struct eng_cq_ent *cq;
+	u32 cq_size;
+	u32 cq_put;
+	u32 cq_get;
+	struct task_struct *cq_drainer;
 	struct rdmap_term_hdr term;
 	u8 term_len;
 	bool term_sent;
@@ -321,6 +352,16 @@ static inline u32 eng_orq_used(struct eng_stream *s)
 {
 	return READ_ONCE(s->orq_put) - READ_ONCE(s->orq_get);
 }
+
+/* engine/cq.c */
+int eng_cq_alloc(struct eng_stream *s);
+bool eng_cq_room(struct eng_stream *s);
+u32 eng_cq_reserve(struct eng_stream *s, const struct siw_sqe *sqe);
+void eng_cq_read_done(struct eng_stream *s, u32 at, u32 bytes,
+		      enum siw_wc_status status);
+void eng_cq_sqe_done(struct eng_stream *s, const struct siw_sqe *sqe,
+		     u32 bytes, enum siw_wc_status status);
+void eng_cq_settle(struct eng_stream *s);
 
 /* engine/tx.c */
 int eng_tx_init(void);

@@ -561,7 +561,7 @@ static void eng_tx_local_error(struct eng_stream *s, enum rdmap_qp_err err)
 /* A work request failed locally: it completes in error, then as above */
 static void eng_tx_sqe_failed(struct eng_stream *s, enum siw_wc_status st)
 {
-	swi_qp_complete_sqe(s->link.qp, &s->job.sqe, 0, st);
+	eng_cq_sqe_done(s, &s->job.sqe, 0, st);
 	eng_tx_local_error(s, RDMAP_QP_ERR_ACCESS);
 }
 
@@ -708,9 +708,10 @@ static bool eng_tx_read_ok(struct eng_stream *s, const struct siw_sqe *sqe)
 }
 
 /*
- * The ORQ, allocated with the stream's first RDMA Read and kept (Reads
- * stay in it while the transmitter is idle). Published under qlock, as
- * the receiver reads it there. GFP_NOIO, as eng_tx_buf_get().
+ * The ORQ and the completion FIFO (engine/cq.c), allocated with the
+ * stream's first RDMA Read and kept (Reads stay in it while the
+ * transmitter is idle). Published under qlock, as the receiver reads them
+ * there. GFP_NOIO, as eng_tx_buf_get().
  */
 static int eng_tx_orq_get(struct eng_stream *s)
 {
@@ -719,7 +720,7 @@ static int eng_tx_orq_get(struct eng_stream *s)
 
 	if (s->orq)
 		return 0;
-	if (eng_tx_alloc_fault())
+	if (eng_tx_alloc_fault() || eng_cq_alloc(s))
 		return -ENOMEM;
 	orq = kcalloc(s->ord, sizeof(*orq), GFP_NOIO);
 	if (!orq)
@@ -741,8 +742,7 @@ static void eng_tx_nomem(struct eng_stream *s)
 {
 	switch (s->job.kind) {
 	case ENG_TX_SQE:
-		swi_qp_complete_sqe(s->link.qp, &s->job.sqe, 0,
-				    SIW_WC_LOC_QP_OP_ERR);
+		eng_cq_sqe_done(s, &s->job.sqe, 0, SIW_WC_LOC_QP_OP_ERR);
 		eng_tx_local_error(s, RDMAP_QP_ERR_FATAL);
 		break;
 	case ENG_TX_RRESP:
@@ -814,11 +814,13 @@ static enum siw_wc_status eng_tx_check_sqe(struct eng_stream *s)
 	return st;
 }
 
-/* Local work requests: fast-register and invalidate complete at once */
+/*
+ * Local work requests: fast-register and invalidate take effect at once,
+ * and complete after the work requests ahead of them (engine/cq.c)
+ */
 static void eng_tx_local_wr(struct eng_stream *s)
 {
 	struct siw_sqe *sqe = &s->job.sqe;
-	struct swi_qp *qp = s->link.qp;
 	struct ib_mr *ibmr;
 	int err;
 
@@ -835,7 +837,7 @@ static void eng_tx_local_wr(struct eng_stream *s)
 		eng_tx_sqe_failed(s, SIW_WC_LOC_PROT_ERR);
 		return;
 	}
-	swi_qp_complete_sqe(qp, sqe, 0, SIW_WC_SUCCESS);
+	eng_cq_sqe_done(s, sqe, 0, SIW_WC_SUCCESS);
 	s->job.kind = ENG_TX_NONE;
 }
 
@@ -848,6 +850,8 @@ static bool eng_tx_pick_sqe(struct eng_stream *s)
 	s64 len;
 	int err;
 
+	if (!eng_cq_room(s))
+		return false;	/* the drain that makes room kicks us */
 	err = swi_qp_take_sqe(s->link.qp, &j->sqe, eng_tx_sq_hold(s));
 	if (err == -ENOENT || err == -EAGAIN)
 		return false;
@@ -885,6 +889,7 @@ static bool eng_tx_pick_sqe(struct eng_stream *s)
 		spin_lock_irqsave(&s->qlock, flags);
 		s->orq[s->orq_put % s->ord] = (struct eng_orqe) {
 			.sqe = j->sqe, .sink = j->sink,
+			.cq_at = eng_cq_reserve(s, &j->sqe),
 		};
 		WRITE_ONCE(s->orq_put, s->orq_put + 1);
 		spin_unlock_irqrestore(&s->qlock, flags);
@@ -978,7 +983,7 @@ static void eng_tx_finish(struct eng_stream *s)
 		}
 		if (j->sqe.opcode != SIW_OP_WRITE)
 			s->msn[RDMAP_QN_SEND]++;
-		swi_qp_complete_sqe(s->link.qp, &j->sqe, j->len, SIW_WC_SUCCESS);
+		eng_cq_sqe_done(s, &j->sqe, j->len, SIW_WC_SUCCESS);
 		break;
 	case ENG_TX_RRESP:
 		/* its IRD entry was released when the last FPDU was staged */
@@ -1342,7 +1347,7 @@ void eng_stream_flush_tx(struct eng_stream *s)
 
 	mutex_lock(&s->tx_mutex);
 	if (j->kind == ENG_TX_SQE && !eng_op_is_read(j->sqe.opcode))
-		swi_qp_complete_sqe(s->link.qp, &j->sqe, 0, SIW_WC_WR_FLUSH_ERR);
+		eng_cq_sqe_done(s, &j->sqe, 0, SIW_WC_WR_FLUSH_ERR);
 	/*
 	 * A Read Response job shares the IRQ head's reference until its IRD
 	 * entry is released, and owns it from then on
@@ -1363,6 +1368,7 @@ void eng_stream_flush_tx(struct eng_stream *s)
 	mutex_unlock(&s->tx_mutex);
 	while (eng_rx_orq_complete(s, SIW_WC_WR_FLUSH_ERR) == 0)
 		;
+	eng_cq_settle(s);
 }
 
 /**

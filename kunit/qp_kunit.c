@@ -1057,6 +1057,16 @@ static bool qpt_stag_valid(struct qpt *t, u32 stag)
 	return valid;
 }
 
+/* Wait up to QPT_WAIT_MS for @stag to be valid */
+static bool qpt_wait_stag(struct qpt *t, u32 stag)
+{
+	int ms;
+
+	for (ms = 0; ms < QPT_WAIT_MS && !qpt_stag_valid(t, stag); ms++)
+		usleep_range(500, 1000);
+	return qpt_stag_valid(t, stag);
+}
+
 /*
  * The kernel's rdma_rw API, as nvmet-rdma, svcrdma and isert use it: on
  * iWARP a Read registers the sink with REG_MR and reads with
@@ -1625,11 +1635,14 @@ static struct ib_mr *qpt_reg_low(struct kunit *test, struct qpt *t, int i,
  * holding them, until one gets its STag index back, as an attacker
  * filling the range would; map it over a new buffer of @len zero octets
  * (*@buf) at @mr's iova, with @mr's key and @access, on QP @i: the same
- * STag for the same addresses, other memory. Return it.
+ * STag for the same addresses, other memory. Return it. @behind_read: an
+ * RDMA Read of QP @i is outstanding, so the fast-register completes after
+ * it (RFC 5040 section 5.5, rule 15): wait for the STag to be valid
+ * instead of for the completion, which the caller is left to take.
  */
 static struct ib_mr *qpt_take_index(struct kunit *test, struct qpt *t, int i,
 				    struct ib_mr *mr, int access, u8 **buf,
-				    u32 len)
+				    u32 len, bool behind_read)
 {
 	u32 stag = mr->lkey, index = rdmap_stag_index(stag), n, held = 0;
 	struct ib_reg_wr wr = {
@@ -1672,7 +1685,10 @@ static struct ib_mr *qpt_take_index(struct kunit *test, struct qpt *t, int i,
 	wr.mr = mine;
 	wr.key = mine->rkey;
 	KUNIT_ASSERT_EQ(test, ib_post_send(t->qp[i], &wr.wr, NULL), 0);
-	qpt_expect_wc(test, t->cq[i], IB_WC_REG_MR, 78, 0);
+	if (behind_read)
+		KUNIT_ASSERT_TRUE(test, qpt_wait_stag(t, stag));
+	else
+		qpt_expect_wc(test, t->cq[i], IB_WC_REG_MR, 78, 0);
 	KUNIT_ASSERT_EQ(test, mine->lkey, stag);	/* the same STag */
 	return mine;
 }
@@ -1750,7 +1766,7 @@ static void qpt_rresp_after_dereg(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ib_post_send(t->qp[1], &rd.wr, NULL), 0);
 	qpt_raw_recv(test, t, QPT_READ_REQ_FPDU);	/* the Read is out */
 	b = qpt_take_index(test, t, 1, a, IB_ACCESS_LOCAL_WRITE, &buf,
-			   PAGE_SIZE);
+			   PAGE_SIZE, true);
 	qpt_raw_tagged(test, t, RDMAP_READ_RESP, stag, iova, 64, 0x77, 0);
 	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[1], &wc), 1);
 	KUNIT_EXPECT_EQ(test, wc.wr_id, 41);
@@ -1980,6 +1996,122 @@ static void qpt_rresps_in_request_order(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
 }
 
+/* QP 1 posts a signalled RDMA Read of 64 octets to the raw peer, @id */
+static void qpt_post_read(struct kunit *test, struct qpt *t, u64 id)
+{
+	struct ib_rdma_wr rw = {
+		.wr = { .opcode = IB_WR_RDMA_READ, .wr_id = id },
+		.rkey = 0x4242, .remote_addr = 0x10000,
+	};
+
+	qpt_post(test, t, 1, &rw.wr, 64);
+}
+
+/* The raw peer reads one FPDU and expects @opcode in it */
+static void qpt_raw_expect(struct kunit *test, struct qpt *t, u8 *u,
+			   u8 opcode)
+{
+	struct ddp_hdr_info h;
+	u16 n = qpt_raw_read_fpdu(test, t, u);
+
+	KUNIT_ASSERT_GT(test, ddp_hdr_parse(u, n, &h), 0);
+	KUNIT_ASSERT_EQ(test, h.opcode, opcode);
+}
+
+/* The next completion of QP 1 is @id with @status */
+static void qpt_expect_next(struct kunit *test, struct qpt *t, u64 id,
+			    enum ib_wc_status status)
+{
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[1], &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, id);
+	KUNIT_EXPECT_EQ(test, wc.status, status);
+}
+
+/*
+ * RFC 5040 section 5.5, rule 15: work requests complete in the order they
+ * were posted. QP 1 posts an RDMA Read, then a Write, a Send and a local
+ * invalidate; the raw peer takes the Read Request, the Write and the Send
+ * and answers the Read only then. Nothing completes before the Read, and
+ * the four complete in the order posted. Before, the Write, the Send and
+ * the invalidate completed first, the Read when its Response came.
+ */
+static void qpt_completions_in_order(struct kunit *test)
+{
+	const struct eng_stream_cfg cfg = {};
+	const struct eng_stream_cfg *both[2] = { NULL, &cfg };
+	struct qpt *t = qpt_up_pair(test, both, 0);
+	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE);
+	struct ib_rdma_wr wr = {
+		.wr = { .opcode = IB_WR_RDMA_WRITE, .wr_id = 82 },
+		.rkey = 0x4343, .remote_addr = 0x20000,
+	};
+	struct ib_send_wr send = { .opcode = IB_WR_SEND, .wr_id = 83 };
+	struct ib_send_wr inv = {
+		.opcode = IB_WR_LOCAL_INV, .wr_id = 84,
+		.send_flags = IB_SEND_SIGNALED, .ex.invalidate_rkey = mr->rkey,
+	};
+	u8 *u = kunit_kzalloc(test, MPA_MULPDU_MAX + 8, GFP_KERNEL);
+	struct rdmap_read_req_info r;
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_NOT_NULL(test, u);
+	qpt_post_read(test, t, 81);
+	qpt_post(test, t, 1, &wr.wr, 100);
+	qpt_post(test, t, 1, &send, 50);
+	KUNIT_ASSERT_EQ(test, ib_post_send(t->qp[1], &inv, NULL), 0);
+
+	qpt_raw_expect(test, t, u, RDMAP_READ_REQ);
+	rdmap_read_req_parse(u + DDP_UNTAGGED_HDR_SIZE, RDMAP_READ_REQ_SIZE, &r);
+	qpt_raw_expect(test, t, u, RDMAP_WRITE);
+	qpt_raw_expect(test, t, u, RDMAP_SEND);
+	msleep(50);
+	KUNIT_EXPECT_EQ_MSG(test, ib_poll_cq(t->cq[1], 1, &wc), 0,
+			    "work request %llu completed before the Read",
+			    wc.wr_id);
+	KUNIT_EXPECT_FALSE(test, qpt_stag_valid(t, mr->rkey));
+
+	qpt_raw_tagged(test, t, RDMAP_READ_RESP, r.sink_stag, r.sink_to, 64,
+		       0x5a, 0);
+	qpt_expect_next(test, t, 81, IB_WC_SUCCESS);
+	qpt_expect_next(test, t, 82, IB_WC_SUCCESS);
+	qpt_expect_next(test, t, 83, IB_WC_SUCCESS);
+	qpt_expect_next(test, t, 84, IB_WC_SUCCESS);
+	KUNIT_EXPECT_TRUE(test, qpt_all(t->buf[1], 64, 0x5a));
+	KUNIT_EXPECT_EQ(test, qpt_state(t, 1), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+}
+
+/*
+ * The same order when the QP fails with a Read outstanding: the Read and
+ * the Write behind it both complete with a flush error, the Read first
+ * (the Write, on the wire already, was not completed when the QP entered
+ * ERROR). Before, the Write completed successfully ahead of the Read.
+ */
+static void qpt_completions_flushed_in_order(struct kunit *test)
+{
+	const struct eng_stream_cfg cfg = {};
+	const struct eng_stream_cfg *both[2] = { NULL, &cfg };
+	struct qpt *t = qpt_up_pair(test, both, 0);
+	struct ib_rdma_wr wr = {
+		.wr = { .opcode = IB_WR_RDMA_WRITE, .wr_id = 86 },
+		.rkey = 0x4343, .remote_addr = 0x20000,
+	};
+	struct ib_qp_attr qa = { .qp_state = IB_QPS_ERR };
+	u8 *u = kunit_kzalloc(test, MPA_MULPDU_MAX + 8, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, u);
+	qpt_post_read(test, t, 85);
+	qpt_post(test, t, 1, &wr.wr, 100);
+	qpt_raw_expect(test, t, u, RDMAP_READ_REQ);
+	qpt_raw_expect(test, t, u, RDMAP_WRITE);
+	msleep(50);
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(t->qp[1], &qa, IB_QP_STATE), 0);
+	qpt_expect_next(test, t, 85, IB_WC_WR_FLUSH_ERR);
+	qpt_expect_next(test, t, 86, IB_WC_WR_FLUSH_ERR);
+}
+
 /*
  * The same for a Send: B's receive buffer has two SGEs in MRs A and C;
  * the first segment of a two-segment Send takes the buffer (and checks
@@ -2011,7 +2143,7 @@ static void qpt_send_after_dereg(struct kunit *test)
 	/* the first segment is placed: the buffer is taken, both SGEs checked */
 	KUNIT_ASSERT_TRUE(test, qpt_wait_byte(t->buf[1], 31, 0x66));
 	d = qpt_take_index(test, t, 1, c, IB_ACCESS_LOCAL_WRITE, &buf,
-			   2 * PAGE_SIZE);
+			   2 * PAGE_SIZE, false);
 	qpt_raw_untagged(test, t, RDMAP_SEND, RDMAP_QN_SEND, DDP_MSN_FIRST, 32,
 			 true, payload, sizeof(payload));
 	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[1], &wc), 1);
@@ -2683,6 +2815,8 @@ static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_rresp_source_lost_terminates),
 	KUNIT_CASE_SLOW(qpt_segments_of_one_message),
 	KUNIT_CASE_SLOW(qpt_rresps_in_request_order),
+	KUNIT_CASE_SLOW(qpt_completions_in_order),
+	KUNIT_CASE_SLOW(qpt_completions_flushed_in_order),
 	KUNIT_CASE_SLOW(qpt_send_after_dereg),
 	KUNIT_CASE_SLOW(qpt_rresp_zero_len_wrong_stag),
 	KUNIT_CASE_SLOW(qpt_rresp_after_flush),
