@@ -162,11 +162,16 @@ def watch(c, offender=None, rreq=None, timeout=T_TERM):
     return s
 
 
-def rping_client(ctx, c, data=RDATA, check=True):
+def rping_client(ctx, c, data=RDATA, check=True, adv=None):
     """One iteration of rping's protocol as its client: advertise our
     source, answer the server's RDMA Read, advertise our sink, take its
-    RDMA Write; the written data must equal ours."""
-    c.send_msg(w.OP_SEND, struct.pack('>QII', SRC_TO, SRC_STAG, len(data)))
+    RDMA Write; the written data must equal ours. adv(c, payload), when
+    given, sends the source advertisement instead of one Send."""
+    src = struct.pack('>QII', SRC_TO, SRC_STAG, len(data))
+    if adv is None:
+        c.send_msg(w.OP_SEND, src)
+    else:
+        adv(c, src)
     rr = c.expect(lambda s: not s.tagged and s.opcode == w.OP_READ_REQ,
                   ctx.wait)
     if rr is None:
@@ -589,6 +594,79 @@ hostile('too-long-second-segment', 'terminate 1/2/0x05', two_segs(10, 10, 10),
         'ddp-length')
 hostile('too-long-send-se', 'terminate 1/2/0x05',
         send_bad(opcode=5, payload=bytes(20)), 'ddp-length')
+
+
+# ---- RsvdULP (RFC 5041 section 4.3): the 40 bits of the untagged header
+# that belong to the ULP; RDMAP carries its control octet (RV, two
+# reserved bits, opcode) and the Invalidate STag in them (RFC 5040
+# section 4.1). Every segment of a message MUST carry the same value, but
+# the Data Sink is NOT REQUIRED to verify that and MAY give the ULP the
+# value of any one segment. softiwarp does not compare them: each segment
+# is checked on its own (rdmap_rx_check()), and the message completes
+# with the opcode and Invalidate STag of its last segment, the one with L
+# (eng_rx_send_done() reads rx->h, the header parsed last). rping's source
+# advertisement as a Send in two segments of 8 octets (MO 0, then MO 8
+# with L) whose RsvdULP differ: Delivered, the server's RDMA Read of our
+# buffer follows and the iteration completes; or, when the last segment
+# is a Send with Invalidate of an invalid STag, that segment's Terminate.
+def rsvdulp_two(first, last):
+    """Send the payload in two segments; first and last are (opcode,
+    Invalidate STag field, RDMAP reserved bits) of each. Returns the last
+    segment's header."""
+    def send(c, payload):
+        msn = c.msn[0]
+        c.msn[0] += 1
+        hdr = None
+        for (op, inv, rsvd), mo, last_seg, part in (
+                (first, 0, False, payload[:8]), (last, 8, True, payload[8:])):
+            hdr = bytearray(w.untagged_hdr(op, 0, msn, mo, last_seg,
+                                           inv=inv))
+            hdr[1] |= (rsvd & 3) << 4       # RDMAP Rsv, bits 26-27
+            hdr = bytes(hdr)
+            c.ulpdu_sent[hdr] = len(hdr) + len(part)
+            c.fpdu(hdr + part)
+        return hdr
+    return send
+
+
+def rsvdulp_accept(name, first, last):
+    def fn(ctx):
+        c = up(ctx)
+        r = rping_client(ctx, c, adv=rsvdulp_two(first, last))
+        fin = finish(c)
+        return r if fin == 'close' else 'accept, then %s' % fin
+    add(name, 'initiator', 'ddp-rsvdulp', 'accept', fn)
+
+
+BAD_INV = 0x12345600    # no STag of the server's (write-invalid-stag-*)
+# the Invalidate STag field of a plain Send differs (RFC 5040: ignored)
+rsvdulp_accept('rsvdulp-differs-invalidate-stag',
+               (w.OP_SEND, 0xdeadbeef, 0), (w.OP_SEND, 0, 0))
+# the RDMAP reserved bits of the control octet differ
+rsvdulp_accept('rsvdulp-differs-rdmap-reserved-bits',
+               (w.OP_SEND, 0, 3), (w.OP_SEND, 0, 0))
+# the opcode differs: Send with Solicited Event, then Send
+rsvdulp_accept('rsvdulp-differs-opcode-send-se-then-send',
+               (w.OP_SEND_SE, 0, 0), (w.OP_SEND, 0, 0))
+# Send with Invalidate of an invalid STag, then a Send: the last
+# segment's opcode is the message's, nothing is invalidated
+rsvdulp_accept('rsvdulp-differs-send-invalidate-then-send',
+               (w.OP_SEND_INV, BAD_INV, 0), (w.OP_SEND, 0, 0))
+
+
+@case('rsvdulp-differs-send-then-send-invalidate', 'initiator',
+      'ddp-rsvdulp', 'terminate 0/2/0x09')
+def _rsvdulp_inv_last(ctx):
+    """A Send, then the last segment a Send with Invalidate of an invalid
+    STag: the message is the last segment's, its invalidation fails when
+    it completes, and the Terminate copies the last segment's header (as
+    send-invalidate-bad-stag, in one segment)."""
+    c = up(ctx)
+    src = struct.pack('>QII', SRC_TO, SRC_STAG, len(RDATA))
+    off = rsvdulp_two((w.OP_SEND, 0, 0), (w.OP_SEND_INV, BAD_INV, 0))(c, src)
+    r = watch(c, off)
+    c.close()
+    return r
 for stag in (0x12345600, 0xFFFFFFFF, 0x00000001):
     hostile('write-invalid-stag-%#x' % stag, 'terminate 1/1/0x00',
             tagged_bad(stag=stag), 'ddp-tagged')
