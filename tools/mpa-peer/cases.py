@@ -1399,6 +1399,110 @@ def _closing_expiry_run(ctx, host, port, proc):
 CASES[-1].requires = 'closer'
 
 
+def closer_up(ctx, proc):
+    """A connection to the --closer-cmd consumer (listening on the
+    target's port + 100): the Request, the Reply, then its disconnect
+    brings the module's FIN. Returns (Conn, monotonic time the FIN was
+    seen) or a string saying what went wrong."""
+    host, port = ctx.target[0], ctx.target[1] + 100
+    end = time.monotonic() + ctx.wait
+    while True:
+        try:
+            s = socket.create_connection((host, port), timeout=5)
+            break
+        except ConnectionRefusedError:
+            if time.monotonic() > end or proc.poll() is not None:
+                return 'closer not listening on %d' % port
+            time.sleep(0.1)
+    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    c = Conn(s, ctx.log)
+    f = request(ctx, c)
+    if isinstance(f, str):
+        c.close()
+        return 'handshake: %s' % f
+    end = time.monotonic() + ctx.wait
+    while tcp_state(c) == 1 and time.monotonic() < end:    # ESTABLISHED
+        time.sleep(0.02)
+    t_fin, st = time.monotonic(), tcp_state(c)
+    if st != 8:                                            # CLOSE_WAIT
+        c.close()
+        return 'TCP state %d, want CLOSE_WAIT (the FIN)' % st
+    return c, t_fin
+
+
+@case('closing-receives-after-module-fin', 'initiator', 'teardown-rts',
+      'fin-then-abort')
+def _closing_receives(ctx):
+    """RFC 5041 section 6.2.1: after the ULP's graceful half-close, DDP
+    SHOULD keep data reception enabled on the other half. The consumer
+    (--closer-cmd, ucmatose -C 0) disconnects at once: the QP goes to
+    CLOSING and the module's FIN comes (SHUT_WR only). We go on sending.
+    The receiver runs in CLOSING as in RTS (eng_rx_begin()): a zero-length
+    RDMA Write (STag 0, valid in any state) is taken and nothing happens,
+    the stream stays; then a Send with the reserved opcode 9 is read and
+    refused, and an error in CLOSING, where no Terminate can follow the
+    FIN, moves the QP to ERROR and aborts the stream (rdmap/qp_state.c,
+    CLOSING, RDMAP_QPE_LOCAL_ERROR): the RST (our TCP_CLOSE with EPIPE, as
+    in closing-timer-expiry) comes well before the CLOSING timer's, not
+    later than 0.8 times close_timeout_ms after the FIN. A receiver
+    stopped by our FIN would leave both FPDUs unread until the timer.
+    The consumer then gets DISCONNECTED and exits 0."""
+    cmd = ctx.closer_cmd.replace('{port}', str(ctx.target[1] + 100))
+    proc = subprocess.Popen(shlex.split(cmd), stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    try:
+        return _closing_receives_run(ctx, proc)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        out, _ = proc.communicate()
+        ctx.log('closer exit %s: %s' % (proc.returncode,
+                                        ' | '.join(out.splitlines()[-6:])))
+
+
+def _closing_receives_run(ctx, proc):
+    r = closer_up(ctx, proc)
+    if isinstance(r, str):
+        return r
+    c, t_fin = r
+    c.send_tagged(w.OP_WRITE, 0, 0)
+    time.sleep(min(0.5, ctx.close_timeout * 0.25))
+    st = tcp_state(c)
+    if st != 8:
+        c.close()
+        return 'TCP state %d after a valid FPDU in CLOSING, want ' \
+            'CLOSE_WAIT' % st
+    send_bad(opcode=9)(c)
+    t_bad = time.monotonic()
+    limit = ctx.close_timeout + max(3.0, ctx.wait)
+    while tcp_state(c) == 8 and time.monotonic() - t_fin < limit:
+        time.sleep(0.02)
+    now, st = time.monotonic(), tcp_state(c)
+    el = now - t_fin
+    ctx.log('TCP state %d %.2f s after the FIN, %.2f s after opcode 9' %
+            (st, el, now - t_bad))
+    if st != 7:                                            # CLOSE
+        c.close()
+        return 'TCP state %d %.1f s after the FIN' % (st, el)
+    err = c.sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+    c.close()
+    if err != errno.EPIPE:
+        return 'socket error %d, want EPIPE (RST)' % err
+    if el >= ctx.close_timeout * 0.8:
+        return 'reset %.2f s after the FIN: the CLOSING timer\'s, the ' \
+            'FPDU unread' % el
+    try:
+        proc.wait(timeout=ctx.wait)
+    except subprocess.TimeoutExpired:
+        return 'consumer still waiting for DISCONNECTED'
+    if proc.returncode != 0:
+        return 'consumer exit %d' % proc.returncode
+    return 'fin-then-abort'
+
+
+CASES[-1].requires = 'closer'
+
+
 @case('fin-right-after-reply-x100', 'initiator', 'teardown-startup',
       'close')
 def _fin_after_reply(ctx):
