@@ -1466,7 +1466,7 @@ def _closing_receives_run(ctx, proc):
         return r
     c, t_fin = r
     c.send_tagged(w.OP_WRITE, 0, 0)
-    time.sleep(min(0.5, ctx.close_timeout * 0.25))
+    time.sleep(min(0.5, ctx.close_timeout * 0.2))
     st = tcp_state(c)
     if st != 8:
         c.close()
