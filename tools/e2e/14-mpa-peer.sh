@@ -12,7 +12,8 @@
 #               headers checked), FIN and RST at every point of a message
 #               and in every QP state, the MPA startup timeouts and the
 #               CLOSING timer (its expiry with ucmatose -C 0, which
-#               disconnects at once and keeps its QP);
+#               disconnects at once and keeps its QP; with it too, FPDUs
+#               after the module's FIN are still received);
 #   responder   the peer listens in NS1; for each case an rping client on
 #               softiwarp in NS0 connects to it and gets a hostile Reply or,
 #               after a good one, hostile FPDUs, also with CRC off

@@ -162,11 +162,16 @@ def watch(c, offender=None, rreq=None, timeout=T_TERM):
     return s
 
 
-def rping_client(ctx, c, data=RDATA, check=True):
+def rping_client(ctx, c, data=RDATA, check=True, adv=None):
     """One iteration of rping's protocol as its client: advertise our
     source, answer the server's RDMA Read, advertise our sink, take its
-    RDMA Write; the written data must equal ours."""
-    c.send_msg(w.OP_SEND, struct.pack('>QII', SRC_TO, SRC_STAG, len(data)))
+    RDMA Write; the written data must equal ours. adv(c, payload), when
+    given, sends the source advertisement instead of one Send."""
+    src = struct.pack('>QII', SRC_TO, SRC_STAG, len(data))
+    if adv is None:
+        c.send_msg(w.OP_SEND, src)
+    else:
+        adv(c, src)
     rr = c.expect(lambda s: not s.tagged and s.opcode == w.OP_READ_REQ,
                   ctx.wait)
     if rr is None:
@@ -589,6 +594,79 @@ hostile('too-long-second-segment', 'terminate 1/2/0x05', two_segs(10, 10, 10),
         'ddp-length')
 hostile('too-long-send-se', 'terminate 1/2/0x05',
         send_bad(opcode=5, payload=bytes(20)), 'ddp-length')
+
+
+# ---- RsvdULP (RFC 5041 section 4.3): the 40 bits of the untagged header
+# that belong to the ULP; RDMAP carries its control octet (RV, two
+# reserved bits, opcode) and the Invalidate STag in them (RFC 5040
+# section 4.1). Every segment of a message MUST carry the same value, but
+# the Data Sink is NOT REQUIRED to verify that and MAY give the ULP the
+# value of any one segment. softiwarp does not compare them: each segment
+# is checked on its own (rdmap_rx_check()), and the message completes
+# with the opcode and Invalidate STag of its last segment, the one with L
+# (eng_rx_send_done() reads rx->h, the header parsed last). rping's source
+# advertisement as a Send in two segments of 8 octets (MO 0, then MO 8
+# with L) whose RsvdULP differ: Delivered, the server's RDMA Read of our
+# buffer follows and the iteration completes; or, when the last segment
+# is a Send with Invalidate of an invalid STag, that segment's Terminate.
+def rsvdulp_two(first, last):
+    """Send the payload in two segments; first and last are (opcode,
+    Invalidate STag field, RDMAP reserved bits) of each. Returns the last
+    segment's header."""
+    def send(c, payload):
+        msn = c.msn[0]
+        c.msn[0] += 1
+        hdr = None
+        for (op, inv, rsvd), mo, last_seg, part in (
+                (first, 0, False, payload[:8]), (last, 8, True, payload[8:])):
+            hdr = bytearray(w.untagged_hdr(op, 0, msn, mo, last_seg,
+                                           inv=inv))
+            hdr[1] |= (rsvd & 3) << 4       # RDMAP Rsv, bits 26-27
+            hdr = bytes(hdr)
+            c.ulpdu_sent[hdr] = len(hdr) + len(part)
+            c.fpdu(hdr + part)
+        return hdr
+    return send
+
+
+def rsvdulp_accept(name, first, last):
+    def fn(ctx):
+        c = up(ctx)
+        r = rping_client(ctx, c, adv=rsvdulp_two(first, last))
+        fin = finish(c)
+        return r if fin == 'close' else 'accept, then %s' % fin
+    add(name, 'initiator', 'ddp-rsvdulp', 'accept', fn)
+
+
+BAD_INV = 0x12345600    # no STag of the server's (write-invalid-stag-*)
+# the Invalidate STag field of a plain Send differs (RFC 5040: ignored)
+rsvdulp_accept('rsvdulp-differs-invalidate-stag',
+               (w.OP_SEND, 0xdeadbeef, 0), (w.OP_SEND, 0, 0))
+# the RDMAP reserved bits of the control octet differ
+rsvdulp_accept('rsvdulp-differs-rdmap-reserved-bits',
+               (w.OP_SEND, 0, 3), (w.OP_SEND, 0, 0))
+# the opcode differs: Send with Solicited Event, then Send
+rsvdulp_accept('rsvdulp-differs-opcode-send-se-then-send',
+               (w.OP_SEND_SE, 0, 0), (w.OP_SEND, 0, 0))
+# Send with Invalidate of an invalid STag, then a Send: the last
+# segment's opcode is the message's, nothing is invalidated
+rsvdulp_accept('rsvdulp-differs-send-invalidate-then-send',
+               (w.OP_SEND_INV, BAD_INV, 0), (w.OP_SEND, 0, 0))
+
+
+@case('rsvdulp-differs-send-then-send-invalidate', 'initiator',
+      'ddp-rsvdulp', 'terminate 0/2/0x09')
+def _rsvdulp_inv_last(ctx):
+    """A Send, then the last segment a Send with Invalidate of an invalid
+    STag: the message is the last segment's, its invalidation fails when
+    it completes, and the Terminate copies the last segment's header (as
+    send-invalidate-bad-stag, in one segment)."""
+    c = up(ctx)
+    src = struct.pack('>QII', SRC_TO, SRC_STAG, len(RDATA))
+    off = rsvdulp_two((w.OP_SEND, 0, 0), (w.OP_SEND_INV, BAD_INV, 0))(c, src)
+    r = watch(c, off)
+    c.close()
+    return r
 for stag in (0x12345600, 0xFFFFFFFF, 0x00000001):
     hostile('write-invalid-stag-%#x' % stag, 'terminate 1/1/0x00',
             tagged_bad(stag=stag), 'ddp-tagged')
@@ -1316,6 +1394,110 @@ def _closing_expiry_run(ctx, host, port, proc):
         if left:
             return 'debugfs after the expiry: %s' % left
     return 'closing-timeout-reset'
+
+
+CASES[-1].requires = 'closer'
+
+
+def closer_up(ctx, proc):
+    """A connection to the --closer-cmd consumer (listening on the
+    target's port + 100): the Request, the Reply, then its disconnect
+    brings the module's FIN. Returns (Conn, monotonic time the FIN was
+    seen) or a string saying what went wrong."""
+    host, port = ctx.target[0], ctx.target[1] + 100
+    end = time.monotonic() + ctx.wait
+    while True:
+        try:
+            s = socket.create_connection((host, port), timeout=5)
+            break
+        except ConnectionRefusedError:
+            if time.monotonic() > end or proc.poll() is not None:
+                return 'closer not listening on %d' % port
+            time.sleep(0.1)
+    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    c = Conn(s, ctx.log)
+    f = request(ctx, c)
+    if isinstance(f, str):
+        c.close()
+        return 'handshake: %s' % f
+    end = time.monotonic() + ctx.wait
+    while tcp_state(c) == 1 and time.monotonic() < end:    # ESTABLISHED
+        time.sleep(0.02)
+    t_fin, st = time.monotonic(), tcp_state(c)
+    if st != 8:                                            # CLOSE_WAIT
+        c.close()
+        return 'TCP state %d, want CLOSE_WAIT (the FIN)' % st
+    return c, t_fin
+
+
+@case('closing-receives-after-module-fin', 'initiator', 'teardown-rts',
+      'fin-then-abort')
+def _closing_receives(ctx):
+    """RFC 5041 section 6.2.1: after the ULP's graceful half-close, DDP
+    SHOULD keep data reception enabled on the other half. The consumer
+    (--closer-cmd, ucmatose -C 0) disconnects at once: the QP goes to
+    CLOSING and the module's FIN comes (SHUT_WR only). We go on sending.
+    The receiver runs in CLOSING as in RTS (eng_rx_begin()): a zero-length
+    RDMA Write (STag 0, valid in any state) is taken and nothing happens,
+    the stream stays; then a Send with the reserved opcode 9 is read and
+    refused, and an error in CLOSING, where no Terminate can follow the
+    FIN, moves the QP to ERROR and aborts the stream (rdmap/qp_state.c,
+    CLOSING, RDMAP_QPE_LOCAL_ERROR): the RST (our TCP_CLOSE with EPIPE, as
+    in closing-timer-expiry) comes well before the CLOSING timer's, not
+    later than 0.8 times close_timeout_ms after the FIN. A receiver
+    stopped by our FIN would leave both FPDUs unread until the timer.
+    The consumer then gets DISCONNECTED and exits 0."""
+    cmd = ctx.closer_cmd.replace('{port}', str(ctx.target[1] + 100))
+    proc = subprocess.Popen(shlex.split(cmd), stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    try:
+        return _closing_receives_run(ctx, proc)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        out, _ = proc.communicate()
+        ctx.log('closer exit %s: %s' % (proc.returncode,
+                                        ' | '.join(out.splitlines()[-6:])))
+
+
+def _closing_receives_run(ctx, proc):
+    r = closer_up(ctx, proc)
+    if isinstance(r, str):
+        return r
+    c, t_fin = r
+    c.send_tagged(w.OP_WRITE, 0, 0)
+    time.sleep(min(0.5, ctx.close_timeout * 0.2))
+    st = tcp_state(c)
+    if st != 8:
+        c.close()
+        return 'TCP state %d after a valid FPDU in CLOSING, want ' \
+            'CLOSE_WAIT' % st
+    send_bad(opcode=9)(c)
+    t_bad = time.monotonic()
+    limit = ctx.close_timeout + max(3.0, ctx.wait)
+    while tcp_state(c) == 8 and time.monotonic() - t_fin < limit:
+        time.sleep(0.02)
+    now, st = time.monotonic(), tcp_state(c)
+    el = now - t_fin
+    ctx.log('TCP state %d %.2f s after the FIN, %.2f s after opcode 9' %
+            (st, el, now - t_bad))
+    if st != 7:                                            # CLOSE
+        c.close()
+        return 'TCP state %d %.1f s after the FIN' % (st, el)
+    err = c.sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+    c.close()
+    if err != errno.EPIPE:
+        return 'socket error %d, want EPIPE (RST)' % err
+    if el >= ctx.close_timeout * 0.8:
+        return 'reset %.2f s after the FIN: the CLOSING timer\'s, the ' \
+            'FPDU unread' % el
+    try:
+        proc.wait(timeout=ctx.wait)
+    except subprocess.TimeoutExpired:
+        return 'consumer still waiting for DISCONNECTED'
+    if proc.returncode != 0:
+        return 'consumer exit %d' % proc.returncode
+    return 'fin-then-abort'
 
 
 CASES[-1].requires = 'closer'

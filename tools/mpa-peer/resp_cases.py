@@ -3,6 +3,7 @@
 peer, which answers with hostile Replies or, after a good Reply, hostile
 FPDUs. Each case checks the wire and the consumer's result."""
 
+import select
 import struct
 import time
 
@@ -229,6 +230,43 @@ for how in ('fin', 'rst'):
         radd('r-%s-%s' % (how, pname), 'r-teardown-startup',
              'reset' if how == 'rst' else 'close',
              end_mid_reply(how, n), REJ)
+
+
+# ---- RFC 6581 section 10: an unenhanced responder closes the TCP
+# connection on an enhanced Request, and the initiator MAY then try again
+# with an unenhanced one. softiwarp does not retry (its choice): one TCP
+# connection per connect, whose outcome swi_cm_connect_work() reports
+# with IW_CM_EVENT_CONNECT_REPLY, and rping -c gets REJECTED. We take the
+# enhanced Request (revision 2 with S: mpa_rev 2, the default), close by
+# FIN or RST as such a responder does, and watch our listening socket:
+# no second connection may come while the client gives up.
+def no_retry(how):
+    def fn(ctx, c):
+        f = read_request(ctx, c)
+        if f.rev != 2 or not f.h:
+            return 'Request not enhanced: %s' % f
+        time.sleep(0.05)
+        if how == 'rst':
+            c.rst()
+            out = 'reset'
+        else:
+            c.fin()
+            out = c.observe(ctx.mpa_timeout + 3)
+        t0 = time.monotonic()
+        r, _, _ = select.select([ctx.lsock], [], [], max(ctx.wait, 3.0))
+        if r:
+            s, _ = ctx.lsock.accept()
+            s.close()
+            return 'another connection %.1f s after the close' % (
+                time.monotonic() - t0)
+        return out
+    return fn
+
+
+radd('r-no-retry-after-fin', 'r-teardown-startup', 'close', no_retry('fin'),
+     REJ)
+radd('r-no-retry-after-rst', 'r-teardown-startup', 'reset', no_retry('rst'),
+     REJ)
 
 
 # after a good Reply: hostile FPDUs to the client
