@@ -3,8 +3,10 @@
 peer, which answers with hostile Replies or, after a good Reply, hostile
 FPDUs. Each case checks the wire and the consumer's result."""
 
+import os
 import select
 import struct
+import subprocess
 import time
 
 import mpawire as w
@@ -153,30 +155,65 @@ def bad_reply(frame_fn, expect='close', wait=None):
     return fn
 
 
-def term_reply(pdata, code):
+FAULT = '/sys/kernel/debug/softiwarp/fail_setup_alloc'
+
+
+def fail_next_setup_alloc(n):
+    """Arm dev/fault.c's countdown: the n-th setup allocation of the
+    module from now on fails (0 disarms). Under `ip netns exec` /sys is a
+    new sysfs mount without debugfs: mount it there, in the peer's own
+    mount namespace, first."""
+    if not os.path.exists(FAULT) and os.path.isdir('/sys/kernel/debug'):
+        subprocess.run(['mount', '-t', 'debugfs', 'none',
+                        '/sys/kernel/debug'], check=False,
+                       stderr=subprocess.DEVNULL)
+    try:
+        with open(FAULT, 'w') as fh:
+            fh.write('%d\n' % n)
+    except OSError as e:
+        raise Fail('cannot arm %s: %s' % (FAULT, e))
+
+
+def term_reply(pdata, code, fault=False):
     """An accepting revision 2 Reply the module cannot go on with: RFC
     6581 sections 8 and 9.1-9.2 want one Terminate, layer 2 (LLP), type 0
     (MPA), the code given, with no DDP or RDMAP header copied, as the first
-    FPDU in the framing the Reply agreed; then the connection ends."""
+    FPDU in the framing the Reply agreed; then the connection ends. With
+    fault, the Reply is good but the module's next setup allocation, its
+    stream's (the Request is out, its Reply buffer allocated by then),
+    fails: a local error, section 9.3's code 0x05."""
     def fn(ctx, c):
         f = read_request(ctx, c)
-        c.send(w.mpa_frame(w.KEY_REP, False, f.c, False, True, 2, pdata))
-        c.full_operation(f.c, f.m, False)
-        out = c.observe(ctx.mpa_timeout + 3)
-        if out != 'close':
-            return out
-        t = c.terminate()
-        if t is None:
-            return 'close without a Terminate'
-        if (t.layer, t.etype, t.code) != (2, 0, code):
-            return 'Terminate %d/%d/0x%02x, not 2/0/0x%02x' % (
-                t.layer, t.etype, t.code, code)
-        if t.m or t.d or t.r or c.segs[0] is not t.seg:
-            return 'Terminate not alone or with headers: %s' % t
-        if t.problems:
-            return 'Terminate: %s' % ', '.join(t.problems)
-        return 'terminate'
+        if fault:
+            time.sleep(0.3)
+            fail_next_setup_alloc(1)
+        try:
+            c.send(w.mpa_frame(w.KEY_REP, False, f.c, False, True, 2,
+                               pdata))
+            return check_term(ctx, c, f, code)
+        finally:
+            if fault:
+                fail_next_setup_alloc(0)
     return fn
+
+
+def check_term(ctx, c, f, code):
+    """The module's Terminate 2/0/code, alone, then the end"""
+    c.full_operation(f.c, f.m, False)
+    out = c.observe(ctx.mpa_timeout + 3)
+    if out != 'close':
+        return out
+    t = c.terminate()
+    if t is None:
+        return 'close without a Terminate'
+    if (t.layer, t.etype, t.code) != (2, 0, code):
+        return 'Terminate %d/%d/0x%02x, not 2/0/0x%02x' % (
+            t.layer, t.etype, t.code, code)
+    if t.m or t.d or t.r or c.segs[0] is not t.seg:
+        return 'Terminate not alone or with headers: %s' % t
+    if t.problems:
+        return 'Terminate: %s' % ', '.join(t.problems)
+    return 'terminate'
 
 
 # the module's IRD (1) is below the responder ORD: Insufficient IRD
@@ -185,6 +222,10 @@ radd('r-reply-ord-above-our-ird', 'r-startup-terminate', 'terminate',
 # P2P echoed with the Send RTR only; the module sends only a Write RTR
 radd('r-reply-p2p-read-not-offered', 'r-startup-terminate', 'terminate',
      term_reply(w.enhanced(1, 1, True, send_rtr=True), 0x07), REJ)
+# a good Reply, but no memory for the stream (RFC 6581 section 9.3)
+radd('r-reply-local-error', 'r-startup-terminate', 'terminate',
+     term_reply(w.enhanced(1, 1, True, write_rtr=True), 0x05, fault=True),
+     REJ)
 
 rep = w.mpa_frame
 for name, frame, client in (
