@@ -622,6 +622,8 @@ static int eng_rx_seg_end(struct eng_stream *s)
 	if (rx->mem)
 		eng_rx_keep(rx, rx->mem, h->stag);
 	rx->mem = NULL;
+	/* with an RDMAC peer, the first segment's versions are the stream's */
+	ddp_rx_fix_version(&rx->ddp, h);
 	/* The initiator spoke first: the responder may send (RFC 5044 7.1.2) */
 	if (test_bit(ENG_TX_HOLD, &s->flags) &&
 	    test_and_clear_bit(ENG_TX_HOLD, &s->flags))

@@ -1457,6 +1457,28 @@ rev0_hostile('rev0-opcode-9', 'terminate 0/2/0x06',
              send_bad(opcode=9, dv=0, rv=0))
 
 
+def mixed_versions(dv, rv, tagged=False):
+    """RFC 5041 section 4.1: DV is the same in every segment of a stream
+    (and RFC 5040's RV with it). The first segment, a zero-length Write of
+    version 0 (accepted), fixes the stream's versions; a later segment
+    with version 1 in one of them is refused as an IETF stream refuses a
+    bad version. Before the fix the receiver took 0 or 1 segment by
+    segment, and this segment passed (got: open)."""
+    def b(c):
+        c.fpdu(w.tagged_hdr(w.OP_WRITE, 0, 0, dv=0, rv=0))
+        bad = tagged_bad(dv=dv, rv=rv) if tagged else send_bad(dv=dv, rv=rv)
+        return bad(c)
+    return b
+
+
+rev0_hostile('rev0-ddp-version-1-after-0', 'terminate 1/2/0x06',
+             mixed_versions(1, 0))
+rev0_hostile('rev0-ddp-version-1-after-0-tagged', 'terminate 1/1/0x04',
+             mixed_versions(1, 0, tagged=True))
+rev0_hostile('rev0-rdmap-version-1-after-0', 'terminate 0/2/0x05',
+             mixed_versions(0, 1))
+
+
 @case('rev0-markers-missing', 'initiator', 'rev0', 'terminate 2/0/0x02',
       needs=PERM)
 def _rev0_nomark(ctx):
