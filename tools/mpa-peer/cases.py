@@ -257,12 +257,27 @@ accept_case('accept-rev1-reserved-bits', res=0x0F)
 accept_case('accept-rev1-pdata-512', pdata=bytes(range(256)) * 2)
 accept_case('accept-rev2-client-server', rev=2)
 accept_case('accept-rev2-no-h', rev=2, h=False)
+# RFC 6581 section 9.2: the Reply names each offered RTR type the module
+# takes (a Write, and a Read while its IRD is not 0), no other; any type
+# it names may come first. Before the fix it named one, the Write when
+# offered (accept-rev2-p2p-all got: reply read_rtr False, not True).
+W_ONLY = {'write_rtr': True, 'read_rtr': False, 'send_rtr': False}
+R_ONLY = {'write_rtr': False, 'read_rtr': True, 'send_rtr': False}
+W_AND_R = {'write_rtr': True, 'read_rtr': True, 'send_rtr': False}
 accept_case('accept-rev2-p2p-write', rev=2, p2p=True, write_rtr=True,
-            rtr='write')
+            rtr='write', want=W_ONLY)
 accept_case('accept-rev2-p2p-read', rev=2, p2p=True, read_rtr=True,
-            rtr='read')
+            rtr='read', want=R_ONLY)
 accept_case('accept-rev2-p2p-all', rev=2, p2p=True, write_rtr=True,
-            read_rtr=True, send_rtr=True, rtr='write')
+            read_rtr=True, send_rtr=True, rtr='write', want=W_AND_R)
+accept_case('accept-rev2-p2p-all-read-first', rev=2, p2p=True,
+            write_rtr=True, read_rtr=True, send_rtr=True, rtr='read',
+            want=W_AND_R)
+# ORD 0: the initiator has no ORD credit for a zero-length Read (and
+# rping, taking the initiator's ORD for its IRD, none to answer it): the
+# Write alone
+accept_case('accept-rev2-p2p-write-read-ord-0', rev=2, p2p=True,
+            write_rtr=True, read_rtr=True, ord_=0, rtr='write', want=W_ONLY)
 # RFC 6581 section 9.1: all ones leaves that value to the ULP; the
 # responder keeps its own and echoes 0x3FFF in the matching field
 accept_case('accept-rev2-ird-max', rev=2, ird=0x3FFF, want={'ord': 0x3FFF})
