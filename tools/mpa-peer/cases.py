@@ -10,6 +10,9 @@ reaction it saw. Reactions:
   close                    FIN or RST without a Terminate
   timeout-close            closed after mpa_timeout_ms, not before
   reset                    we sent RST; the next connection is served
+  abort-unheard            (the module as MPA responder, before any valid
+                           FPDU of ours) RST, without a single FPDU or a
+                           FIN from the module before it
   client:TEXT              (responder role) the consumer failed with TEXT
 """
 
@@ -160,6 +163,20 @@ def watch(c, offender=None, rreq=None, timeout=T_TERM):
     if probs:
         s += ' (' + '; '.join(probs) + ')'
     return s
+
+
+def unheard(c, timeout=T_TERM):
+    """RFC 5044 section 7.1.2 rule 4: the module, the MPA responder, has
+    received no valid FPDU of ours and may send none, its Terminate
+    neither: it resets the stream instead. 'abort-unheard' when the
+    stream ended by an RST with no FPDU and no FIN from the module."""
+    out = ended(c, timeout)
+    t = c.terminate()
+    if t is not None:
+        return 'Terminate before any valid FPDU of ours: %s' % t.short()
+    if c.segs:
+        return 'FPDU before any valid FPDU of ours: %s' % c.segs[0]
+    return 'abort-unheard' if out == 'abort' else out
 
 
 def rping_client(ctx, c, data=RDATA, check=True):
@@ -446,14 +463,18 @@ for how in ('fin', 'rst'):
 def hostile(name, expect, build, cat, setup=None, rev=1, rreq=False,
             known=None, **reqkw):
     """build(c) sends the hostile FPDU(s), returns the offending DDP
-    header (for the Terminate check) or None."""
+    header (for the Terminate check) or None. expect 'abort-unheard':
+    the first FPDU is the hostile one (see unheard())."""
     def fn(ctx):
         c = up(ctx, rev, **reqkw)
         if setup:
             setup(ctx, c)
         off = build(c)
-        rr = getattr(c, 'last_rreq', None) if off is not None else None
-        r = watch(c, off, rr)
+        if expect == 'abort-unheard':
+            r = unheard(c)
+        else:
+            rr = getattr(c, 'last_rreq', None) if off is not None else None
+            r = watch(c, off, rr)
         c.close()
         return r
     add(name, 'initiator', cat, expect, fn)
@@ -860,8 +881,12 @@ hostile('ulpdu-tagged-13-octets', 'terminate 0/2/0xff',
 hostile('ulpdu-read-request-short', 'terminate 0/2/0xff',
         short_ulpdu(w.untagged_hdr(w.OP_READ_REQ, 1, 1) + bytes(20)),
         'malformed')
-hostile('crc-bad-send', 'terminate 2/0/0x02', send_bad(bad_crc=True), 'mpa')
-hostile('crc-bad-zero-length-write', 'terminate 2/0/0x02',
+# RFC 5044 section 7.1.2 rule 4: a bad CRC in our first FPDU, which the
+# module as responder never validated: no Terminate (it would be the
+# module's first FPDU) but the reset. Before the fix the Terminate
+# 2/0/0x02 came (got: Terminate before any valid FPDU of ours).
+hostile('crc-bad-send', 'abort-unheard', send_bad(bad_crc=True), 'mpa')
+hostile('crc-bad-zero-length-write', 'abort-unheard',
         tagged_bad(stag=0, payload=b'', bad_crc=True), 'mpa')
 
 
@@ -870,7 +895,16 @@ def crc_second(c):
     c.fpdu(w.untagged_hdr(w.OP_SEND, 0, 1, 8, True) + bytes(8), bad_crc=True)
 
 
+def crc_after_rtr(c):
+    """A zero-length Write (STag 0, what an RTR is), then the bad CRC"""
+    c.fpdu(w.tagged_hdr(w.OP_WRITE, 0, 0))
+    return send_bad(bad_crc=True)(c)
+
+
+# after our first valid FPDU the module may send: its Terminate comes
 hostile('crc-bad-second-segment', 'terminate 2/0/0x02', crc_second, 'mpa')
+hostile('crc-bad-send-after-zero-length-write', 'terminate 2/0/0x02',
+        crc_after_rtr, 'mpa')
 hostile('crc-bad-after-good-exchange', 'terminate 2/0/0x02',
         send_bad(msn=2, bad_crc=True), 'mpa', setup=learn_stag)
 
@@ -1011,24 +1045,31 @@ def teardown_case(name, how, point, setup=None, extra=None, expect=None):
             c.rst()
             return next_served(ctx)
         c.fin()
-        r = watch(c)
+        r = unheard(c) if expect == 'abort-unheard' else watch(c)
         c.close()
         return r
     add(name, 'initiator', 'teardown-rts', expect or
         ('reset' if how == 'rst' else 'close'), fn)
 
 
+# MSG is our first FPDU. Our FIN inside it leaves the module, the MPA
+# responder, without a valid FPDU of ours: it may send none (RFC 5044
+# section 7.1.2 rule 4), and resets instead of sending Terminate
+# 2/0/0x01 (abort-unheard; before the fix: that Terminate). Between the
+# segments, the first was valid: the Terminate.
 for how in ('fin', 'rst'):
     for pname, n in POINTS:
+        cut = T_CUT if n == len(MSG) else 'abort-unheard'
         teardown_case('%s-%s' % (how, pname), how, n,
-                      expect=T_CUT if how == 'fin' and n else None)
+                      expect=cut if how == 'fin' and n else None)
     teardown_case('%s-read-outstanding' % how, how, 0,
                   setup=read_outstanding)
-    # the peer's Terminate never arrived whole: the module's is no reply
+    # the peer's Terminate never arrived whole: the module's is no reply,
+    # and with no valid FPDU of ours before it, no Terminate at all
     teardown_case('%s-mid-terminate' % how, how, 0, extra=lambda c: c.send(
         c.tx.fpdu(w.untagged_hdr(7, 2, 1) +
                   w.terminate_payload(0, 2, 6))[:20]),
-        expect=T_CUT if how == 'fin' else None)
+        expect='abort-unheard' if how == 'fin' else None)
     teardown_case('%s-after-good-iteration' % how, how, 0,
                   setup=lambda ctx, c: rping_client(ctx, c))
 
@@ -1407,7 +1448,7 @@ def rev0_hostile(name, expect, build):
         if isinstance(f, str):
             return f
         off = build(c)
-        r = watch(c, off)
+        r = unheard(c) if expect == 'abort-unheard' else watch(c, off)
         c.close()
         return r
     add(name, 'initiator', 'rev0', expect, fn, needs=PERM)
@@ -1431,8 +1472,10 @@ def marker_inside(c):
         c.fpdu(zw)
 
 
-rev0_hostile('rev0-marker-first-fpduptr-wrong', 'terminate 2/0/0x03',
-             marker_bad)
+# the first FPDU of the stream is the bad one: the module, responder,
+# validated none of ours and resets, without its Terminate (RFC 5044
+# section 7.1.2 rule 4); before the fix: Terminate 2/0/0x03
+rev0_hostile('rev0-marker-first-fpduptr-wrong', 'abort-unheard', marker_bad)
 rev0_hostile('rev0-marker-inside-fpdu-wrong', 'terminate 2/0/0x03',
              marker_inside)
 
@@ -1462,7 +1505,9 @@ def _rev0_low(ctx):
     return r
 
 
-rev0_hostile('rev0-crc-bad', 'terminate 2/0/0x02',
+# as rev0-marker-first-fpduptr-wrong: our first FPDU (before the fix:
+# Terminate 2/0/0x02)
+rev0_hostile('rev0-crc-bad', 'abort-unheard',
              lambda c: send_bad(dv=0, rv=0, bad_crc=True)(c) and None)
 rev0_hostile('rev0-ddp-version-2', 'terminate 1/2/0x06',
              send_bad(dv=2, rv=0))
@@ -1494,18 +1539,20 @@ rev0_hostile('rev0-rdmap-version-1-after-0', 'terminate 0/2/0x05',
              mixed_versions(0, 1))
 
 
-@case('rev0-markers-missing', 'initiator', 'rev0', 'terminate 2/0/0x02',
+@case('rev0-markers-missing', 'initiator', 'rev0', 'abort-unheard',
       needs=PERM)
 def _rev0_nomark(ctx):
     """An FPDU sent without the Marker the stream must start with: the
-    receiver reads the ULPDU_Length where the Marker belongs."""
+    receiver reads the ULPDU_Length where the Marker belongs, and the CRC
+    fails. It is our first FPDU: the module resets, without its Terminate
+    (RFC 5044 section 7.1.2 rule 4; before the fix: 2/0/0x02)."""
     c = connect(ctx)
     f = request(ctx, c, 0, m=True)
     if isinstance(f, str):
         return f
     c.tx.markers = False
     c.tx.pos = 4
-    off = send_bad(dv=0, rv=0)(c)
-    r = watch(c, off)
+    send_bad(dv=0, rv=0)(c)
+    r = unheard(c)
     c.close()
     return r
