@@ -11,9 +11,12 @@
  * rdmap_rx_check(), rdmap/codec.c); each reports a DDP error type and
  * code (RFC 5041 section 7.2), the first failure wins:
  *
- * ddp_rx_check_version(): DV must be 1, or 0 on a connection with an RDMA
- * Consortium peer (RFC 5044 appendix C). The error type follows the T
- * bit: tagged or untagged buffer error.
+ * ddp_rx_check_version(): DV must be 1; on a connection with an RDMA
+ * Consortium peer (RFC 5044 appendix C) 0 or 1 in the first segment, and
+ * in every later one the DV of the first (RFC 5041 section 4.1: "the same
+ * for all the DDP Segments ... received on a DDP Stream";
+ * ddp_rx_fix_version() records it). The error type follows the T bit:
+ * tagged or untagged buffer error.
  *
  * ddp_rx_check_buffer(), untagged segments (RFC 5041 sections 4.3, 7.1):
  *
@@ -191,10 +194,22 @@ enum ddp_region_verdict ddp_region_check(const struct ddp_stag_check *s,
 }
 EXPORT_SYMBOL_IF_KUNIT(ddp_region_check);
 
+/* DV 1; with an RDMAC peer 0 too, until the first segment chose one */
+static bool ddp_rx_dv_ok(const struct ddp_hdr_info *h,
+			 const struct ddp_rx_state *rx)
+{
+	if (!rx->rdmac)
+		return h->dv == DDP_VERSION;
+	if (rx->ver_fixed)
+		return h->dv == rx->dv;
+	return h->dv == DDP_VERSION || h->dv == DDP_VERSION_RDMAC;
+}
+
 /**
  * ddp_rx_check_version() - check the DDP version of an incoming segment
  * @h: its parsed header
- * @rx: what the receiver knows; only @rx->rdmac is used
+ * @rx: what the receiver knows: @rx->rdmac and the version the stream's
+ *	first segment fixed (@rx->ver_fixed, @rx->dv)
  * @err: set to the DDP error when the version is refused
  *
  * Context: any context.
@@ -204,13 +219,36 @@ EXPORT_SYMBOL_IF_KUNIT(ddp_region_check);
 int ddp_rx_check_version(const struct ddp_hdr_info *h,
 			 const struct ddp_rx_state *rx, struct ddp_error *err)
 {
-	if (h->dv == DDP_VERSION || (rx->rdmac && h->dv == DDP_VERSION_RDMAC))
+	if (ddp_rx_dv_ok(h, rx))
 		return 0;
 	if (h->tagged)
 		return ddp_fail(err, TERM_ETYPE_DDP_TAGGED, TERM_DDP_T_VERSION);
 	return ddp_fail(err, TERM_ETYPE_DDP_UNTAGGED, TERM_DDP_U_VERSION);
 }
 EXPORT_SYMBOL_IF_KUNIT(ddp_rx_check_version);
+
+/**
+ * ddp_rx_fix_version() - make a segment's versions the stream's
+ * @rx: what the receiver knows
+ * @h: the header of a segment the receiver accepted
+ *
+ * On an RDMAC stream the first segment accepted fixes the DDP version,
+ * and the ULP's version field, that every later segment must carry; the
+ * later calls change nothing. An IETF stream has both fixed at 1 from
+ * the start, and is left alone.
+ *
+ * Context: any context; the receiver's, which owns @rx.
+ * Return: nothing.
+ */
+void ddp_rx_fix_version(struct ddp_rx_state *rx, const struct ddp_hdr_info *h)
+{
+	if (!rx->rdmac || rx->ver_fixed)
+		return;
+	rx->dv = h->dv;
+	rx->rv = h->rv;
+	rx->ver_fixed = 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(ddp_rx_fix_version);
 
 static int ddp_rx_check_tagged(const struct ddp_hdr_info *h, u32 len,
 			       const struct ddp_stag_check *stag,

@@ -127,12 +127,23 @@ struct ddp_rx_queue {
 /**
  * struct ddp_rx_state - what the receiver knows when a segment arrives
  * @rdmac: nonzero when the connection runs with an RDMA Consortium peer
- *	(MPA Rev 0): DDP version 0 is then accepted as well as 1 (and by
- *	RDMAP, its version 0)
+ *	(MPA Rev 0): its first segment may carry DDP version 0 or 1 (and
+ *	RDMAP version 0 or 1); the versions it carries are then the
+ *	stream's (@ver_fixed). With any other peer both are 1
+ * @ver_fixed: nonzero once a segment was accepted on an RDMAC stream:
+ *	every later segment must carry @dv and @rv (RFC 5041 section 4.1:
+ *	DV is the same in every segment of a stream); set by
+ *	ddp_rx_fix_version()
+ * @dv: the DDP version of the stream's first segment, when @ver_fixed
+ * @rv: the ULP's version field (DDP_CTRL_ULP_RV) of that segment, when
+ *	@ver_fixed, for the ULP's own check (RDMAP: its version)
  * @queue: the untagged queues, indexed by QN
  */
 struct ddp_rx_state {
 	u8 rdmac;
+	u8 ver_fixed;
+	u8 dv;
+	u8 rv;
 	struct ddp_rx_queue queue[DDP_QN_COUNT];
 };
 
@@ -168,6 +179,8 @@ enum ddp_region_verdict ddp_region_check(const struct ddp_stag_check *s,
 					 u8 need, u64 to, u64 len);
 int ddp_rx_check_version(const struct ddp_hdr_info *h,
 			 const struct ddp_rx_state *rx, struct ddp_error *err);
+void ddp_rx_fix_version(struct ddp_rx_state *rx,
+			const struct ddp_hdr_info *h);
 int ddp_rx_check_buffer(const struct ddp_hdr_info *h, u32 len,
 			const struct ddp_rx_state *rx,
 			const struct ddp_stag_check *stag,

@@ -622,10 +622,8 @@ static int eng_rx_seg_end(struct eng_stream *s)
 	if (rx->mem)
 		eng_rx_keep(rx, rx->mem, h->stag);
 	rx->mem = NULL;
-	/* The initiator spoke first: the responder may send (RFC 5044 7.1.2) */
-	if (test_bit(ENG_TX_HOLD, &s->flags) &&
-	    test_and_clear_bit(ENG_TX_HOLD, &s->flags))
-		eng_tx_kick(s, false);
+	/* with an RDMAC peer, the first segment's versions are the stream's */
+	ddp_rx_fix_version(&rx->ddp, h);
 	if (h->tagged) {
 		if (h->opcode != RDMAP_READ_RESP) {
 			eng_rx_mark_open(rx, ENG_RX_OPEN_WRITE, !h->last);
@@ -666,6 +664,15 @@ static int eng_rx_begin(void *ctx, unsigned int ulpdu_len)
 		s->rx.failed = true;
 		return -ESHUTDOWN;
 	}
+	/*
+	 * Verify-first: this FPDU passed its CRC and Marker checks. The
+	 * initiator's first valid FPDU lets the responder send (RFC 5044
+	 * section 7.1.2 rule 4), its Terminate for a DDP or RDMAP error in
+	 * this very FPDU included.
+	 */
+	if (test_bit(ENG_TX_HOLD, &s->flags) &&
+	    test_and_clear_bit(ENG_TX_HOLD, &s->flags))
+		eng_tx_kick(s, false);
 	s->rx.ulpdu_len = ulpdu_len;
 	s->rx.hdr_got = 0;
 	s->rx.hdr_len = DDP_CTRL_SIZE;

@@ -911,17 +911,34 @@ static void eng_tx_trace_term(const struct eng_stream *s)
 }
 
 /*
+ * A responder that has not received a valid FPDU may send none (RFC 5044
+ * section 7.1.2 rule 4), and its Terminate is no exception: the stream is
+ * reset instead, as when a Terminate cannot be sent. The QP took the
+ * error already (its move to TERMINATE flushed the work and raised the
+ * async event); the reset takes it on to ERROR.
+ */
+static void eng_tx_term_held(struct eng_stream *s)
+{
+	net_info_ratelimited("softiwarp: QP %u: no valid FPDU received yet: resetting, no Terminate\n",
+			     s->link.qp_num);
+	eng_tx_abort(s);
+}
+
+/*
  * Choose the next message: the Terminate, a Read Response, the SQ. The
  * SQ is served in RTS only; Read Responses in CLOSING too, so that an
- * orderly close answers the peer's Read Requests before its FIN.
+ * orderly close answers the peer's Read Requests before its FIN. A
+ * responder's hold (ENG_TX_HOLD) holds back everything, the Terminate
+ * too: once the QP has left RTS for TERMINATE or ERROR, a Terminate held
+ * back is dropped and the stream reset (eng_tx_term_held()).
  */
 static bool eng_tx_pick(struct eng_stream *s)
 {
 	enum rdmap_qps state = READ_ONCE(*s->link.state);
 	bool hold = test_bit(ENG_TX_HOLD, &s->flags);
 	struct eng_tx_job *j = &s->job;
+	bool got = true, drop = false;
 	unsigned long flags;
-	bool got = true;
 
 	j->done = 0;
 	j->last = false;
@@ -935,7 +952,18 @@ static bool eng_tx_pick(struct eng_stream *s)
 	    READ_ONCE(s->irq_put) == s->irq_get)
 		return eng_tx_pick_sqe(s);
 	spin_lock_irqsave(&s->qlock, flags);
-	if (s->term_len && !s->term_sent) {
+	if (s->term_len && !s->term_sent &&
+	    test_bit(ENG_TX_HOLD, &s->flags)) {
+		/*
+		 * Read again under the lock the Terminate was queued under:
+		 * an FPDU that ended the hold came before it. In RTS the
+		 * QP's move to TERMINATE kicks us again; CLOSING aborts.
+		 */
+		drop = state == RDMAP_QPS_TERMINATE || state == RDMAP_QPS_ERROR;
+		if (drop)
+			s->term_sent = true;
+		got = false;
+	} else if (s->term_len && !s->term_sent) {
 		s->term_sent = true;
 		if (trace_term_sent_enabled())
 			eng_tx_trace_term(s);
@@ -965,6 +993,8 @@ static bool eng_tx_pick(struct eng_stream *s)
 			eng_tx_nomem(s);
 		return true;
 	}
+	if (drop)
+		eng_tx_term_held(s);
 	if (state != RDMAP_QPS_RTS || hold)
 		return false;
 	return eng_tx_pick_sqe(s);

@@ -371,7 +371,13 @@ struct rx_case {
 	u8 no_stag;			/* pass no lookup result */
 	int ret;
 	struct rdmap_term_cause cause;
+	u8 fixed;			/* the stream's versions are fixed: */
+	u8 fixed_dv;			/* its DDP version */
+	u8 fixed_rv;			/* and its RDMAP version */
 };
+
+/* An RDMAC stream whose first segment carried DDP version d, RDMAP r */
+#define FIXED(d, r)	.fixed = 1, .fixed_dv = (d), .fixed_rv = (r)
 
 static const struct rx_case rx_cases[] = {
 	/* accepted */
@@ -401,8 +407,14 @@ static const struct rx_case rx_cases[] = {
 	{ "RDMAC mode: DDP and RDMAP version 0",
 	  { .last = 1, .opcode = RDMAP_SEND, .msn = 1 }, 8, 1,
 	  QUEUE(1, 1, 0, 64) },
-	{ "RDMAC mode: version 1 still accepted",
+	{ "RDMAC mode: version 1 accepted in the first segment",
 	  UNTAGGED(RDMAP_SEND, 0, 1, 0), 8, 1, QUEUE(1, 1, 0, 64) },
+	{ "RDMAC mode: version 0 kept by the stream",
+	  { .last = 1, .opcode = RDMAP_SEND, .msn = 1 }, 8, 1,
+	  QUEUE(1, 1, 0, 64), FIXED(0, 0) },
+	{ "RDMAC mode: version 1 kept by the stream",
+	  UNTAGGED(RDMAP_SEND, 0, 1, 0), 8, 1, QUEUE(1, 1, 0, 64),
+	  FIXED(1, 1) },
 	{ "Write inside its region",
 	  TAGGED(RDMAP_WRITE, RGN_BASE + 0x100), 256, 0, {},
 	  REGION(RGN_BASE, RGN_LEN, WR) },
@@ -440,6 +452,26 @@ static const struct rx_case rx_cases[] = {
 	{ "RDMAP version 2",
 	  { .last = 1, .dv = 1, .rv = 2, .opcode = RDMAP_SEND, .msn = 1 }, 8,
 	  1, QUEUE(1, 1, 0, 64), REFUSE(0, 2, 0x05) },
+	{ "RDMAC mode: untagged DDP version 1 on a stream of version 0",
+	  { .last = 1, .dv = 1, .opcode = RDMAP_SEND, .msn = 1 }, 8, 1,
+	  QUEUE(1, 1, 0, 64), REFUSE(1, 2, 0x06), FIXED(0, 0) },
+	{ "RDMAC mode: tagged DDP version 1 on a stream of version 0",
+	  { .tagged = 1, .dv = 1, .opcode = RDMAP_WRITE, .to = RGN_BASE }, 8,
+	  1, {}, REGION(RGN_BASE, RGN_LEN, WR), REFUSE(1, 1, 0x04),
+	  FIXED(0, 0) },
+	{ "RDMAC mode: untagged DDP version 0 on a stream of version 1",
+	  { .last = 1, .rv = 1, .opcode = RDMAP_SEND, .msn = 1 }, 8, 1,
+	  QUEUE(1, 1, 0, 64), REFUSE(1, 2, 0x06), FIXED(1, 1) },
+	{ "RDMAC mode: tagged DDP version 0 on a stream of version 1",
+	  { .tagged = 1, .rv = 1, .opcode = RDMAP_WRITE, .to = RGN_BASE }, 8,
+	  1, {}, REGION(RGN_BASE, RGN_LEN, WR), REFUSE(1, 1, 0x04),
+	  FIXED(1, 1) },
+	{ "RDMAC mode: RDMAP version 1 on a stream of version 0",
+	  { .last = 1, .rv = 1, .opcode = RDMAP_SEND, .msn = 1 }, 8, 1,
+	  QUEUE(1, 1, 0, 64), REFUSE(0, 2, 0x05), FIXED(0, 0) },
+	{ "RDMAC mode: RDMAP version 0 on a stream of version 1",
+	  { .last = 1, .dv = 1, .opcode = RDMAP_SEND, .msn = 1 }, 8, 1,
+	  QUEUE(1, 1, 0, 64), REFUSE(0, 2, 0x05), FIXED(1, 1) },
 	{ "bad DDP and RDMAP versions: the DDP one is reported",
 	  { .last = 1, .dv = 2, .rv = 2, .opcode = RDMAP_SEND, .msn = 1 }, 8,
 	  0, QUEUE(1, 1, 0, 64), REFUSE(1, 2, 0x06) },
@@ -550,7 +582,10 @@ static void rdmap_rx_check_gives_expected_verdict(struct kunit *test)
 {
 	const struct rx_case *c = test->param_value;
 	struct rdmap_term_cause cause = { 0xaa, 0xaa, 0xaa };
-	struct ddp_rx_state rx = { .rdmac = c->rdmac };
+	struct ddp_rx_state rx = {
+		.rdmac = c->rdmac, .ver_fixed = c->fixed, .dv = c->fixed_dv,
+		.rv = c->fixed_rv,
+	};
 	int i;
 
 	for (i = 0; i < RDMAP_QN_COUNT; i++)
@@ -566,6 +601,68 @@ static void rdmap_rx_check_gives_expected_verdict(struct kunit *test)
 		return;
 	}
 	SWI_EXPECT_TERM_CAUSE_EQ(test, cause, c->cause);
+}
+
+/*
+ * RFC 5041 section 4.1: DV is the same in every segment of a stream. On
+ * an RDMAC stream the first segment accepted fixes it, and RDMAP's
+ * version with it (ddp_rx_fix_version()): a later segment of the other
+ * version gets the error of a bad version on an IETF stream, 1/2/0x06
+ * untagged, 1/1/0x04 tagged, 0/2/0x05 for RDMAP's. An IETF stream keeps
+ * accepting version 1 only.
+ */
+static void ddp_rx_first_segment_fixes_the_version(struct kunit *test)
+{
+	const struct ddp_hdr_info v0 = {
+		.last = 1, .opcode = RDMAP_SEND, .msn = 1,
+	};
+	const struct ddp_hdr_info v1 = UNTAGGED(RDMAP_SEND, 0, 1, 0);
+	const struct ddp_hdr_info t1 = TAGGED(RDMAP_WRITE, 0);
+	struct ddp_hdr_info rv1 = v0;
+	struct ddp_rx_state rx = { .rdmac = 1 };
+	struct ddp_rx_state ietf = { .rdmac = 0 };
+	struct rdmap_term_cause cause = {};
+	struct ddp_error err;
+	int i;
+
+	rv1.rv = 1;
+	for (i = 0; i < DDP_QN_COUNT; i++) {
+		rx.queue[i] = (struct ddp_rx_queue)QUEUE(1, 1, 0, 64);
+		ietf.queue[i] = rx.queue[i];
+	}
+	/* nothing received yet: either version may come first */
+	KUNIT_EXPECT_EQ(test, ddp_rx_check_version(&v0, &rx, &err), 0);
+	KUNIT_EXPECT_EQ(test, ddp_rx_check_version(&v1, &rx, &err), 0);
+	ddp_rx_fix_version(&rx, &v0);
+	KUNIT_EXPECT_EQ(test, rx.ver_fixed, 1);
+	/* a later accepted segment changes nothing */
+	ddp_rx_fix_version(&rx, &v1);
+	KUNIT_EXPECT_EQ(test, rx.dv, DDP_VERSION_RDMAC);
+	KUNIT_EXPECT_EQ(test, rx.rv, RDMAP_VERSION_RDMAC);
+	KUNIT_EXPECT_EQ(test, rdmap_rx_check(&v0, 8, &rx, NULL, &cause), 0);
+	KUNIT_EXPECT_EQ(test, rdmap_rx_check(&v1, 8, &rx, NULL, &cause),
+			-EPROTO);
+	SWI_EXPECT_TERM_CAUSE(test, cause, 1, 2, 0x06);
+	KUNIT_EXPECT_EQ(test, rdmap_rx_check(&t1, 0, &rx, NULL, &cause),
+			-EPROTO);
+	SWI_EXPECT_TERM_CAUSE(test, cause, 1, 1, 0x04);
+	KUNIT_EXPECT_EQ(test, rdmap_rx_check(&rv1, 8, &rx, NULL, &cause),
+			-EPROTO);
+	SWI_EXPECT_TERM_CAUSE(test, cause, 0, 2, 0x05);
+	/* the other way round: a first segment of version 1 */
+	rx.ver_fixed = 0;
+	ddp_rx_fix_version(&rx, &v1);
+	KUNIT_EXPECT_EQ(test, rdmap_rx_check(&v1, 8, &rx, NULL, &cause), 0);
+	KUNIT_EXPECT_EQ(test, rdmap_rx_check(&v0, 8, &rx, NULL, &cause),
+			-EPROTO);
+	SWI_EXPECT_TERM_CAUSE(test, cause, 1, 2, 0x06);
+	/* an IETF stream: version 1 only, before and after */
+	ddp_rx_fix_version(&ietf, &v1);
+	KUNIT_EXPECT_EQ(test, ietf.ver_fixed, 0);
+	KUNIT_EXPECT_EQ(test, rdmap_rx_check(&v1, 8, &ietf, NULL, &cause), 0);
+	KUNIT_EXPECT_EQ(test, rdmap_rx_check(&v0, 8, &ietf, NULL, &cause),
+			-EPROTO);
+	SWI_EXPECT_TERM_CAUSE(test, cause, 1, 2, 0x06);
 }
 
 #define SRC_BASE	0x20000ULL
@@ -647,6 +744,7 @@ static struct kunit_case ddp_cases[] = {
 			 region_cases_gen_params),
 	KUNIT_CASE_PARAM(rdmap_rx_check_gives_expected_verdict,
 			 rx_cases_gen_params),
+	KUNIT_CASE(ddp_rx_first_segment_fixes_the_version),
 	KUNIT_CASE_PARAM(rdmap_read_req_check_gives_expected_verdict,
 			 rreq_cases_gen_params),
 	{}

@@ -14,7 +14,10 @@
  * the peer's RDMA Read; IRD and ORD of 1 must carry Reads back to back; a
  * Send with Invalidate must invalidate the peer's STag. With one QP facing
  * a raw socket: an RDMA Write cut in its payload by the peer's FIN must
- * let its MR go while the QP lives on (ib_dereg_mr() waits for it).
+ * let its MR go while the QP lives on (ib_dereg_mr() waits for it); an
+ * MPA responder that has received no valid FPDU sends none, not even the
+ * Terminate for a first FPDU whose CRC fails (it resets instead), while a
+ * first FPDU that passed MPA's checks lets it send its Terminates.
  *
  * The kernel's own consumer code is run against the device as well: the
  * rdma_rw API (drivers/infiniband/core/rw.c), which every kernel ULP uses
@@ -1797,6 +1800,133 @@ static u16 qpt_raw_read_fpdu(struct kunit *test, struct qpt *t, u8 *u)
 	return n;
 }
 
+/*
+ * The raw peer's RDMA Write of @len octets (0x5a) to @stag, TO 0, its CRC
+ * computed, and off by one bit when @bad_crc
+ */
+static void qpt_raw_write_crc(struct kunit *test, struct qpt *t, u32 stag,
+			      u16 len, bool bad_crc)
+{
+	struct ddp_hdr_info h = {
+		.tagged = 1, .last = 1, .dv = DDP_VERSION, .rv = RDMAP_VERSION,
+		.opcode = RDMAP_WRITE, .stag = stag,
+	};
+	u16 ulen = DDP_TAGGED_HDR_SIZE + len;
+	size_t n = MPA_HDR_SIZE + ulen + mpa_pad_len(ulen);
+	__be16 wire_len = cpu_to_be16(ulen);
+	struct mpa_crc crc;
+	__le32 sum;
+	u8 *f;
+
+	f = kunit_kzalloc(test, n, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	memcpy(f, &wire_len, MPA_HDR_SIZE);
+	KUNIT_ASSERT_EQ(test, ddp_hdr_build(f + MPA_HDR_SIZE,
+					    DDP_TAGGED_HDR_SIZE, &h),
+			DDP_TAGGED_HDR_SIZE);
+	memset(f + MPA_HDR_SIZE + DDP_TAGGED_HDR_SIZE, 0x5a, len);
+	mpa_crc_begin(&crc);
+	mpa_crc_update(&crc, f, n);
+	sum = mpa_crc_final(&crc);
+	if (bad_crc)
+		sum ^= cpu_to_le32(1);
+	qpt_raw_fpdu(test, t, f + MPA_HDR_SIZE, ulen, sum);
+}
+
+/* The MPA responder B, held, checking CRCs; the raw peer initiates */
+static const struct eng_stream_cfg qpt_held = {
+	.rx = { .crc = true }, .hold = true,
+};
+
+/*
+ * The raw peer reads B's first FPDU, which must be a Terminate of
+ * @layer/@etype/@code
+ */
+static void qpt_raw_expect_term(struct kunit *test, struct qpt *t, u8 layer,
+				u8 etype, u8 code)
+{
+	u8 *u = kunit_kzalloc(test, MPA_MULPDU_MAX + 8, GFP_KERNEL);
+	struct rdmap_term_info ti;
+	struct ddp_hdr_info h;
+	int n, hl;
+
+	KUNIT_ASSERT_NOT_NULL(test, u);
+	n = qpt_raw_read_fpdu(test, t, u);
+	hl = ddp_hdr_parse(u, n, &h);
+	KUNIT_ASSERT_EQ(test, hl, DDP_UNTAGGED_HDR_SIZE);
+	KUNIT_EXPECT_FALSE(test, h.tagged);
+	KUNIT_EXPECT_EQ(test, h.opcode, RDMAP_TERMINATE);
+	KUNIT_EXPECT_EQ(test, h.qn, RDMAP_QN_TERMINATE);
+	KUNIT_ASSERT_GE(test, rdmap_term_parse(u + hl, n - hl, &ti), 0);
+	SWI_EXPECT_TERM_CAUSE(test, ti.cause, layer, etype, code);
+}
+
+/*
+ * RFC 5044 section 7.1.2 rule 4: the responder sends no FPDU before it
+ * received and validated one. B's first FPDU from the raw peer fails its
+ * CRC: B sends nothing, its Terminate neither, and resets the connection;
+ * its QP goes to ERROR, its receive flushed. Before, B's first FPDU was
+ * that Terminate (2/0/0x02).
+ */
+static void qpt_held_bad_first_fpdu_resets(struct kunit *test)
+{
+	const struct eng_stream_cfg *both[2] = { NULL, &qpt_held };
+	struct qpt *t = qpt_up_pair(test, both, 0);
+	struct msghdr msg = {};
+	u64 v[SWI_CNT_MAX] = {};
+	struct ib_wc wc;
+	struct kvec kv;
+	u8 octet;
+	int i;
+
+	qpt_post_recv(test, t, 1, 61, 64);
+	qpt_raw_write_crc(test, t, 0, 0, true);
+	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[1], &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 61);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_WR_FLUSH_ERR);
+	/* not one octet, then the reset */
+	kv = (struct kvec){ .iov_base = &octet, .iov_len = 1 };
+	t->raw->sk->sk_rcvtimeo = msecs_to_jiffies(QPT_WAIT_MS);
+	KUNIT_EXPECT_EQ(test, kernel_recvmsg(t->raw, &msg, &kv, 1, 1, 0),
+			-ECONNRESET);
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
+	qpt_counters(test, t, v);
+	KUNIT_EXPECT_EQ(test, v[SWI_CNT_TX_FPDUS], 0);
+	KUNIT_EXPECT_EQ(test, v[SWI_CNT_RX_CRC_ERRORS], 1);
+	for (i = SWI_CNT_TX_TERM_RDMAP; i <= SWI_CNT_RX_TERM_LLP; i++)
+		KUNIT_EXPECT_EQ_MSG(test, v[i], 0, "counter %d", i);
+}
+
+/*
+ * A first FPDU that passes MPA's checks ends the hold, whatever DDP
+ * makes of it: B's Terminate for a Write to an invalid STag (1/1/0x00)
+ * is its first FPDU.
+ */
+static void qpt_held_valid_first_fpdu_terminates(struct kunit *test)
+{
+	const struct eng_stream_cfg *both[2] = { NULL, &qpt_held };
+	struct qpt *t = qpt_up_pair(test, both, 0);
+
+	qpt_raw_write_crc(test, t, 0x00bad000, 8, false);
+	qpt_raw_expect_term(test, t, 1, 1, 0x00);
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
+}
+
+/*
+ * After the peer's first valid FPDU (the zero-length Write of an RTR), a
+ * bad one still gets its Terminate: 2/0/0x02, B's first FPDU.
+ */
+static void qpt_held_terminates_after_first_fpdu(struct kunit *test)
+{
+	const struct eng_stream_cfg *both[2] = { NULL, &qpt_held };
+	struct qpt *t = qpt_up_pair(test, both, 0);
+
+	qpt_raw_write_crc(test, t, 0, 0, false);
+	qpt_raw_write_crc(test, t, 0, 0, true);
+	qpt_raw_expect_term(test, t, 2, 0, 0x02);
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
+}
+
 static void qpt_rresp_src_restore(void *unused)
 {
 	eng_tx_lose_rresp_src(-1);
@@ -2787,6 +2917,9 @@ static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_tx_buffers_on_demand),
 	KUNIT_CASE_SLOW(qpt_bad_stag_terminates),
 	KUNIT_CASE_SLOW(qpt_crc_error_terminates),
+	KUNIT_CASE_SLOW(qpt_held_bad_first_fpdu_resets),
+	KUNIT_CASE_SLOW(qpt_held_valid_first_fpdu_terminates),
+	KUNIT_CASE_SLOW(qpt_held_terminates_after_first_fpdu),
 	KUNIT_CASE_SLOW(qpt_local_error_terminates),
 	KUNIT_CASE_SLOW(qpt_tx_nomem_send_terminates),
 	KUNIT_CASE_SLOW(qpt_tx_nomem_read_terminates),

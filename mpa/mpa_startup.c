@@ -360,32 +360,41 @@ static u8 mpa_startup_pick_rtr(u8 types)
 	return types & MPA_RTR_SEND;
 }
 
+/*
+ * RFC 6581 section 9.2. A responder names each type offered that it
+ * supports (SHOULD), and when it supports none of them, the one of its
+ * own it prefers (MUST); the initiator, unable to send that, answers with
+ * Terminate 2/0/0x07. An initiator picks one type, of those it offered,
+ * among those the Reply names (MUST), or fails with No matching RTR.
+ */
 static int mpa_startup_rtr(const struct mpa_startup_policy *pol,
 			   enum mpa_startup_role role,
 			   const struct mpa_startup_frame *peer,
 			   struct mpa_startup_result *res)
 {
+	bool responder = role == MPA_STARTUP_RESPONDER;
 	u8 types = peer->rtr & pol->rtr;
-	u16 initiator_ord;
+	u16 initiator_ord, responder_ird;
 
 	if (!peer->p2p)
 		return 0;
 	/* P in a Reply only echoes P in our Request */
-	if (role == MPA_STARTUP_INITIATOR && !pol->p2p)
+	if (!responder && !pol->p2p)
 		return mpa_startup_fail(res, MPA_ERR_REQ_REP);
 	res->p2p = true;
-	/* A zero length RDMA Read takes one of the initiator's ORD credits */
-	initiator_ord = role == MPA_STARTUP_RESPONDER ? peer->ord : res->ord;
-	if (!initiator_ord)
-		types &= ~MPA_RTR_READ;
-	res->rtr = mpa_startup_pick_rtr(types);
 	/*
-	 * RFC 6581 section 9.2: a responder supporting none of the types
-	 * offered still names one it supports; the initiator, unable to send
-	 * it, answers with Terminate 2/0/0x07
+	 * A zero length RDMA Read takes one of the initiator's ORD credits
+	 * and an entry of the responder's IRQ: an IRD of 0 would refuse it
+	 * (no buffer, RFC 5040 section 6.1)
 	 */
-	if (!res->rtr && role == MPA_STARTUP_RESPONDER)
-		res->rtr = mpa_startup_pick_rtr(pol->rtr);
+	initiator_ord = responder ? peer->ord : res->ord;
+	responder_ird = responder ? res->ird : peer->ird;
+	if (!initiator_ord || !responder_ird)
+		types &= ~MPA_RTR_READ;
+	if (responder)
+		res->rtr = types ?: mpa_startup_pick_rtr(pol->rtr);
+	else
+		res->rtr = mpa_startup_pick_rtr(types);
 	if (!res->rtr)
 		return mpa_startup_fail(res, MPA_ERR_NO_MATCHING_RTR);
 	return 0;
@@ -500,7 +509,9 @@ EXPORT_SYMBOL_IF_KUNIT(mpa_startup_request);
  * The Reply has the negotiated revision, our M and C (both set towards a
  * revision 0 peer, Appendix C.2.4) and, when the Request had enhanced
  * data, our IRD and ORD (0x3FFF echoed where the Request had it, RFC 6581
- * section 9.1), P echoed and the one RTR type selected.
+ * section 9.1), P echoed and the RTR types it names: each one offered
+ * that we support, or when there is none, the one of ours we prefer (RFC
+ * 6581 section 9.2).
  *
  * Context: any context.
  * Return: nothing.

@@ -137,7 +137,9 @@ struct mpa_startup_policy {
  * @markers_rx: expect Markers in what we receive
  * @enhanced: RFC 6581 data was exchanged (a responder sends it back)
  * @p2p: peer-to-peer mode was asked for and is echoed
- * @rtr: the one MPA_RTR_* type the initiator sends first in p2p mode
+ * @rtr: MPA_RTR_* types in p2p mode: an initiator's, the one type it
+ *	sends first; a responder's, those its Reply names (each offered
+ *	type it supports, any of which it accepts as the first FPDU)
  * @ird: the IRD we use
  * @ord: the ORD we use
  * @rep_ird: the IRD a responder announces in its Reply: @ird, or

@@ -12,8 +12,10 @@
  *
  * 1. DDP version (RFC 5041 sections 4.1 and 7.2), ddp_rx_check_version():
  *    a DDP tagged or untagged buffer error.
- * 2. RDMAP version (RFC 5040 section 4.1): RV must be 1, or 0 on a
- *    connection with an RDMA Consortium peer; a remote operation error.
+ * 2. RDMAP version (RFC 5040 section 4.1): RV must be 1; on a connection
+ *    with an RDMA Consortium peer 0 or 1 in the first segment and the RV
+ *    of the first in every later one, as for DV (ddp_rx_fix_version()
+ *    records both); a remote operation error.
  * 3. Opcode (RFC 5040 section 4.2): defined, and of the buffer model the
  *    T bit says (Write and Read Response tagged, the others untagged);
  *    otherwise "unexpected opcode", a remote operation error.
@@ -117,14 +119,26 @@ static u8 rdmap_op_model(u8 opcode)
 						     OP_RESERVED;
 }
 
+/* RV 1; with an RDMAC peer 0 too, until the first segment chose one */
+static bool rdmap_rx_rv_ok(const struct ddp_hdr_info *h,
+			   const struct ddp_rx_state *rx)
+{
+	if (!rx->rdmac)
+		return h->rv == RDMAP_VERSION;
+	if (rx->ver_fixed)
+		return h->rv == rx->rv;
+	return h->rv == RDMAP_VERSION || h->rv == RDMAP_VERSION_RDMAC;
+}
+
 /* Checks 2 to 4a at the top of this file */
-static int rdmap_rx_check_op(const struct ddp_hdr_info *h, u8 rdmac,
+static int rdmap_rx_check_op(const struct ddp_hdr_info *h,
+			     const struct ddp_rx_state *rx,
 			     struct rdmap_term_cause *cause)
 {
 	u8 model = rdmap_op_model(h->opcode);
 	bool tagged_op = model == OP_TAGGED;
 
-	if (h->rv != RDMAP_VERSION && !(rdmac && h->rv == RDMAP_VERSION_RDMAC))
+	if (!rdmap_rx_rv_ok(h, rx))
 		return rdmap_fail(cause, TERM_LAYER_RDMAP,
 				  TERM_ETYPE_RDMAP_OPERATION,
 				  TERM_RDMAP_VERSION);
@@ -142,7 +156,8 @@ static int rdmap_rx_check_op(const struct ddp_hdr_info *h, u8 rdmac,
  * rdmap_rx_check() - validate one incoming DDP segment
  * @h: its parsed header
  * @len: its payload length (the octets behind the DDP header)
- * @rx: what the receiver knows: versions accepted, untagged queue states
+ * @rx: what the receiver knows: versions accepted (those the stream's
+ *	first segment fixed, on an RDMAC stream), untagged queue states
  * @stag: for a tagged segment, the lookup result of @h->stag (NULL counts
  *	as an invalid STag); ignored for untagged segments
  * @cause: set to the Terminate error when the segment is refused
@@ -165,7 +180,7 @@ int rdmap_rx_check(const struct ddp_hdr_info *h, u32 len,
 
 	if (ddp_rx_check_version(h, rx, &err))
 		return rdmap_fail_ddp(cause, &err);
-	ret = rdmap_rx_check_op(h, rx->rdmac, cause);
+	ret = rdmap_rx_check_op(h, rx, cause);
 	if (ret)
 		return ret;
 	ret = ddp_rx_check_buffer(h, len, rx, stag, &err);

@@ -10,6 +10,9 @@ reaction it saw. Reactions:
   close                    FIN or RST without a Terminate
   timeout-close            closed after mpa_timeout_ms, not before
   reset                    we sent RST; the next connection is served
+  abort-unheard            (the module as MPA responder, before any valid
+                           FPDU of ours) RST, without a single FPDU or a
+                           FIN from the module before it
   client:TEXT              (responder role) the consumer failed with TEXT
 """
 
@@ -162,6 +165,20 @@ def watch(c, offender=None, rreq=None, timeout=T_TERM):
     return s
 
 
+def unheard(c, timeout=T_TERM):
+    """RFC 5044 section 7.1.2 rule 4: the module, the MPA responder, has
+    received no valid FPDU of ours and may send none, its Terminate
+    neither: it resets the stream instead. 'abort-unheard' when the
+    stream ended by an RST with no FPDU and no FIN from the module."""
+    out = ended(c, timeout)
+    t = c.terminate()
+    if t is not None:
+        return 'Terminate before any valid FPDU of ours: %s' % t.short()
+    if c.segs:
+        return 'FPDU before any valid FPDU of ours: %s' % c.segs[0]
+    return 'abort-unheard' if out == 'abort' else out
+
+
 def rping_client(ctx, c, data=RDATA, check=True, adv=None):
     """One iteration of rping's protocol as its client: advertise our
     source, answer the server's RDMA Read, advertise our sink, take its
@@ -262,12 +279,27 @@ accept_case('accept-rev1-reserved-bits', res=0x0F)
 accept_case('accept-rev1-pdata-512', pdata=bytes(range(256)) * 2)
 accept_case('accept-rev2-client-server', rev=2)
 accept_case('accept-rev2-no-h', rev=2, h=False)
+# RFC 6581 section 9.2: the Reply names each offered RTR type the module
+# takes (a Write, and a Read while its IRD is not 0), no other; any type
+# it names may come first. Before the fix it named one, the Write when
+# offered (accept-rev2-p2p-all got: reply read_rtr False, not True).
+W_ONLY = {'write_rtr': True, 'read_rtr': False, 'send_rtr': False}
+R_ONLY = {'write_rtr': False, 'read_rtr': True, 'send_rtr': False}
+W_AND_R = {'write_rtr': True, 'read_rtr': True, 'send_rtr': False}
 accept_case('accept-rev2-p2p-write', rev=2, p2p=True, write_rtr=True,
-            rtr='write')
+            rtr='write', want=W_ONLY)
 accept_case('accept-rev2-p2p-read', rev=2, p2p=True, read_rtr=True,
-            rtr='read')
+            rtr='read', want=R_ONLY)
 accept_case('accept-rev2-p2p-all', rev=2, p2p=True, write_rtr=True,
-            read_rtr=True, send_rtr=True, rtr='write')
+            read_rtr=True, send_rtr=True, rtr='write', want=W_AND_R)
+accept_case('accept-rev2-p2p-all-read-first', rev=2, p2p=True,
+            write_rtr=True, read_rtr=True, send_rtr=True, rtr='read',
+            want=W_AND_R)
+# ORD 0: the initiator has no ORD credit for a zero-length Read (and
+# rping, taking the initiator's ORD for its IRD, none to answer it): the
+# Write alone
+accept_case('accept-rev2-p2p-write-read-ord-0', rev=2, p2p=True,
+            write_rtr=True, read_rtr=True, ord_=0, rtr='write', want=W_ONLY)
 # RFC 6581 section 9.1: all ones leaves that value to the ULP; the
 # responder keeps its own and echoes 0x3FFF in the matching field
 accept_case('accept-rev2-ird-max', rev=2, ird=0x3FFF, want={'ord': 0x3FFF})
@@ -436,14 +468,18 @@ for how in ('fin', 'rst'):
 def hostile(name, expect, build, cat, setup=None, rev=1, rreq=False,
             known=None, **reqkw):
     """build(c) sends the hostile FPDU(s), returns the offending DDP
-    header (for the Terminate check) or None."""
+    header (for the Terminate check) or None. expect 'abort-unheard':
+    the first FPDU is the hostile one (see unheard())."""
     def fn(ctx):
         c = up(ctx, rev, **reqkw)
         if setup:
             setup(ctx, c)
         off = build(c)
-        rr = getattr(c, 'last_rreq', None) if off is not None else None
-        r = watch(c, off, rr)
+        if expect == 'abort-unheard':
+            r = unheard(c)
+        else:
+            rr = getattr(c, 'last_rreq', None) if off is not None else None
+            r = watch(c, off, rr)
         c.close()
         return r
     add(name, 'initiator', cat, expect, fn)
@@ -923,8 +959,12 @@ hostile('ulpdu-tagged-13-octets', 'terminate 0/2/0xff',
 hostile('ulpdu-read-request-short', 'terminate 0/2/0xff',
         short_ulpdu(w.untagged_hdr(w.OP_READ_REQ, 1, 1) + bytes(20)),
         'malformed')
-hostile('crc-bad-send', 'terminate 2/0/0x02', send_bad(bad_crc=True), 'mpa')
-hostile('crc-bad-zero-length-write', 'terminate 2/0/0x02',
+# RFC 5044 section 7.1.2 rule 4: a bad CRC in our first FPDU, which the
+# module as responder never validated: no Terminate (it would be the
+# module's first FPDU) but the reset. Before the fix the Terminate
+# 2/0/0x02 came (got: Terminate before any valid FPDU of ours).
+hostile('crc-bad-send', 'abort-unheard', send_bad(bad_crc=True), 'mpa')
+hostile('crc-bad-zero-length-write', 'abort-unheard',
         tagged_bad(stag=0, payload=b'', bad_crc=True), 'mpa')
 
 
@@ -933,7 +973,16 @@ def crc_second(c):
     c.fpdu(w.untagged_hdr(w.OP_SEND, 0, 1, 8, True) + bytes(8), bad_crc=True)
 
 
+def crc_after_rtr(c):
+    """A zero-length Write (STag 0, what an RTR is), then the bad CRC"""
+    c.fpdu(w.tagged_hdr(w.OP_WRITE, 0, 0))
+    return send_bad(bad_crc=True)(c)
+
+
+# after our first valid FPDU the module may send: its Terminate comes
 hostile('crc-bad-second-segment', 'terminate 2/0/0x02', crc_second, 'mpa')
+hostile('crc-bad-send-after-zero-length-write', 'terminate 2/0/0x02',
+        crc_after_rtr, 'mpa')
 hostile('crc-bad-after-good-exchange', 'terminate 2/0/0x02',
         send_bad(msn=2, bad_crc=True), 'mpa', setup=learn_stag)
 
@@ -1074,24 +1123,31 @@ def teardown_case(name, how, point, setup=None, extra=None, expect=None):
             c.rst()
             return next_served(ctx)
         c.fin()
-        r = watch(c)
+        r = unheard(c) if expect == 'abort-unheard' else watch(c)
         c.close()
         return r
     add(name, 'initiator', 'teardown-rts', expect or
         ('reset' if how == 'rst' else 'close'), fn)
 
 
+# MSG is our first FPDU. Our FIN inside it leaves the module, the MPA
+# responder, without a valid FPDU of ours: it may send none (RFC 5044
+# section 7.1.2 rule 4), and resets instead of sending Terminate
+# 2/0/0x01 (abort-unheard; before the fix: that Terminate). Between the
+# segments, the first was valid: the Terminate.
 for how in ('fin', 'rst'):
     for pname, n in POINTS:
+        cut = T_CUT if n == len(MSG) else 'abort-unheard'
         teardown_case('%s-%s' % (how, pname), how, n,
-                      expect=T_CUT if how == 'fin' and n else None)
+                      expect=cut if how == 'fin' and n else None)
     teardown_case('%s-read-outstanding' % how, how, 0,
                   setup=read_outstanding)
-    # the peer's Terminate never arrived whole: the module's is no reply
+    # the peer's Terminate never arrived whole: the module's is no reply,
+    # and with no valid FPDU of ours before it, no Terminate at all
     teardown_case('%s-mid-terminate' % how, how, 0, extra=lambda c: c.send(
         c.tx.fpdu(w.untagged_hdr(7, 2, 1) +
                   w.terminate_payload(0, 2, 6))[:20]),
-        expect=T_CUT if how == 'fin' else None)
+        expect='abort-unheard' if how == 'fin' else None)
     teardown_case('%s-after-good-iteration' % how, how, 0,
                   setup=lambda ctx, c: rping_client(ctx, c))
 
@@ -1574,7 +1630,7 @@ def rev0_hostile(name, expect, build):
         if isinstance(f, str):
             return f
         off = build(c)
-        r = watch(c, off)
+        r = unheard(c) if expect == 'abort-unheard' else watch(c, off)
         c.close()
         return r
     add(name, 'initiator', 'rev0', expect, fn, needs=PERM)
@@ -1598,8 +1654,10 @@ def marker_inside(c):
         c.fpdu(zw)
 
 
-rev0_hostile('rev0-marker-first-fpduptr-wrong', 'terminate 2/0/0x03',
-             marker_bad)
+# the first FPDU of the stream is the bad one: the module, responder,
+# validated none of ours and resets, without its Terminate (RFC 5044
+# section 7.1.2 rule 4); before the fix: Terminate 2/0/0x03
+rev0_hostile('rev0-marker-first-fpduptr-wrong', 'abort-unheard', marker_bad)
 rev0_hostile('rev0-marker-inside-fpdu-wrong', 'terminate 2/0/0x03',
              marker_inside)
 
@@ -1629,7 +1687,9 @@ def _rev0_low(ctx):
     return r
 
 
-rev0_hostile('rev0-crc-bad', 'terminate 2/0/0x02',
+# as rev0-marker-first-fpduptr-wrong: our first FPDU (before the fix:
+# Terminate 2/0/0x02)
+rev0_hostile('rev0-crc-bad', 'abort-unheard',
              lambda c: send_bad(dv=0, rv=0, bad_crc=True)(c) and None)
 rev0_hostile('rev0-ddp-version-2', 'terminate 1/2/0x06',
              send_bad(dv=2, rv=0))
@@ -1639,18 +1699,42 @@ rev0_hostile('rev0-opcode-9', 'terminate 0/2/0x06',
              send_bad(opcode=9, dv=0, rv=0))
 
 
-@case('rev0-markers-missing', 'initiator', 'rev0', 'terminate 2/0/0x02',
+def mixed_versions(dv, rv, tagged=False):
+    """RFC 5041 section 4.1: DV is the same in every segment of a stream
+    (and RFC 5040's RV with it). The first segment, a zero-length Write of
+    version 0 (accepted), fixes the stream's versions; a later segment
+    with version 1 in one of them is refused as an IETF stream refuses a
+    bad version. Before the fix the receiver took 0 or 1 segment by
+    segment, and this segment passed (got: open)."""
+    def b(c):
+        c.fpdu(w.tagged_hdr(w.OP_WRITE, 0, 0, dv=0, rv=0))
+        bad = tagged_bad(dv=dv, rv=rv) if tagged else send_bad(dv=dv, rv=rv)
+        return bad(c)
+    return b
+
+
+rev0_hostile('rev0-ddp-version-1-after-0', 'terminate 1/2/0x06',
+             mixed_versions(1, 0))
+rev0_hostile('rev0-ddp-version-1-after-0-tagged', 'terminate 1/1/0x04',
+             mixed_versions(1, 0, tagged=True))
+rev0_hostile('rev0-rdmap-version-1-after-0', 'terminate 0/2/0x05',
+             mixed_versions(0, 1))
+
+
+@case('rev0-markers-missing', 'initiator', 'rev0', 'abort-unheard',
       needs=PERM)
 def _rev0_nomark(ctx):
     """An FPDU sent without the Marker the stream must start with: the
-    receiver reads the ULPDU_Length where the Marker belongs."""
+    receiver reads the ULPDU_Length where the Marker belongs, and the CRC
+    fails. It is our first FPDU: the module resets, without its Terminate
+    (RFC 5044 section 7.1.2 rule 4; before the fix: 2/0/0x02)."""
     c = connect(ctx)
     f = request(ctx, c, 0, m=True)
     if isinstance(f, str):
         return f
     c.tx.markers = False
     c.tx.pos = 4
-    off = send_bad(dv=0, rv=0)(c)
-    r = watch(c, off)
+    send_bad(dv=0, rv=0)(c)
+    r = unheard(c)
     c.close()
     return r

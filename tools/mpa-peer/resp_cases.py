@@ -36,11 +36,15 @@ def read_request(ctx, c):
 
 
 def good_reply(ctx, c, f, **kw):
-    """Accept: echo P with the Write RTR, IRD/ORD 1, C as asked."""
+    """Accept: echo P with the Write RTR, IRD/ORD 1, C as asked; rtr=(S,
+    W, R) names those RTR types instead (with P echoed)."""
     m = kw.pop('m', False)
+    rtr = kw.pop('rtr', None)
     if f.rev == 2 and f.h:
-        pd = w.enhanced(1, 1, f.p2p, False, f.p2p and f.write_rtr,
-                        f.p2p and not f.write_rtr and f.read_rtr)
+        if rtr is None:
+            rtr = (False, f.p2p and f.write_rtr,
+                   f.p2p and not f.write_rtr and f.read_rtr)
+        pd = w.enhanced(1, 1, f.p2p, *rtr)
         c.send(w.mpa_frame(w.KEY_REP, m, f.c, False, True, 2, pd))
     else:
         c.send(w.mpa_frame(w.KEY_REP, m, f.c, False, False, f.rev))
@@ -102,6 +106,10 @@ def accept_fn(**kw):
 
 
 radd('r-accept-rev2-p2p', 'r-startup-accept', 'accept', accept_fn(), 'ok')
+# RFC 6581 section 9.2: a Reply naming several RTR types (all three
+# here); the module offered the Write only and must send it, first
+radd('r-accept-rev2-p2p-all-rtr-named', 'r-startup-accept', 'accept',
+     accept_fn(rtr=(True, True, True)), 'ok')
 radd('r-accept-markers-to-us', 'r-startup-accept', 'accept',
      accept_fn(m=True), 'ok')
 
