@@ -32,7 +32,7 @@ MODULE_PARM_DESC(mpa_markers,
 
 static uint mpa_rev = MPA_REV_2;
 module_param(mpa_rev, uint, 0644);
-MODULE_PARM_DESC(mpa_rev, "MPA revision to initiate with: 1 (RFC 5044) or 2 (RFC 6581, default)");
+MODULE_PARM_DESC(mpa_rev, "MPA revision to initiate with: 1 (RFC 5044) or 2 (RFC 6581, default); a responder answers either in kind");
 
 static bool mpa_p2p = true;
 module_param(mpa_p2p, bool, 0644);

@@ -373,8 +373,12 @@ int swi_qp_take_rqe(struct swi_qp *qp, struct siw_rqe *rqe)
 	unsigned long flags;
 	int err = 0;
 
-	if (qp->srq)
-		return swi_srq_get(qp->srq, rqe);
+	if (qp->srq) {
+		err = swi_srq_get(qp->srq, rqe);
+		if (err != -ENOENT)
+			WRITE_ONCE(qp->srq_taken, qp->srq_taken + 1);
+		return err;
+	}
 	spin_lock_irqsave(&qp->rq_lock, flags);
 	slot = swi_rq_slot(qp, qp->rq.get);
 	if (!swi_slot_busy(slot)) {
@@ -390,6 +394,7 @@ out:
 	spin_unlock_irqrestore(&qp->rq_lock, flags);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(swi_qp_take_rqe);
 
 /*
  * Complete what is posted on the SQ with a flush error: one turn of the
@@ -571,6 +576,9 @@ static void swi_qp_ctx(struct swi_qp *qp, enum rdmap_qp_event event,
 	ctx->cut = event == RDMAP_QPE_LLP_FIN &&
 		   qp->state == RDMAP_QPS_RTS && !ctx->busy && qp->stream &&
 		   eng_stream_cut_short(qp->stream);
+	ctx->fin_due = event == RDMAP_QPE_LOCAL_ERROR &&
+		       qp->state == RDMAP_QPS_CLOSING && qp->stream &&
+		       eng_stream_fin_due(qp->stream);
 }
 
 static int swi_qp_event_locked(struct swi_qp *qp, enum rdmap_qp_event event,

@@ -327,6 +327,9 @@ struct swi_mr {
  * @scq: send CQ
  * @rcq: receive CQ
  * @srq: the SRQ, or NULL
+ * @srq_taken: receive work requests this QP took from @srq (its peer's
+ *	Sends), for the administrator to see each stream's share (RFC 5041
+ *	section 8.3.2, item 5); written by the receiver only
  * @ird: inbound RDMA Read queue depth
  * @ord: outbound RDMA Read queue depth
  * @access: IB_ACCESS_* remote access rights granted to the peer
@@ -364,6 +367,7 @@ struct swi_qp {
 	struct swi_cq *scq;
 	struct swi_cq *rcq;
 	struct swi_srq *srq;
+	u32 srq_taken;
 	u32 ird;
 	u32 ord;
 	int access;

@@ -167,6 +167,7 @@ struct eng_stream *eng_stream_create(const struct eng_qp_link *link,
 				     const struct eng_stream_cfg *cfg);
 void eng_stream_start(struct eng_stream *s);
 void eng_stream_close(struct eng_stream *s);
+bool eng_stream_fin_due(struct eng_stream *s);
 void eng_stream_stop(struct eng_stream *s, bool abort);
 void eng_stream_free(struct eng_stream *s);
 void eng_stream_abandon(struct eng_stream *s);

@@ -290,7 +290,8 @@ static int eng_rx_seg_begin(struct eng_stream *s)
 	} else if (h->tagged) {
 		rx->mem = eng_rx_mem(s, h->stag);
 		rx->mem_access = IB_ACCESS_REMOTE_WRITE;
-		rdmap_mem_remote_check(rx->mem, h->stag, s->link.pd, &chk);
+		rdmap_mem_remote_check(rx->mem, h->stag, s->link.pd, s->id,
+				       &chk);
 		if (IS_ERR(rx->mem) || rx->ulpdu_len == hl)
 			eng_rx_drop_mem(rx);	/* nothing to place */
 	} else if (h->qn == RDMAP_QN_SEND && eng_rx_take_rqe(s)) {
@@ -528,7 +529,8 @@ static int eng_rx_read_req(struct eng_stream *s)
 			     RDMAP_READ_REQ_SIZE, r);
 	if (r->size) {
 		mem = rdmap_mem_lookup(s->link.mem, r->src_stag);
-		rdmap_mem_remote_check(mem, r->src_stag, s->link.pd, &chk);
+		rdmap_mem_remote_check(mem, r->src_stag, s->link.pd, s->id,
+				       &chk);
 		if (IS_ERR(mem))
 			mem = NULL;
 	}
@@ -589,7 +591,7 @@ static int eng_rx_send_done(struct eng_stream *s, u32 bytes)
 
 	if (op == RDMAP_SEND_INVAL || op == RDMAP_SEND_SE_INVAL) {
 		if (rdmap_mem_invalidate_remote(s->link.mem, rx->h.stag,
-						s->link.pd, &cause))
+						s->link.pd, s->id, &cause))
 			return eng_rx_fail_cause(s, &cause);
 		inval = rx->h.stag;
 	}

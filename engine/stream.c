@@ -13,6 +13,7 @@
  * given back, transmitter quiet, socket shut down) by the QP's abort or
  * destroy, and freed with the QP.
  */
+#include <linux/atomic.h>
 #include <linux/net.h>
 #include <linux/slab.h>
 #include <net/sock.h>
@@ -86,6 +87,9 @@ static void eng_stream_rcvbuf(struct sock *sk)
 	if (clamp > tp->window_clamp)
 		WRITE_ONCE(tp->window_clamp, clamp);
 }
+
+/* The last stream identity handed out (&eng_stream.id) */
+static atomic64_t eng_stream_ids = ATOMIC64_INIT(0);
 
 /* Everything but the socket; also for a stream half set up */
 static void eng_stream_release(struct eng_stream *s)
@@ -172,6 +176,7 @@ struct eng_stream *eng_stream_create(const struct eng_qp_link *link,
 	if (!s)
 		return ERR_PTR(-ENOMEM);
 	s->link = *link;
+	s->id = atomic64_inc_return(&eng_stream_ids);
 	s->cfg = *cfg;
 	/*
 	 * Negotiated (or read once from the QP): the read queues are sized
@@ -246,6 +251,24 @@ void eng_stream_close(struct eng_stream *s)
 {
 	set_bit(ENG_TX_CLOSE, &s->flags);
 	eng_tx_kick(s, false);
+}
+
+/**
+ * eng_stream_fin_due() - can a Terminate still precede our FIN?
+ * @s: the stream, asked to close (eng_stream_close())
+ *
+ * Until the transmitter shuts the sending direction down, a Terminate
+ * queued now still goes out before the FIN; one the transmitter took
+ * already (it takes a queued Terminate first, also before the QP left
+ * CLOSING) went out before it. A snapshot.
+ *
+ * Context: any context.
+ * Return: false once the close's FIN went out with no Terminate before
+ * it, else true.
+ */
+bool eng_stream_fin_due(struct eng_stream *s)
+{
+	return !test_bit(ENG_TX_FIN_OUT, &s->flags) || READ_ONCE(s->term_sent);
 }
 
 /* How long an abort waits for the peer to acknowledge the socket's data */

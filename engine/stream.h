@@ -230,6 +230,7 @@ struct eng_ulpdu {
 #define ENG_TX_CLOSE	2	/* shut down writing once idle */
 #define ENG_TX_HOLD	3	/* responder: wait for the first FPDU */
 #define ENG_TX_RTR	4	/* initiator: the RTR goes first */
+#define ENG_TX_FIN_OUT	5	/* the close's FIN went out */
 
 /**
  * struct eng_stream - a QP's TCP stream in Full Operation
@@ -293,9 +294,13 @@ struct eng_ulpdu {
  * @mscan: the checker in front of @mrx: CRC and Markers of each FPDU are
  *	verified before any of it is read out of the socket (receiver only)
  * @rx: DDP/RDMAP receive state (receiver only)
+ * @id: the stream's identity, unique for the module's life and never 0:
+ *	what a memory object notes of the streams whose peers used it
+ *	(&rdmap_mem.used_by)
  */
 struct eng_stream {
 	struct eng_qp_link link;
+	u64 id;
 	struct socket *sock;
 	void (*saved_data_ready)(struct sock *sk);
 	void (*saved_write_space)(struct sock *sk);

@@ -1168,8 +1168,10 @@ static void eng_tx_run_locked(struct eng_stream *s)
 	if (test_bit(ENG_TX_CLOSE, &s->flags) &&
 	    (s->job.kind == ENG_TX_NONE ||
 	     test_bit(ENG_TX_STOPPED, &s->flags)) &&
-	    test_and_clear_bit(ENG_TX_CLOSE, &s->flags))
+	    test_and_clear_bit(ENG_TX_CLOSE, &s->flags)) {
 		kernel_sock_shutdown(s->sock, SHUT_WR);
+		set_bit(ENG_TX_FIN_OUT, &s->flags);
+	}
 }
 
 /**

@@ -58,6 +58,9 @@
 static char pd_a_obj, pd_b_obj;
 #define PD_A	((const void *)&pd_a_obj)
 #define PD_B	((const void *)&pd_b_obj)
+/* Two streams' identities (&rdmap_mem.used_by) */
+#define STREAM_A	1
+#define STREAM_B	2
 
 struct mem_test {
 	struct rdmap_mem_table t;
@@ -156,17 +159,24 @@ static struct rdmap_mem *reg_dma(struct kunit *test, int access)
 	return mem;
 }
 
-/* Lookup and remote check of @stag for @pd, as the receive path does */
-static struct ddp_stag_check check_stag(struct kunit *test, u32 stag,
-					const void *pd)
+/* Lookup and remote check of @stag, as the receive path of @stream does */
+static struct ddp_stag_check check_stag_on(struct kunit *test, u32 stag,
+					   const void *pd, u64 stream)
 {
 	struct mem_test *mt = test->priv;
 	struct rdmap_mem *mem = rdmap_mem_lookup(&mt->t, stag);
 	struct ddp_stag_check chk;
 
-	rdmap_mem_remote_check(mem, stag, pd, &chk);
+	rdmap_mem_remote_check(mem, stag, pd, stream, &chk);
 	rdmap_mem_put(mem);
 	return chk;
+}
+
+/* The same on stream A */
+static struct ddp_stag_check check_stag(struct kunit *test, u32 stag,
+					const void *pd)
+{
+	return check_stag_on(test, stag, pd, STREAM_A);
 }
 
 static enum ib_wc_status check_lkey(struct kunit *test, u32 lkey,
@@ -658,7 +668,8 @@ static void mem_invalidate_remote_follows_rfc5040(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, rdmap_mem_invalidate_local(&mt->t, stag,
 								 PD_A), 0);
 	ret = rdmap_mem_invalidate_remote(&mt->t, sent,
-					  c->other_pd ? PD_B : PD_A, &cause);
+					  c->other_pd ? PD_B : PD_A, STREAM_A,
+					  &cause);
 	if (c->verdict == SEND_INV_OK) {
 		KUNIT_EXPECT_EQ(test, ret, 0);
 		KUNIT_EXPECT_EQ(test, cause.layer, 0xaa);
@@ -707,7 +718,7 @@ static void mem_fast_reg_changes_key(struct kunit *test)
 
 	/* invalidated by the peer, then registered again with a third key */
 	KUNIT_ASSERT_EQ(test, rdmap_mem_invalidate_remote(&mt->t, stag, PD_A,
-							  &cause), 0);
+							  STREAM_A, &cause), 0);
 	KUNIT_EXPECT_EQ(test, check_stag(test, stag, PD_A).state,
 			DDP_STAG_INVALID);
 	stag = rdmap_stag_make(rdmap_stag_index(old), 0x33);
@@ -717,6 +728,58 @@ static void mem_fast_reg_changes_key(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, chk.state, DDP_STAG_VALID);
 	KUNIT_EXPECT_EQ(test, chk.access, DDP_ACCESS_REMOTE_READ);
 	KUNIT_EXPECT_EQ(test, chk.base, FR_IOVA + 8);
+}
+
+/*
+ * RFC 5040 section 8.1.1, requirement 7: a Remote Peer cannot invalidate
+ * an STag shared on several streams. A fast-register MR that the peer of
+ * stream A used may be invalidated by A's peer, not by B's; once B's peer
+ * used it too, by neither (0/1/0x09, the STag stays valid). Each
+ * registration starts afresh: one no peer used, any may invalidate.
+ */
+static void mem_invalidate_remote_refused_when_shared(struct kunit *test)
+{
+	struct mem_test *mt = test->priv;
+	struct rdmap_term_cause cause;
+	struct rdmap_mem *mem = reg_frmr(test);
+	u32 idx = rdmap_stag_index(rdmap_mem_stag(mem));
+	u32 stag = rdmap_stag_make(idx, 0x22);
+
+	KUNIT_ASSERT_EQ(test, rdmap_mem_fast_reg(mem, PD_A, stag, LW | RW,
+						 FR_IOVA, PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, check_stag_on(test, stag, PD_A, STREAM_A).state,
+			DDP_STAG_VALID);
+	KUNIT_EXPECT_EQ(test, rdmap_mem_invalidate_remote(&mt->t, stag, PD_A,
+							  STREAM_B, &cause),
+			-EPROTO);
+	SWI_EXPECT_TERM_CAUSE(test, cause, 0, 1, 0x09);
+	KUNIT_EXPECT_EQ(test, rdmap_mem_invalidate_remote(&mt->t, stag, PD_A,
+							  STREAM_A, &cause), 0);
+
+	stag = rdmap_stag_make(idx, 0x33);
+	KUNIT_ASSERT_EQ(test, rdmap_mem_fast_reg(mem, PD_A, stag, LW | RW,
+						 FR_IOVA, PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, check_stag_on(test, stag, PD_A, STREAM_A).state,
+			DDP_STAG_VALID);
+	KUNIT_EXPECT_EQ(test, check_stag_on(test, stag, PD_A, STREAM_B).state,
+			DDP_STAG_VALID);
+	KUNIT_EXPECT_EQ(test, rdmap_mem_invalidate_remote(&mt->t, stag, PD_A,
+							  STREAM_A, &cause),
+			-EPROTO);
+	SWI_EXPECT_TERM_CAUSE(test, cause, 0, 1, 0x09);
+	KUNIT_EXPECT_EQ(test, rdmap_mem_invalidate_remote(&mt->t, stag, PD_A,
+							  STREAM_B, &cause),
+			-EPROTO);
+	KUNIT_EXPECT_EQ(test, check_stag(test, stag, PD_A).state,
+			DDP_STAG_VALID);
+	KUNIT_EXPECT_EQ(test, rdmap_mem_invalidate_local(&mt->t, stag, PD_A),
+			0);
+
+	stag = rdmap_stag_make(idx, 0x44);
+	KUNIT_ASSERT_EQ(test, rdmap_mem_fast_reg(mem, PD_A, stag, LW | RW,
+						 FR_IOVA, PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, rdmap_mem_invalidate_remote(&mt->t, stag, PD_A,
+							  STREAM_B, &cause), 0);
 }
 
 struct fr_case {
@@ -1092,7 +1155,7 @@ static void mem_lookup_reference_delays_dereg(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, wait_for_completion_timeout(&dw->done,
 							  HZ / 5), 0);
 	/* what the reference still sees: invalid, but its pages intact */
-	rdmap_mem_remote_check(ref, stag, PD_A, &chk);
+	rdmap_mem_remote_check(ref, stag, PD_A, STREAM_A, &chk);
 	KUNIT_EXPECT_EQ(test, chk.state, DDP_STAG_INVALID);
 	KUNIT_EXPECT_EQ(test, rdmap_mem_walk(ref, MR_IOVA, 1, collect_piece,
 					     &col), 0);
@@ -1354,11 +1417,12 @@ static void data_path_calls(struct rdmap_mem_table *t, u32 stag,
 	struct collector col = {};
 	struct ddp_stag_check chk;
 
-	rdmap_mem_remote_check(mem, stag, PD_A, &chk);
+	rdmap_mem_remote_check(mem, stag, PD_A, STREAM_A, &chk);
 	r->state = chk.state;
 	r->local = rdmap_mem_local_check(mem, stag, PD_A, LW, MR_IOVA, 8);
 	r->walk = rdmap_mem_walk(mem, MR_IOVA, 8, collect_piece, &col);
-	r->inval = rdmap_mem_invalidate_remote(t, stag, PD_A, &cause);
+	r->inval = rdmap_mem_invalidate_remote(t, stag, PD_A, STREAM_A,
+					       &cause);
 	rdmap_mem_put(mem);
 }
 
@@ -1488,7 +1552,7 @@ static void mem_check_feeds_ddp_validation(struct kunit *test)
 	struct rdmap_mem *mem = rdmap_mem_lookup(&mt->t, stag);
 	struct ddp_stag_check chk;
 
-	rdmap_mem_remote_check(mem, stag, pd, &chk);
+	rdmap_mem_remote_check(mem, stag, pd, STREAM_A, &chk);
 	KUNIT_EXPECT_EQ(test, e2e_verdict(c, stag, &chk, &cause), c->ret);
 	rdmap_mem_put(mem);
 	if (!c->ret) {
@@ -1567,6 +1631,7 @@ static struct kunit_case mem_cases[] = {
 	KUNIT_CASE_PARAM(mem_invalidate_remote_follows_rfc5040,
 			 rinv_cases_gen_params),
 	KUNIT_CASE(mem_fast_reg_changes_key),
+	KUNIT_CASE(mem_invalidate_remote_refused_when_shared),
 	KUNIT_CASE_PARAM(mem_fast_reg_checks_request, fr_cases_gen_params),
 	KUNIT_CASE(mem_set_pages_only_while_invalid),
 	KUNIT_CASE(mem_set_pages_on_valid_frmr_keeps_pages),

@@ -1406,6 +1406,69 @@ static struct sk_buff *qpt_res_skb(struct kunit *test, unsigned int size)
 	return skb;
 }
 
+static void qpt_destroy_srq(void *srq)
+{
+	ib_destroy_srq(srq);
+}
+
+static void qpt_destroy_qp(void *qp)
+{
+	ib_destroy_qp(qp);
+}
+
+/*
+ * RFC 5041 section 8.3.2, item 5: with receive buffers shared across
+ * streams, a peer consuming more than its share can be told. Two QPs on
+ * one SRQ; the receiver takes two entries for the first, one for the
+ * second; rdma resource show gives each QP's srq_taken.
+ */
+static void qpt_srq_share_shown(struct kunit *test)
+{
+	const struct eng_stream_cfg cfg = {};
+	const struct eng_stream_cfg *both[2] = { NULL, &cfg };
+	struct qpt *t = qpt_up_pair(test, both, 0);
+	const struct ib_device_ops *ops = &t->dev->ops;
+	struct ib_srq_init_attr sa = { .attr = { .max_wr = 8, .max_sge = 1 } };
+	struct ib_qp_init_attr qa = {
+		.cap = { .max_send_wr = 4, .max_send_sge = 1 },
+		.qp_type = IB_QPT_RC, .sq_sig_type = IB_SIGNAL_REQ_WR,
+		.send_cq = t->cq[0], .recv_cq = t->cq[0],
+	};
+	struct ib_recv_wr wr = {};
+	struct sk_buff *skb;
+	struct siw_rqe rqe;
+	struct ib_qp *qp[2];
+	int i, err;
+
+	qa.srq = ib_create_srq(t->pd, &sa);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qa.srq);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, qpt_destroy_srq,
+							qa.srq), 0);
+	for (i = 0; i < 2; i++) {
+		qp[i] = ib_create_qp(t->pd, &qa);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp[i]);
+		err = kunit_add_action_or_reset(test, qpt_destroy_qp, qp[i]);
+		KUNIT_ASSERT_EQ(test, err, 0);
+	}
+	for (i = 0; i < 3; i++) {
+		wr.wr_id = 90 + i;
+		KUNIT_ASSERT_EQ(test, ib_post_srq_recv(qa.srq, &wr, NULL), 0);
+	}
+	KUNIT_EXPECT_EQ(test, swi_qp_take_rqe(to_swi_qp(qp[0]), &rqe), 0);
+	KUNIT_EXPECT_EQ(test, swi_qp_take_rqe(to_swi_qp(qp[1]), &rqe), 0);
+	KUNIT_EXPECT_EQ(test, swi_qp_take_rqe(to_swi_qp(qp[0]), &rqe), 0);
+	KUNIT_EXPECT_EQ(test, swi_qp_take_rqe(to_swi_qp(qp[1]), &rqe),
+			-ENOENT);	/* an empty SRQ gives nothing to count */
+	for (i = 0; i < 2; i++) {
+		skb = qpt_res_skb(test, NLMSG_GOODSIZE);
+		KUNIT_ASSERT_EQ(test, ops->fill_res_qp_entry(skb, qp[i]), 0);
+		KUNIT_EXPECT_EQ(test, qpt_res_u32(test, skb, "srq"), 1);
+		KUNIT_EXPECT_EQ(test, qpt_res_u32(test, skb, "srq_taken"),
+				i ? 1 : 2);
+		KUNIT_EXPECT_NULL(test, qpt_res_attr(skb, "rq_taken"));
+	}
+}
+
 /* rdma resource show: the driver attributes of a connected QP, CQ and MR */
 static void qpt_restrack(struct kunit *test)
 {
@@ -2242,6 +2305,139 @@ static void qpt_completions_flushed_in_order(struct kunit *test)
 	qpt_expect_next(test, t, 86, IB_WC_WR_FLUSH_ERR);
 }
 
+/* Read Requests of the raw peer that fill the sockets with Responses */
+#define QPT_CLOSING_READS	ENG_MAX_IRD
+
+/*
+ * RFC 5040 section 7.1: an error detected in CLOSING while our FIN is
+ * still due gets its Terminate, before the FIN. The raw peer, with a
+ * small receive buffer, asks for 128 Reads of QP 1's whole buffer, 16 MiB
+ * it does not read yet, so the Responses back up in the sockets. Once
+ * QP 1 has every Request, its consumer closes (SQD: the Responses owed go
+ * out before the FIN); the peer then sends a Send QP 1 has no buffer
+ * for. Reading on, the peer finds the Terminate, 1/2/0x02, and
+ * then the FIN, and no RST. Before, the QP went to ERROR and aborted:
+ * the Terminate, if the transmitter took it before the stop, then an RST.
+ */
+static void qpt_closing_error_terminates_before_fin(struct kunit *test)
+{
+	const struct eng_stream_cfg cfg = {};
+	const struct eng_stream_cfg *both[2] = { NULL, &cfg };
+	struct qpt *t = qpt_up_pair(test, both, QPT_CLOSING_READS);
+	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
+					       IB_ACCESS_REMOTE_READ);
+	u8 *u = kunit_kzalloc(test, MPA_MULPDU_MAX + 8, GFP_KERNEL);
+	struct rdmap_read_req_info r = { .size = QPT_BUF };
+	struct ib_qp_attr qa = { .qp_state = IB_QPS_SQD };
+	struct rdmap_term_info ti;
+	struct msghdr msg = {};
+	struct rdmap_read_req rr;
+	struct ddp_hdr_info h;
+	struct kvec kv;
+	u8 payload[8] = {};
+	u32 i, fpdus = 0;
+	int n, hl, err;
+
+	KUNIT_ASSERT_NOT_NULL(test, u);
+	sock_set_rcvbuf(t->raw->sk, SZ_256K);	/* the Responses back up */
+	for (i = 0; i < QPT_CLOSING_READS; i++) {
+		r.sink_stag = 0x100 + i;
+		r.src_stag = mr->rkey;
+		r.src_to = mr->iova;
+		rdmap_read_req_build(&rr, &r);
+		qpt_raw_untagged(test, t, RDMAP_READ_REQ, RDMAP_QN_READ_REQ,
+				 DDP_MSN_FIRST + i, 0, true, &rr, sizeof(rr));
+	}
+	/* every Request in QP 1's IRQ first: the close must not overtake */
+	KUNIT_ASSERT_EQ(test, qpt_wait_counter(test, t, SWI_CNT_RX_FPDUS,
+					       QPT_CLOSING_READS),
+			QPT_CLOSING_READS);
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(t->qp[1], &qa, IB_QP_STATE), 0);
+	qpt_raw_untagged(test, t, RDMAP_SEND, RDMAP_QN_SEND, DDP_MSN_FIRST, 0,
+			 true, payload, sizeof(payload));
+	do {
+		fpdus++;
+		n = qpt_raw_read_fpdu(test, t, u);
+		hl = ddp_hdr_parse(u, n, &h);
+		KUNIT_ASSERT_GT(test, hl, 0);
+	} while (h.tagged && h.opcode == RDMAP_READ_RESP);
+	KUNIT_ASSERT_EQ_MSG(test, h.opcode, RDMAP_TERMINATE,
+			    "FPDU %u after the Responses is no Terminate",
+			    fpdus);
+	KUNIT_ASSERT_GE(test, rdmap_term_parse(u + hl, n - hl, &ti), 0);
+	SWI_EXPECT_TERM_CAUSE(test, ti.cause, TERM_LAYER_DDP,
+			      TERM_ETYPE_DDP_UNTAGGED, TERM_DDP_U_MSN_NO_BUF);
+	KUNIT_EXPECT_GT(test, fpdus, 2);	/* our FIN was still due */
+	kv = (struct kvec){ .iov_base = u, .iov_len = 1 };
+	KUNIT_EXPECT_EQ_MSG(test, kernel_recvmsg(t->raw, &msg, &kv, 1, 1, 0),
+			    0, "no FIN after the Terminate");
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
+	/* an orderly end: no RST follows, not even after an abort's linger */
+	msleep(1500);
+	err = READ_ONCE(t->raw->sk->sk_err);
+	KUNIT_EXPECT_EQ_MSG(test, err, 0, "the stream was reset, state %u",
+			    READ_ONCE(t->raw->sk->sk_state));
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+}
+
+/*
+ * RFC 5040 section 5.5, rule 18, softiwarp's choice: a Send completes at
+ * the Data Sink on arrival, before Read Requests that came ahead of it
+ * are answered. The raw peer, with a small receive buffer, asks for 128
+ * Reads of QP 1's whole buffer (16 MiB it does not read yet, so the
+ * Responses wait for the sockets),
+ * then sends a Send: QP 1's receive completes while Responses are still
+ * owed (irq_used), and all of them follow once the peer reads.
+ */
+static void qpt_send_completes_before_read_answered(struct kunit *test)
+{
+	const struct eng_stream_cfg cfg = {};
+	const struct eng_stream_cfg *both[2] = { NULL, &cfg };
+	struct qpt *t = qpt_up_pair(test, both, QPT_CLOSING_READS);
+	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
+					       IB_ACCESS_REMOTE_READ);
+	u8 *u = kunit_kzalloc(test, MPA_MULPDU_MAX + 8, GFP_KERNEL);
+	struct rdmap_read_req_info r = { .size = QPT_BUF };
+	const struct ib_device_ops *ops = &t->dev->ops;
+	struct rdmap_read_req rr;
+	struct ddp_hdr_info h;
+	struct sk_buff *skb;
+	u8 payload[8] = {};
+	u32 i, last = 0;
+	struct ib_wc wc;
+	int n, hl;
+
+	KUNIT_ASSERT_NOT_NULL(test, u);
+	qpt_post_recv(test, t, 1, 95, 64);
+	sock_set_rcvbuf(t->raw->sk, SZ_256K);	/* the Responses back up */
+	for (i = 0; i < QPT_CLOSING_READS; i++) {
+		r.sink_stag = 0x100 + i;
+		r.src_stag = mr->rkey;
+		r.src_to = mr->iova;
+		rdmap_read_req_build(&rr, &r);
+		qpt_raw_untagged(test, t, RDMAP_READ_REQ, RDMAP_QN_READ_REQ,
+				 DDP_MSN_FIRST + i, 0, true, &rr, sizeof(rr));
+	}
+	qpt_raw_untagged(test, t, RDMAP_SEND, RDMAP_QN_SEND, DDP_MSN_FIRST, 0,
+			 true, payload, sizeof(payload));
+	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[1], &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 95);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	skb = qpt_res_skb(test, NLMSG_GOODSIZE);
+	KUNIT_ASSERT_EQ(test, ops->fill_res_qp_entry(skb, t->qp[1]), 0);
+	KUNIT_EXPECT_GT_MSG(test, qpt_res_u32(test, skb, "irq_used"), 0,
+			    "every Read Request was answered already");
+	while (last < QPT_CLOSING_READS) {
+		n = qpt_raw_read_fpdu(test, t, u);
+		hl = ddp_hdr_parse(u, n, &h);
+		KUNIT_ASSERT_EQ(test, hl, DDP_TAGGED_HDR_SIZE);
+		KUNIT_ASSERT_EQ(test, h.opcode, RDMAP_READ_RESP);
+		last += h.last;
+	}
+	KUNIT_EXPECT_EQ(test, qpt_state(t, 1), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+}
+
 /*
  * The same for a Send: B's receive buffer has two SGEs in MRs A and C;
  * the first segment of a two-segment Send takes the buffer (and checks
@@ -2551,8 +2747,9 @@ static void qpt_ird_fixed_by_stream(struct kunit *test)
  */
 static void qpt_user_flags_masked(struct kunit *test)
 {
-	const struct eng_stream_cfg *none[2] = { NULL, NULL };
-	struct qpt *t = qpt_up_pair(test, none, 0);
+	const struct eng_stream_cfg cfg = {};
+	const struct eng_stream_cfg *both[2] = { NULL, &cfg };
+	struct qpt *t = qpt_up_pair(test, both, 0);
 	struct swi_qp *qp = to_swi_qp(t->qp[1]);
 	struct siw_sqe *slot = qp->sq.queue, sqe;
 
@@ -2665,8 +2862,9 @@ static void qpt_map_valid_mr_refused(struct kunit *test)
  */
 static void qpt_stags_unpredictable(struct kunit *test)
 {
-	const struct eng_stream_cfg *none[2] = { NULL, NULL };
-	struct qpt *t = qpt_up_pair(test, none, 0);
+	const struct eng_stream_cfg cfg = {};
+	const struct eng_stream_cfg *both[2] = { NULL, &cfg };
+	struct qpt *t = qpt_up_pair(test, both, 0);
 	struct ib_mr *mr[QPT_STAGS];
 	unsigned int i, next = 0, same_key = 0;
 
@@ -2696,8 +2894,9 @@ static void qpt_stags_unpredictable(struct kunit *test)
  */
 static void qpt_find_owner(struct kunit *test)
 {
-	const struct eng_stream_cfg *none[2] = { NULL, NULL };
-	struct qpt *t = qpt_up_pair(test, none, 0);
+	const struct eng_stream_cfg cfg = {};
+	const struct eng_stream_cfg *both[2] = { NULL, &cfg };
+	struct qpt *t = qpt_up_pair(test, both, 0);
 	struct swi_qp *qp = to_swi_qp(t->qp[1]);
 	struct swi_device *dev = to_swi_dev(t->dev);
 	unsigned int refs = kref_read(&qp->ref);
@@ -2943,6 +3142,7 @@ static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_limits_qp_at),
 	KUNIT_CASE_SLOW(qpt_limits_cq_srq),
 	KUNIT_CASE_SLOW(qpt_restrack),
+	KUNIT_CASE_SLOW(qpt_srq_share_shown),
 	KUNIT_CASE_SLOW(qpt_restrack_idle),
 	KUNIT_CASE_SLOW(qpt_rresp_after_dereg),
 	KUNIT_CASE_SLOW(qpt_rresp_source_lost_terminates),
@@ -2950,6 +3150,8 @@ static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_rresps_in_request_order),
 	KUNIT_CASE_SLOW(qpt_completions_in_order),
 	KUNIT_CASE_SLOW(qpt_completions_flushed_in_order),
+	KUNIT_CASE_SLOW(qpt_closing_error_terminates_before_fin),
+	KUNIT_CASE_SLOW(qpt_send_completes_before_read_answered),
 	KUNIT_CASE_SLOW(qpt_send_after_dereg),
 	KUNIT_CASE_SLOW(qpt_rresp_zero_len_wrong_stag),
 	KUNIT_CASE_SLOW(qpt_rresp_after_flush),

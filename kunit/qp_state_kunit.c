@@ -140,6 +140,11 @@ KUNIT_ARRAY_PARAM_DESC(table_cases, table_cases, desc);
 	{ d, RDMAP_QPS_##s, RDMAP_QPE_##e, \
 	  { .busy = (b), .srq = (q), .err = (r), .cut = 1 }, (n), (a) }
 
+/* with our FIN still due, and outstanding work */
+#define D(d, s, e, b, q, r, n, a) \
+	{ d, RDMAP_QPS_##s, RDMAP_QPE_##e, \
+	  { .busy = (b), .srq = (q), .err = (r), .fin_due = 1 }, (n), (a) }
+
 static const struct step_case ctx_cases[] = {
 	C("busy: disconnect in RTS aborts to ERROR", RTS, MOD_CLOSING,
 	  1, 0, 0, RDMAP_QPS_ERROR, Q_FSQ | Q_FRQ | Q_ABORT),
@@ -220,6 +225,21 @@ static const struct step_case ctx_cases[] = {
 	  0, 0, 0, RDMAP_QPS_IDLE, 0),
 	K("cut ignored by other events: disconnect in RTS", RTS,
 	  MOD_CLOSING, 0, 0, 0, RDMAP_QPS_CLOSING, Q_CLOSE | Q_TIMER),
+	/*
+	 * RFC 5040 7.1: a local error in CLOSING before our FIN went out
+	 * (Read Responses owed still go first) sends the Terminate, which
+	 * then goes before the FIN
+	 */
+	D("FIN due: local error in CLOSING sends the Terminate", CLOSING,
+	  LOCAL_ERROR, 0, 0, 0, RDMAP_QPS_TERMINATE,
+	  Q_TERM | Q_FSQ | Q_FRQ | Q_FATAL | Q_TIMER),
+	D("FIN due: the error class gives the event", CLOSING,
+	  LOCAL_ERROR, 0, 0, ERR_ACCESS, RDMAP_QPS_TERMINATE,
+	  Q_TERM | Q_FSQ | Q_FRQ | Q_ACC | Q_TIMER),
+	D("FIN due ignored by other events: peer FIN in CLOSING", CLOSING,
+	  LLP_FIN, 0, 0, 0, RDMAP_QPS_CLOSING, 0),
+	C("FIN out: local error in CLOSING aborts", CLOSING, LOCAL_ERROR,
+	  0, 0, 0, RDMAP_QPS_ERROR, Q_FSQ | Q_FRQ | Q_FATAL | Q_ABORT),
 };
 
 KUNIT_ARRAY_PARAM_DESC(ctx_cases, ctx_cases, desc);
@@ -335,6 +355,31 @@ static void qp_next_cut_matters_only_at_peer_fin(struct kunit *test)
 			KUNIT_EXPECT_TRUE_MSG(test, s == RDMAP_QPS_RTS &&
 					      e == RDMAP_QPE_LLP_FIN,
 					      "%s + %s depends on cut",
+					      rdmap_qps_name(s),
+					      rdmap_qp_event_name(e));
+		}
+	}
+	KUNIT_EXPECT_EQ(test, differ, 1);
+}
+
+/* Our FIN still due decides in one place only: a local error in CLOSING */
+static void qp_next_fin_due_matters_only_at_closing_error(struct kunit *test)
+{
+	static const struct rdmap_qp_ctx out, due = { .fin_due = 1 };
+	unsigned int s, e, differ = 0;
+	u32 a0, a1;
+	int r0, r1;
+
+	for (s = 0; s < RDMAP_QPS_COUNT; s++) {
+		for (e = 0; e < RDMAP_QPE_COUNT; e++) {
+			r0 = rdmap_qp_next(s, e, &out, &a0);
+			r1 = rdmap_qp_next(s, e, &due, &a1);
+			if (r0 == r1 && a0 == a1)
+				continue;
+			differ++;
+			KUNIT_EXPECT_TRUE_MSG(test, s == RDMAP_QPS_CLOSING &&
+					      e == RDMAP_QPE_LOCAL_ERROR,
+					      "%s + %s depends on fin_due",
 					      rdmap_qps_name(s),
 					      rdmap_qp_event_name(e));
 		}
@@ -698,6 +743,7 @@ static struct kunit_case qp_state_cases[] = {
 	KUNIT_CASE_PARAM(qp_next_uses_the_context, ctx_cases_gen_params),
 	KUNIT_CASE(qp_next_busy_matters_only_at_close),
 	KUNIT_CASE(qp_next_cut_matters_only_at_peer_fin),
+	KUNIT_CASE(qp_next_fin_due_matters_only_at_closing_error),
 	KUNIT_CASE(qp_next_refuses_values_out_of_range),
 	KUNIT_CASE(qp_next_takes_null_context),
 	KUNIT_CASE_PARAM(qps_from_ib_maps_modify_requests,

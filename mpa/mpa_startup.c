@@ -283,7 +283,12 @@ static bool mpa_startup_policy_ok(const struct mpa_startup_policy *pol)
 	       pol->ord <= MPA_V2_IRD_ORD_MASK;
 }
 
-/* The revision of the connection, or -1 when we cannot talk to the peer. */
+/*
+ * The revision of the connection, or -1 when we cannot talk to the peer.
+ * The policy's revision is the one we initiate with; a responder answers
+ * a revision 1 or 2 Request in kind, both being ours: an enhanced
+ * responder answers an enhanced Request enhanced (RFC 6581 section 10).
+ */
 static int mpa_startup_rev(const struct mpa_startup_policy *pol,
 			   enum mpa_startup_role role, u8 peer_rev)
 {
@@ -292,7 +297,7 @@ static int mpa_startup_rev(const struct mpa_startup_policy *pol,
 	if (peer_rev > MPA_REV_2)
 		return -1;
 	if (role == MPA_STARTUP_RESPONDER)
-		return min(peer_rev, pol->rev);
+		return peer_rev;
 	/* A Reply may step down from the revision we sent, never up. */
 	return peer_rev <= pol->rev ? peer_rev : -1;
 }

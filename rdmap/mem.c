@@ -417,12 +417,30 @@ static u8 rmem_ddp_access(int access)
 	       (access & IB_ACCESS_REMOTE_WRITE ? DDP_ACCESS_REMOTE_WRITE : 0);
 }
 
+/*
+ * The peer of @stream uses @mem: note the first stream, and a second one.
+ * One read on the data path once the first is noted.
+ */
+static void rmem_note_stream(struct rdmap_mem *mem, u64 stream)
+{
+	u64 cur = atomic64_read(&mem->used_by);
+
+	if (cur == stream || cur == RDMAP_MEM_SHARED)
+		return;
+	if (!cur)
+		cur = atomic64_cmpxchg(&mem->used_by, 0, stream);
+	if (cur && cur != stream)
+		atomic64_set(&mem->used_by, RDMAP_MEM_SHARED);
+}
+
 /**
  * rdmap_mem_remote_check() - STag lookup result for rdmap_rx_check()
  * @mem: the object rdmap_mem_lookup() returned for @stag, or its error
  *	pointer, or NULL
  * @stag: the STag the peer sent
  * @pd: the protection domain of the receiving stream (its QP)
+ * @stream: the receiving stream's identity (never 0), noted in @mem when
+ *	the STag is valid for it (&rdmap_mem.used_by)
  * @chk: the result, for rdmap_rx_check() or rdmap_read_req_check()
  *
  * DDP_STAG_INVALID when there is no object, its key differs from @stag's,
@@ -434,7 +452,7 @@ static u8 rmem_ddp_access(int access)
  * Return: nothing; @chk is always filled in.
  */
 void rdmap_mem_remote_check(struct rdmap_mem *mem, u32 stag, const void *pd,
-			    struct ddp_stag_check *chk)
+			    u64 stream, struct ddp_stag_check *chk)
 {
 	struct rdmap_mem_view r;
 
@@ -444,6 +462,8 @@ void rdmap_mem_remote_check(struct rdmap_mem *mem, u32 stag, const void *pd,
 		return;
 	rmem_snapshot(mem, &r);
 	chk->state = rmem_state(mem, &r, stag, pd);
+	if (chk->state == DDP_STAG_VALID)
+		rmem_note_stream(mem, stream);
 	if (chk->state != DDP_STAG_INVALID) {
 		chk->access = rmem_ddp_access(r.access);
 		chk->base = r.iova;
@@ -573,6 +593,7 @@ static int rmem_fast_reg_locked(struct rdmap_mem *mem, u32 stag, int access,
 	mem->iova = iova;
 	mem->len = len;
 	mem->valid = true;
+	atomic64_set(&mem->used_by, 0);	/* a new registration */
 	write_seqcount_end(&mem->seq);
 	return 0;
 }
@@ -615,16 +636,25 @@ EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_fast_reg);
 /*
  * Invalidating an STag that is invalid already is no error (RDMA verbs),
  * as long as the STag names the object and the caller may invalidate it.
+ * @stream: the stream whose peer invalidates, 0 for a local invalidation;
+ * the peers of other streams must not have used the STag.
  */
 static int rmem_invalidate_locked(struct rdmap_mem *mem, u32 stag,
-				  const void *pd, bool remote)
+				  const void *pd, u64 stream)
 {
+	bool remote = stream != 0;
+	u64 used;
+
 	lockdep_assert_held(&mem->lock);
 	if (mem->key != rdmap_stag_key(stag))
 		return -ENOENT;
 	if (mem->pd != pd)
 		return -EACCES;
 	if (remote ? !mem->remote_inval : mem->type == RDMAP_MEM_DMA)
+		return -EPERM;
+	/* RFC 5040 section 8.1.1 req. 7: not an STag shared on streams */
+	used = atomic64_read(&mem->used_by);
+	if (remote && used && used != stream)
 		return -EPERM;
 	/* RFC 5040 section 7.2: a Send with Invalidate names a valid STag */
 	if (remote && !mem->valid)
@@ -636,7 +666,7 @@ static int rmem_invalidate_locked(struct rdmap_mem *mem, u32 stag,
 }
 
 static int rmem_invalidate(struct rdmap_mem_table *t, u32 stag,
-			   const void *pd, bool remote)
+			   const void *pd, u64 stream)
 {
 	struct rdmap_mem *mem;
 	unsigned long flags;
@@ -646,7 +676,7 @@ static int rmem_invalidate(struct rdmap_mem_table *t, u32 stag,
 	if (IS_ERR(mem))
 		return PTR_ERR(mem);
 	spin_lock_irqsave(&mem->lock, flags);
-	err = rmem_invalidate_locked(mem, stag, pd, remote);
+	err = rmem_invalidate_locked(mem, stag, pd, stream);
 	spin_unlock_irqrestore(&mem->lock, flags);
 	rdmap_mem_put(mem);
 	return err;
@@ -666,7 +696,7 @@ static int rmem_invalidate(struct rdmap_mem_table *t, u32 stag,
 int rdmap_mem_invalidate_local(struct rdmap_mem_table *t, u32 stag,
 			       const void *pd)
 {
-	return rmem_invalidate(t, stag, pd, false);
+	return rmem_invalidate(t, stag, pd, 0);
 }
 EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_invalidate_local);
 
@@ -691,7 +721,7 @@ int rdmap_mem_invalidate_held(struct rdmap_mem *mem, u32 stag, const void *pd)
 	if (rdmap_stag_index(stag) != mem->index)
 		return -ENOENT;
 	spin_lock_irqsave(&mem->lock, flags);
-	err = rmem_invalidate_locked(mem, stag, pd, false);
+	err = rmem_invalidate_locked(mem, stag, pd, 0);
 	spin_unlock_irqrestore(&mem->lock, flags);
 	return err;
 }
@@ -702,10 +732,13 @@ EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_invalidate_held);
  * @t: the table
  * @stag: the Invalidate STag the peer sent
  * @pd: the protection domain of the receiving stream
+ * @stream: the receiving stream's identity (never 0)
  * @cause: set to the Terminate error when the invalidation is refused
  *
  * RFC 5040: the STag must be associated with the stream's PD and allow
- * remote invalidation, otherwise "STag cannot be invalidated" as a remote
+ * remote invalidation, and no other stream's peer may have used it since
+ * it became valid (section 8.1.1, requirement 7: an STag shared on
+ * streams), otherwise "STag cannot be invalidated" as a remote
  * protection error. An STag that names no object is refused with the same
  * code as a remote operation error (as the in-tree siw driver does). One
  * that is already invalid gets "Invalid STag", a remote protection error:
@@ -715,10 +748,10 @@ EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_invalidate_held);
  * Return: 0, or -EPROTO with @cause set.
  */
 int rdmap_mem_invalidate_remote(struct rdmap_mem_table *t, u32 stag,
-				const void *pd,
+				const void *pd, u64 stream,
 				struct rdmap_term_cause *cause)
 {
-	int err = rmem_invalidate(t, stag, pd, true);
+	int err = rmem_invalidate(t, stag, pd, stream);
 
 	if (!err)
 		return 0;

@@ -19,6 +19,7 @@
 #ifndef SOFTIWARP_MEM_H
 #define SOFTIWARP_MEM_H
 
+#include <linux/atomic.h>
 #include <linux/completion.h>
 #include <linux/kref.h>
 #include <linux/rcupdate.h>
@@ -143,6 +144,10 @@ struct rdmap_mem_pages {
  * @iova: first address of the region
  * @len: length of the region in octets
  * @pages: backing memory; unused by the DMA MR
+ * @used_by: the stream (its identity, never 0) whose peer first used the
+ *	STag since it became valid; %RDMAP_MEM_SHARED once a second
+ *	stream's peer used it; 0 while none did. A shared STag cannot be
+ *	invalidated remotely (RFC 5040 section 8.1.1, requirement 7)
  *
  * Allocated and freed by this file only. Fields marked fixed do not change
  * after rdmap_mem_register() and may be read with a reference only.
@@ -165,7 +170,11 @@ struct rdmap_mem {
 	u64 iova;
 	u64 len;
 	struct rdmap_mem_pages pages;
+	atomic64_t used_by;
 };
+
+/* &rdmap_mem.used_by of an STag the peers of two streams used */
+#define RDMAP_MEM_SHARED	U64_MAX
 
 /**
  * struct rdmap_mem_attr - what rdmap_mem_register() creates
@@ -262,7 +271,7 @@ void rdmap_mem_set_index_max(u32 max);
 u32 rdmap_mem_index_max(void);
 
 void rdmap_mem_remote_check(struct rdmap_mem *mem, u32 stag, const void *pd,
-			    struct ddp_stag_check *chk);
+			    u64 stream, struct ddp_stag_check *chk);
 enum ib_wc_status rdmap_mem_local_check(struct rdmap_mem *mem, u32 lkey,
 					const void *pd, int access, u64 addr,
 					u64 len);
@@ -275,7 +284,7 @@ int rdmap_mem_invalidate_local(struct rdmap_mem_table *t, u32 stag,
 			       const void *pd);
 int rdmap_mem_invalidate_held(struct rdmap_mem *mem, u32 stag, const void *pd);
 int rdmap_mem_invalidate_remote(struct rdmap_mem_table *t, u32 stag,
-				const void *pd,
+				const void *pd, u64 stream,
 				struct rdmap_term_cause *cause);
 
 int rdmap_mem_walk(struct rdmap_mem *mem, u64 iova, u64 len,

@@ -72,8 +72,9 @@
 
 /*
  * One cell of the table: allowed or not, the outcome, for a few cells
- * another outcome when work is outstanding, and for one (the peer's FIN
- * in RTS) a third when the FIN cut a message short.
+ * another outcome when work is outstanding, for one (the peer's FIN in
+ * RTS) a third when the FIN cut a message short, and for one (a local
+ * error in CLOSING) another when our FIN is still due.
  */
 struct rdmap_qp_rule {
 	u8 ok;
@@ -85,6 +86,9 @@ struct rdmap_qp_rule {
 	u8 cut;
 	u8 cut_next;
 	u16 cut_act;
+	u8 due;
+	u8 due_next;
+	u16 due_act;
 };
 
 #define NO		{ .ok = 0 }
@@ -98,6 +102,9 @@ struct rdmap_qp_rule {
 			  .busy = 1, .busy_next = RDMAP_QPS_##bs, \
 			  .busy_act = (ba), \
 			  .cut = 1, .cut_next = RDMAP_QPS_##cs, .cut_act = (ca) }
+#define FIN_DUE(s, a, ds, da) \
+			{ .ok = 1, .next = RDMAP_QPS_##s, .act = (a), \
+			  .due = 1, .due_next = RDMAP_QPS_##ds, .due_act = (da) }
 
 static const struct rdmap_qp_rule
 rdmap_qp_rules[RDMAP_QPS_COUNT][RDMAP_QPE_COUNT] = {
@@ -184,11 +191,17 @@ rdmap_qp_rules[RDMAP_QPS_COUNT][RDMAP_QPE_COUNT] = {
 		[RDMAP_QPE_LLP_FIN] = GO(CLOSING, 0),
 		/* V, R6.2: the close failed */
 		[RDMAP_QPE_LLP_RESET] = GO(ERROR, A_FLUSH | A_ABORT),
-		/* R7, D: no Terminate behind our FIN: abort instead */
-		[RDMAP_QPE_LOCAL_ERROR] = GO(ERROR, A_FLUSH | A_EV | A_ABORT),
+		/*
+		 * R7: the Terminate goes out before our FIN while the FIN
+		 * is still due (Read Responses owed go first); D: none can
+		 * follow our FIN: abort instead
+		 */
+		[RDMAP_QPE_LOCAL_ERROR] = FIN_DUE(ERROR, A_FLUSH | A_EV | A_ABORT,
+						  TERMINATE, A_TERM | A_FLUSH |
+						  A_EV | A_TIMER),
 		/* R7: the close under way goes on */
 		[RDMAP_QPE_TERM_RCVD] = GO(ERROR, A_FLUSH | A_EV),
-		/* D: no Terminate is sent from CLOSING */
+		/* D: a Terminate leaves from TERMINATE only (LOCAL_ERROR above) */
 		[RDMAP_QPE_TERM_SENT] = NO,
 		/* V: to IDLE when all work finished, to ERROR if not */
 		[RDMAP_QPE_CLOSE_DONE] = BUSY(IDLE, 0, ERROR, A_FLUSH),
@@ -265,8 +278,9 @@ static u32 rdmap_qp_resolve(u32 act, const struct rdmap_qp_ctx *ctx)
  * rdmap_qp_next() - the transition of a QP on one event
  * @state: the current state
  * @event: what happened
- * @ctx: outstanding work, SRQ, error class, a message cut short; NULL is
- *	all zero (no work outstanding, no SRQ, a fatal error, nothing cut)
+ * @ctx: outstanding work, SRQ, error class, a message cut short, our FIN
+ *	due; NULL is all zero (no work outstanding, no SRQ, a fatal error,
+ *	nothing cut, no FIN due)
  * @actions: set to the RDMAP_QPA_* flags to carry out, 0 on error
  *
  * Pure: reads the rules only. A state, event or error class out of range
@@ -299,6 +313,10 @@ int rdmap_qp_next(enum rdmap_qps state, enum rdmap_qp_event event,
 	if (ctx->cut && r->cut) {
 		*actions = rdmap_qp_resolve(r->cut_act, ctx);
 		return r->cut_next;
+	}
+	if (ctx->fin_due && r->due) {
+		*actions = rdmap_qp_resolve(r->due_act, ctx);
+		return r->due_next;
 	}
 	*actions = rdmap_qp_resolve(r->act, ctx);
 	return r->next;

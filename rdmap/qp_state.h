@@ -140,12 +140,16 @@ enum rdmap_qp_err {
  *	octets, never came); the stream is then torn down with a Terminate
  *	of the LLP layer (RFC 5044 section 8, code 1), not closed in order.
  *	@busy takes precedence over it
+ * @fin_due: for RDMAP_QPE_LOCAL_ERROR in CLOSING: our FIN has not gone out
+ *	yet (Read Responses owed still go before it), or went out after the
+ *	Terminate: the Terminate precedes the FIN (RFC 5040 section 7.1)
  */
 struct rdmap_qp_ctx {
 	u8 busy;
 	u8 srq;
 	u8 err;
 	u8 cut;
+	u8 fin_due;
 };
 
 int rdmap_qp_next(enum rdmap_qps state, enum rdmap_qp_event event,

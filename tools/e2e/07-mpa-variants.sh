@@ -5,8 +5,8 @@
 # veth), each an rping -V -C 10 that must complete:
 #
 #   rev1-client    the client initiates with revision 1 (RFC 5044 only)
-#   rev1-server    the server answers a revision 2 Request as revision 1,
-#                  and the initiator carries on as revision 1
+#   rev1-server    a server set to initiate with revision 1 still answers
+#                  the revision 2 Request in kind (RFC 6581 section 10)
 #   p2p            RFC 6581 peer-to-peer mode asked on both: the initiator
 #                  sends a zero-length RDMA Write as Ready-To-Receive
 #   p2p-default    the defaults: the initiator asks for peer-to-peer mode
@@ -83,8 +83,10 @@ variant() {	# NAME EXPECTED_REV EXPECTED_P2P
 
 echo 1 > $C/mpa_rev
 variant rev1-client 1 0
+# mpa_rev is what a side initiates with: a server set to 1 still answers
+# the client's revision 2 Request in kind (RFC 6581 section 10)
 echo 1 > $S/mpa_rev
-variant rev1-server 1 0
+variant rev1-server 2 1
 echo 1 > $S/mpa_p2p; echo 1 > $C/mpa_p2p
 variant p2p 2 1
 variant p2p-default 2 1
