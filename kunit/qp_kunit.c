@@ -2309,6 +2309,29 @@ static void qpt_completions_flushed_in_order(struct kunit *test)
 #define QPT_CLOSING_READS	ENG_MAX_IRD
 
 /*
+ * The raw peer, its receive buffer made small, asks QP 1 for
+ * QPT_CLOSING_READS Reads of @mr (QPT_BUF octets each, 16 MiB in all),
+ * which it does not read yet: the Responses back up in the sockets
+ */
+static void qpt_raw_fill_reads(struct kunit *test, struct qpt *t,
+			       struct ib_mr *mr)
+{
+	struct rdmap_read_req_info r = { .size = QPT_BUF };
+	struct rdmap_read_req rr;
+	u32 i;
+
+	sock_set_rcvbuf(t->raw->sk, SZ_256K);
+	for (i = 0; i < QPT_CLOSING_READS; i++) {
+		r.sink_stag = 0x100 + i;
+		r.src_stag = mr->rkey;
+		r.src_to = mr->iova;
+		rdmap_read_req_build(&rr, &r);
+		qpt_raw_untagged(test, t, RDMAP_READ_REQ, RDMAP_QN_READ_REQ,
+				 DDP_MSN_FIRST + i, 0, true, &rr, sizeof(rr));
+	}
+}
+
+/*
  * RFC 5040 section 7.1: an error detected in CLOSING while our FIN is
  * still due gets its Terminate, before the FIN. The raw peer, with a
  * small receive buffer, asks for 128 Reads of QP 1's whole buffer, 16 MiB
@@ -2327,27 +2350,17 @@ static void qpt_closing_error_terminates_before_fin(struct kunit *test)
 	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
 					       IB_ACCESS_REMOTE_READ);
 	u8 *u = kunit_kzalloc(test, MPA_MULPDU_MAX + 8, GFP_KERNEL);
-	struct rdmap_read_req_info r = { .size = QPT_BUF };
 	struct ib_qp_attr qa = { .qp_state = IB_QPS_SQD };
 	struct rdmap_term_info ti;
 	struct msghdr msg = {};
-	struct rdmap_read_req rr;
 	struct ddp_hdr_info h;
 	struct kvec kv;
 	u8 payload[8] = {};
-	u32 i, fpdus = 0;
+	u32 fpdus = 0;
 	int n, hl, err;
 
 	KUNIT_ASSERT_NOT_NULL(test, u);
-	sock_set_rcvbuf(t->raw->sk, SZ_256K);	/* the Responses back up */
-	for (i = 0; i < QPT_CLOSING_READS; i++) {
-		r.sink_stag = 0x100 + i;
-		r.src_stag = mr->rkey;
-		r.src_to = mr->iova;
-		rdmap_read_req_build(&rr, &r);
-		qpt_raw_untagged(test, t, RDMAP_READ_REQ, RDMAP_QN_READ_REQ,
-				 DDP_MSN_FIRST + i, 0, true, &rr, sizeof(rr));
-	}
+	qpt_raw_fill_reads(test, t, mr);
 	/* every Request in QP 1's IRQ first: the close must not overtake */
 	KUNIT_ASSERT_EQ(test, qpt_wait_counter(test, t, SWI_CNT_RX_FPDUS,
 					       QPT_CLOSING_READS),
@@ -2397,27 +2410,17 @@ static void qpt_send_completes_before_read_answered(struct kunit *test)
 	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
 					       IB_ACCESS_REMOTE_READ);
 	u8 *u = kunit_kzalloc(test, MPA_MULPDU_MAX + 8, GFP_KERNEL);
-	struct rdmap_read_req_info r = { .size = QPT_BUF };
 	const struct ib_device_ops *ops = &t->dev->ops;
-	struct rdmap_read_req rr;
 	struct ddp_hdr_info h;
 	struct sk_buff *skb;
 	u8 payload[8] = {};
-	u32 i, last = 0;
+	u32 last = 0;
 	struct ib_wc wc;
 	int n, hl;
 
 	KUNIT_ASSERT_NOT_NULL(test, u);
 	qpt_post_recv(test, t, 1, 95, 64);
-	sock_set_rcvbuf(t->raw->sk, SZ_256K);	/* the Responses back up */
-	for (i = 0; i < QPT_CLOSING_READS; i++) {
-		r.sink_stag = 0x100 + i;
-		r.src_stag = mr->rkey;
-		r.src_to = mr->iova;
-		rdmap_read_req_build(&rr, &r);
-		qpt_raw_untagged(test, t, RDMAP_READ_REQ, RDMAP_QN_READ_REQ,
-				 DDP_MSN_FIRST + i, 0, true, &rr, sizeof(rr));
-	}
+	qpt_raw_fill_reads(test, t, mr);
 	qpt_raw_untagged(test, t, RDMAP_SEND, RDMAP_QN_SEND, DDP_MSN_FIRST, 0,
 			 true, payload, sizeof(payload));
 	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[1], &wc), 1);

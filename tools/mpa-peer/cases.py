@@ -1376,12 +1376,12 @@ def _closing_expiry(ctx):
     ERROR, the socket be aborted (our socket sees the RST: TCP_CLOSE),
     the debugfs connections line of the QP be gone (it is there while
     CLOSING), and the consumer get its DISCONNECTED and exit 0."""
-    host, port = ctx.target[0], ctx.target[1] + 100
+    port = ctx.target[1] + 100
     cmd = ctx.closer_cmd.replace('{port}', str(port))
     proc = subprocess.Popen(shlex.split(cmd), stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
     try:
-        return _closing_expiry_run(ctx, host, port, proc)
+        return _closing_expiry_run(ctx, proc)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -1390,29 +1390,12 @@ def _closing_expiry(ctx):
                                         ' | '.join(out.splitlines()[-6:])))
 
 
-def _closing_expiry_run(ctx, host, port, proc):
+def _closing_expiry_run(ctx, proc):
     before = set(conn_lines(ctx) or [])
-    end = time.monotonic() + ctx.wait
-    while True:
-        try:
-            s = socket.create_connection((host, port), timeout=5)
-            break
-        except ConnectionRefusedError:
-            if time.monotonic() > end or proc.poll() is not None:
-                return 'closer not listening on %d' % port
-            time.sleep(0.1)
-    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    c = Conn(s, ctx.log)
-    f = request(ctx, c)
-    if isinstance(f, str):
-        return 'handshake: %s' % f
-    # never read again: watch the socket's state only
-    end = time.monotonic() + ctx.wait
-    while tcp_state(c) == 1 and time.monotonic() < end:    # ESTABLISHED
-        time.sleep(0.02)
-    t_fin, st = time.monotonic(), tcp_state(c)
-    if st != 8:                                            # CLOSE_WAIT
-        return 'TCP state %d, want CLOSE_WAIT (the FIN)' % st
+    r = closer_up(ctx, proc)       # never read again: the state only
+    if isinstance(r, str):
+        return r
+    c, t_fin = r
     time.sleep(0.2)
     lines = conn_lines(ctx)
     qp = None
