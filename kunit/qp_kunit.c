@@ -48,6 +48,7 @@
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
+#include <net/tcp.h>
 #include <net/netlink.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_netlink.h>
@@ -2137,6 +2138,32 @@ static void qpt_segments_of_one_message(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.size, 64);
 }
 
+/*
+ * RFC 5041 section 3, LLP requirement 3: what the LLP took is delivered
+ * reliably, or an error is returned. The raw peer resets the connection
+ * (tcp_abort()) and QP 1 posts a Write at once: whether its sendmsg()
+ * fails or the receiver saw the RST first, the Write completes in error
+ * and the QP goes to ERROR; nothing completes as sent.
+ */
+static void qpt_llp_reset_fails_work(struct kunit *test)
+{
+	const struct eng_stream_cfg cfg = {};
+	const struct eng_stream_cfg *both[2] = { NULL, &cfg };
+	struct qpt *t = qpt_up_pair(test, both, 0);
+	struct ib_rdma_wr wr = {
+		.wr = { .opcode = IB_WR_RDMA_WRITE, .wr_id = 98 },
+		.rkey = 0x4343, .remote_addr = 0x20000,
+	};
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_EQ(test, tcp_abort(t->raw->sk, ECONNABORTED), 0);
+	qpt_post(test, t, 1, &wr.wr, QPT_LEN);
+	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[1], &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 98);
+	KUNIT_EXPECT_NE(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
+}
+
 /* Octets each Read Request of qpt_rresps_in_request_order() asks for */
 #define QPT_RREQ_LEN	40000
 
@@ -3151,6 +3178,7 @@ static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_rresp_source_lost_terminates),
 	KUNIT_CASE_SLOW(qpt_segments_of_one_message),
 	KUNIT_CASE_SLOW(qpt_rresps_in_request_order),
+	KUNIT_CASE_SLOW(qpt_llp_reset_fails_work),
 	KUNIT_CASE_SLOW(qpt_completions_in_order),
 	KUNIT_CASE_SLOW(qpt_completions_flushed_in_order),
 	KUNIT_CASE_SLOW(qpt_closing_error_terminates_before_fin),
