@@ -46,6 +46,10 @@
 #                          attempt refused, nothing connects, NVMe-oF works
 #   odd-sge                malformed SGE lists, lengths, addresses, keys and
 #                          inline sizes: each refused or failed
+#   mr-not-mine            MRs over unmapped memory, past a mapping's end,
+#                          writable over a read-only mapping: each refused
+#                          (RFC 5040 8.1.2 req. 4); the process's own page
+#                          registered
 #   destroy-under-traffic  a process killed with SIGKILL under SEND, Write
 #                          and Read traffic, then MR, QP, CQ and PD
 #                          destroyed under it (CQ and PD refused while in
@@ -247,6 +251,7 @@ run_case modify-accept-race
 run_case sq-refill-error
 run_case sqe-rewrite
 run_case odd-sge
+run_case mr-not-mine
 run_case destroy-under-traffic
 
 # --- foreign-qpn: three processes ---------------------------------------------

@@ -1642,6 +1642,69 @@ static int sq_refill_error(void)
 	return !ok;
 }
 
+/* --- mr-not-mine -------------------------------------------------------------- */
+
+/* Try to register [@p, @p + @len) with @access; true when it is refused */
+static bool mr_refused(struct ibv_pd *pd, void *p, size_t len, int access,
+		       const char *what)
+{
+	struct ibv_mr *mr = ibv_reg_mr(pd, p, len, access);
+	int err = errno;
+
+	if (mr)
+		ibv_dereg_mr(mr);
+	return expect(!mr, "%s: %s", what, mr ? "registered" : strerror(err));
+}
+
+/*
+ * RFC 5040 section 8.1.2, requirement 4, and RFC 5041 section 8.3.2, item
+ * 4: a non-privileged ULP's right to a buffer is verified before an STag
+ * is tied to it. MRs over memory the process has not mapped, or over a
+ * read-only mapping with write access, are refused; its own page, the
+ * control, is registered.
+ */
+static int mr_not_mine(void)
+{
+	int rw = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
+	struct qp_want w = qp_default;
+	struct ibv_mr *mr;
+	struct conn c;
+	char *own, *ro;
+	bool ok = true;
+
+	if (client_connect(&c, &w, NULL)) {
+		verdict(false, "no connection");
+		return 1;
+	}
+	own = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ro = mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (own == MAP_FAILED || ro == MAP_FAILED) {
+		client_close(&c);
+		verdict(false, "setup: mmap: %s", strerror(errno));
+		return 1;
+	}
+	munmap(own + PAGE, 3 * PAGE);	/* the first page stays ours */
+	ok = mr_refused(c.pd, own + PAGE, 2 * PAGE, IBV_ACCESS_LOCAL_WRITE,
+			"an MR over unmapped memory refused") && ok;
+	ok = mr_refused(c.pd, own, 2 * PAGE, IBV_ACCESS_LOCAL_WRITE,
+			"an MR running past the mapping refused") && ok;
+	ok = mr_refused(c.pd, ro, PAGE, rw,
+			"a writable MR over read-only memory refused") && ok;
+	own[0] = 1;
+	mr = ibv_reg_mr(c.pd, own, PAGE, rw);
+	ok = expect(mr != NULL, "an MR over the process's own page: %s",
+		    mr ? "registered" : strerror(errno)) && ok;
+	if (mr)
+		ibv_dereg_mr(mr);
+	munmap(own, PAGE);
+	munmap(ro, PAGE);
+	client_close(&c);
+	verdict(ok, ok ? "MRs over memory not the process's to write refused, its own page registered"
+		       : "see the checks above");
+	return !ok;
+}
+
 /* --- destroy-under-traffic --------------------------------------------------- */
 
 struct traffic {
@@ -2576,6 +2639,10 @@ static const struct {
 	{ "odd-sge", odd_sge, NULL, 1,
 	  "malformed SGE lists, lengths, addresses, keys, inline sizes:\n"
 	  "\t\teach refused at post or failed in its completion" },
+	{ "mr-not-mine", mr_not_mine, NULL, 1,
+	  "MRs over unmapped memory, past the end of a mapping, and with\n"
+	  "\t\twrite access over a read-only mapping: each refused; the\n"
+	  "\t\tprocess's own page registered" },
 	{ "destroy-under-traffic", destroy_under_traffic, NULL, 1,
 	  "a process killed with SIGKILL under SEND/Write/Read traffic,\n"
 	  "\t\tthen MR, QP, CQ, PD destroyed under it: each prompt, the\n"
