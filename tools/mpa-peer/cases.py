@@ -1366,6 +1366,22 @@ def tcp_state(c):
     return c.sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 8)[0]
 
 
+def with_closer(ctx, run):
+    """Start the --closer-cmd consumer on the target's port + 100, return
+    run(ctx, proc), then end the consumer and log how it exited."""
+    cmd = ctx.closer_cmd.replace('{port}', str(ctx.target[1] + 100))
+    proc = subprocess.Popen(shlex.split(cmd), stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    try:
+        return run(ctx, proc)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        out, _ = proc.communicate()
+        ctx.log('closer exit %s: %s' % (proc.returncode,
+                                        ' | '.join(out.splitlines()[-6:])))
+
+
 @case('closing-timer-expiry', 'initiator', 'teardown-rts',
       'closing-timeout-reset')
 def _closing_expiry(ctx):
@@ -1376,18 +1392,7 @@ def _closing_expiry(ctx):
     ERROR, the socket be aborted (our socket sees the RST: TCP_CLOSE),
     the debugfs connections line of the QP be gone (it is there while
     CLOSING), and the consumer get its DISCONNECTED and exit 0."""
-    port = ctx.target[1] + 100
-    cmd = ctx.closer_cmd.replace('{port}', str(port))
-    proc = subprocess.Popen(shlex.split(cmd), stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
-    try:
-        return _closing_expiry_run(ctx, proc)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        out, _ = proc.communicate()
-        ctx.log('closer exit %s: %s' % (proc.returncode,
-                                        ' | '.join(out.splitlines()[-6:])))
+    return with_closer(ctx, _closing_expiry_run)
 
 
 def _closing_expiry_run(ctx, proc):
@@ -1486,17 +1491,7 @@ def _closing_receives(ctx):
     later than 0.8 times close_timeout_ms after the FIN. A receiver
     stopped by our FIN would leave both FPDUs unread until the timer.
     The consumer then gets DISCONNECTED and exits 0."""
-    cmd = ctx.closer_cmd.replace('{port}', str(ctx.target[1] + 100))
-    proc = subprocess.Popen(shlex.split(cmd), stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
-    try:
-        return _closing_receives_run(ctx, proc)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        out, _ = proc.communicate()
-        ctx.log('closer exit %s: %s' % (proc.returncode,
-                                        ' | '.join(out.splitlines()[-6:])))
+    return with_closer(ctx, _closing_receives_run)
 
 
 def _closing_receives_run(ctx, proc):
