@@ -956,8 +956,9 @@ static bool eng_tx_pick(struct eng_stream *s)
 	    test_bit(ENG_TX_HOLD, &s->flags)) {
 		/*
 		 * Read again under the lock the Terminate was queued under:
-		 * an FPDU that ended the hold came before it. In RTS the
-		 * QP's move to TERMINATE kicks us again; CLOSING aborts.
+		 * an FPDU that ended the hold came before it. The QP's
+		 * move to TERMINATE (from RTS, or from CLOSING while our FIN
+		 * is due) kicks us again.
 		 */
 		drop = state == RDMAP_QPS_TERMINATE || state == RDMAP_QPS_ERROR;
 		if (drop)
