@@ -1366,6 +1366,18 @@ def tcp_state(c):
     return c.sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 8)[0]
 
 
+def closer_exit(ctx, proc):
+    """None once the --closer-cmd consumer got its DISCONNECTED and
+    exited 0, else what went wrong"""
+    try:
+        proc.wait(timeout=ctx.wait)
+    except subprocess.TimeoutExpired:
+        return 'consumer still waiting for DISCONNECTED'
+    if proc.returncode != 0:
+        return 'consumer exit %d' % proc.returncode
+    return None
+
+
 def with_closer(ctx, run):
     """Start the --closer-cmd consumer on the target's port + 100, return
     run(ctx, proc), then end the consumer and log how it exited."""
@@ -1426,12 +1438,9 @@ def _closing_expiry_run(ctx, proc):
     if err != errno.EPIPE:
         return 'socket error %d after the FIN, want EPIPE (RST)' % err
     c.close()
-    try:
-        proc.wait(timeout=ctx.wait)
-    except subprocess.TimeoutExpired:
-        return 'consumer still waiting for DISCONNECTED'
-    if proc.returncode != 0:
-        return 'consumer exit %d' % proc.returncode
+    bad = closer_exit(ctx, proc)
+    if bad:
+        return bad
     if qp is not None:
         left = [ln for ln in conn_lines(ctx) or []
                 if ln.split()[1:2] == [qp]]
@@ -1525,12 +1534,9 @@ def _closing_receives_run(ctx, proc):
     if el >= ctx.close_timeout * 0.8:
         return 'reset %.2f s after the FIN: the CLOSING timer\'s, the ' \
             'FPDU unread' % el
-    try:
-        proc.wait(timeout=ctx.wait)
-    except subprocess.TimeoutExpired:
-        return 'consumer still waiting for DISCONNECTED'
-    if proc.returncode != 0:
-        return 'consumer exit %d' % proc.returncode
+    bad = closer_exit(ctx, proc)
+    if bad:
+        return bad
     return 'fin-then-abort'
 
 
