@@ -70,8 +70,9 @@ if [ "${CHECK_TIER:-}" = full ]; then
 	nvme612=all nfs612="4.0 4.2 4.2+netem"
 	nvme7=all nfs7="4.0 4.2 4.2+netem"
 else
-	t612="01-module-load 02-rdma-link 03-netns-rping 04-netns-perftest"
-	t7="01-module-load 03-netns-rping"
+	t612="01-module-load 02-rdma-link 03-netns-rping 04-netns-perftest
+		21-rdma-cgroup"
+	t7="01-module-load 03-netns-rping 21-rdma-cgroup"
 	nvme612="sw-sw-ipv4 sw-sw-ipv6 sw-sw-netem" nfs612="4.2"
 	nvme7="sw-sw-exclusive sw-sw-link-down" nfs7="4.2+netem"
 	# the hostile peer on the test kernel (under KASAN it takes three

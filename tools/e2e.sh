@@ -42,7 +42,8 @@ E2E_DEBUG_DEFAULT="01-module-load 03-netns-rping 12-faults
 name=e2e
 vmopts=()
 E2E_DEBIAN_DEFAULT="01-module-load 02-rdma-link 03-netns-rping
-	04-netns-perftest 14-mpa-peer 19-hostile-user 20-containers"
+	04-netns-perftest 14-mpa-peer 19-hostile-user 20-containers
+	21-rdma-cgroup"
 E2E_DEBIAN_PAIRS="03-nvmeof 04-nfs-rdma"
 if [ "${KFLAVOUR:-test}" = debug ]; then
 	name=e2e-debug
@@ -137,10 +138,14 @@ if [ ${#pair_tests[@]} -gt 0 ]; then
 		fi
 	done
 fi
-pass=0 fail=0
+pass=0 fail=0 skip=0
 while read -r word test; do
 	tally "$word" "$name:${test#e2e:}"
-	if [ "$word" = pass ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+	case $word in
+	pass)	pass=$((pass + 1)) ;;
+	skip)	skip=$((skip + 1)) ;;
+	*)	fail=$((fail + 1)) ;;
+	esac
 done < "$res/e2e.tally"
 # What a failed one-guest test said, kept in $res/failures.txt and
 # printed: a CI run keeps only the output, not $res. Its last lines, then
@@ -155,7 +160,9 @@ while read -r word test; do
 		sed "s|^$res/||" | head -n 40
 done < "$res/e2e.tally" > "$res/failures.txt"
 cat "$res/failures.txt"
-echo "$name: $pass passed, $fail failed (logs: $res)"
+skipped=
+[ "$skip" -eq 0 ] || skipped=", $skip skipped"
+echo "$name: $pass passed, $fail failed$skipped (logs: $res)"
 if [ $((pass + fail)) -eq 0 ]; then
 	tally fail $name:no-test-ran
 	exit 1

@@ -3,15 +3,15 @@
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# tally pass|fail NAME: record one result for `make check`'s summary
+# tally pass|fail|skip NAME: record one result for `make check`'s summary
 # (when run under tools/check.sh) and print it.
 tally() {
 	[ -n "${SWP_TALLY:-}" ] && echo "$1 $2" >> "$SWP_TALLY"
-	if [ "$1" = pass ]; then
-		echo "ok:   $2"
-	else
-		echo "FAIL: $2"
-	fi
+	case $1 in
+	pass)	echo "ok:   $2" ;;
+	skip)	echo "skip: $2" ;;
+	*)	echo "FAIL: $2" ;;
+	esac
 }
 
 # Install what is missing, build (or reuse) the test kernel, and build our

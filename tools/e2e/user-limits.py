@@ -8,6 +8,11 @@ pyverbs) up to and beyond its limits; used by e2e 16-user-limits.sh.
                                 MRs and user contexts up to N past a bound
   user-limits.py memlock DEV    as nobody, with RLIMIT_MEMLOCK lowered
   user-limits.py churn DEV      create and post without end (to be killed)
+  user-limits.py share DEV N CG in rdma cgroup CG (rdma.max: one handle,
+                                N objects on DEV) up to its share and
+                                past it, while a process outside it
+                                creates twice as many
+  user-limits.py free DEV N     N CQs and a PD on DEV (run by share)
 
 Every check prints "ok ..." or "FAIL ..."; the status is 1 when any
 failed. A refused call must fail with the errno the device documents
@@ -18,6 +23,7 @@ import errno
 import os
 import random
 import resource
+import subprocess
 import sys
 
 import pyverbs.device as d
@@ -244,6 +250,74 @@ def churn(dev):
                   (n, len(qps), len(mrs), posted), flush=True)
 
 
+def cg_current(cg, dev):
+    """DEV's line of the cgroup's rdma.current, without the name."""
+    with open(os.path.join(cg, "rdma.current")) as f:
+        for line in f:
+            if line.split()[0] == dev:
+                return " ".join(sorted(line.split()[1:]))
+    return "(no line for %s)" % dev
+
+
+def share(dev, n, cg):
+    """RFC 5040 section 8.1.2, requirement 6 (no Local Peer takes more than
+    its fair share), as an administrator bounds it: in rdma cgroup cg,
+    whose rdma.max allows one user context and n objects on dev, the
+    process gets exactly those (a PD and n - 1 CQs; the next object and a
+    second context refused with EAGAIN), while a process outside the group
+    creates 2n objects on the same device. Its release uncharges all."""
+    with open(os.path.join(cg, "cgroup.procs"), "w") as f:
+        f.write(str(os.getpid()))
+    ctx = d.Context(name=dev)
+    expect("second context in the group", lambda: d.Context(name=dev),
+           errno.EAGAIN)
+    pd = PD(ctx)
+    cqs = fill("cq in the group", n - 1, lambda: CQ(ctx, 1, None, None, 0),
+               errno.EAGAIN)
+    want = "hca_handle=1 hca_object=%d" % n
+    got = cg_current(cg, dev)
+    say(got == want, "rdma.current at the share: %s (expected %s)" %
+        (got, want))
+    root = os.path.dirname(cg.rstrip("/"))
+
+    def leave():
+        with open(os.path.join(root, "cgroup.procs"), "w") as f:
+            f.write(str(os.getpid()))
+
+    rc = subprocess.run([sys.executable, sys.argv[0], "free", dev,
+                         str(2 * n)], preexec_fn=leave, check=False)
+    say(rc.returncode == 0, "a process outside the group: %d objects "
+        "while the group holds its share (status %d)" % (2 * n,
+                                                         rc.returncode))
+    for cq in cqs:
+        cq.close()
+    pd.close()
+    ctx.close()
+    want = "hca_handle=0 hca_object=0"
+    got = cg_current(cg, dev)
+    say(got == want, "rdma.current once released: %s (expected %s)" %
+        (got, want))
+
+
+def free(dev, n):
+    """A PD and n - 1 CQs on dev, each of which must work."""
+    ctx = d.Context(name=dev)
+    pd = expect("outside the group: pd", lambda: PD(ctx), 0)
+    objs = []
+    for _ in range(n - 1):
+        obj, got = attempt(lambda: CQ(ctx, 1, None, None, 0))
+        if got:
+            break
+        objs.append(obj)
+    say(len(objs) == n - 1, "outside the group: %d of %d CQs" %
+        (len(objs), n - 1))
+    for obj in objs:
+        obj.close()
+    if pd:
+        pd.close()
+    ctx.close()
+
+
 def main():
     """Dispatch the subcommand."""
     cmd, dev = sys.argv[1], sys.argv[2]
@@ -255,6 +329,10 @@ def main():
         memlock(dev)
     elif cmd == "churn":
         churn(dev)
+    elif cmd == "share":
+        share(dev, int(sys.argv[3]), sys.argv[4])
+    elif cmd == "free":
+        free(dev, int(sys.argv[3]))
     else:
         sys.exit("unknown command %s" % cmd)
     print("%s: %d failed" % (cmd, failed))
