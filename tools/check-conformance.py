@@ -220,7 +220,7 @@ def check_readme(path, counts, gaps):
     with open(path, encoding='utf-8') as f:
         text = squash(f.read())
     m = re.search(r'(\d+) rows over .*? of which (\d+) KEPT, (\d+) DEVIATES'
-                  r' .*? and (\d+) N\.A\..*? no test checks yet \((\d+)\)',
+                  r' .*? and (\d+) N\.A\..*? no test checks yet: (\d+)',
                   text)
     if not m:
         return ['%s: no sentence with the conformance counts' % path]

@@ -9,11 +9,16 @@
 # starting inside an FPDU. Two rping connections (60000 and 41234 octets,
 # RDMA Read and Write both ways, so that the Markers fall at many
 # positions of the FPDUs) between two softiwarp devices with Markers and
-# CRC, captured with TSO, GSO and GRO off and without TCP autocorking so
-# that the capture shows the segments TCP built. tools/e2e/fpdu-align.py
-# rebuilds each direction, walks its FPDUs and fails on a segment that
-# starts inside one; the run must have carried at least 100 full-sized
-# segments.
+# CRC, and a third (60000 octets) without Markers, captured with TSO, GSO
+# and GRO off and without TCP autocorking so that the capture shows the
+# segments TCP built. tools/e2e/fpdu-align.py rebuilds each direction,
+# walks its FPDUs and fails on a segment that starts or ends inside one,
+# on a segment over the EMSS (the MSS of the peer's SYN less the timestamp
+# option), on largest segments that are not of the EMSS rounded down to 4
+# octets (MULPDU from the EMSS, sections 4.5 and 5.1), and on an FPDU that
+# is not the last of its DDP message in a segment shorter than that (as
+# large as possible, section 4.5); the run must have carried at least 100
+# such FPDUs.
 #
 # tshark (05-netns-capture.sh) is not the decoder here: its MPA
 # dissector assumes one FPDU per segment and counts a Marker that falls
@@ -48,13 +53,17 @@ capture_start "$PCAP" 200
 # names the logs: $T-SIZE-server.log, $T-SIZE-client.log)
 rping_pair 60000 "$IP0" "$RPING_PORT" 60000 4
 rping_pair 41234 "$IP0" "$RPING_PORT" 41234 4
+knob "$DEV0" mpa_markers 0
+knob "$DEV1" mpa_markers 0
+rping_pair 60000-nomarkers "$IP0" "$RPING_PORT" 60000 4
 capture_stop "$PCAP"
 
 timeout 120 tshark -r "$PCAP" -n -T fields -e tcp.stream -e tcp.srcport \
-	-e tcp.seq -e tcp.len -e tcp.payload tcp \
+	-e tcp.seq -e tcp.len -e tcp.payload -e tcp.options.mss_val \
+	-e tcp.options.timestamp.tsval tcp \
 	> "$FIELDS" 2> "$RESULTS/$T-tshark.err"
 python3 "$(dirname "$0")/fpdu-align.py" "$FIELDS" 100 ||
-	fail "segments not aligned with FPDUs (see $T.log)"
+	fail "FPDUs not sized or aligned to the segments (see $T.log)"
 
 netns_teardown
 echo "PASS $T"

@@ -50,6 +50,11 @@
 #                          writable over a read-only mapping: each refused
 #                          (RFC 5040 8.1.2 req. 4); the process's own page
 #                          registered
+#   cq-not-mine            another process creates CQs; CREATE_QP written
+#                          by hand to uverbs naming each of their handles
+#                          as send or receive CQ: each refused (RFC 5040
+#                          8.1.1 req. 9), the same command naming its own
+#                          CQ creates a QP, the other's CQs destroyable
 #   destroy-under-traffic  a process killed with SIGKILL under SEND, Write
 #                          and Read traffic, then MR, QP, CQ and PD
 #                          destroyed under it (CQ and PD refused while in
@@ -252,6 +257,7 @@ run_case sq-refill-error
 run_case sqe-rewrite
 run_case odd-sge
 run_case mr-not-mine
+run_case cq-not-mine
 run_case destroy-under-traffic
 
 # --- foreign-qpn: three processes ---------------------------------------------

@@ -1705,6 +1705,188 @@ static int mr_not_mine(void)
 	return !ok;
 }
 
+/* --- cq-not-mine -------------------------------------------------------------- */
+
+/* One legacy uverbs write() command on @fd: 0, or -1 with errno */
+static int uverbs_cmd(int fd, uint32_t command, void *cmd, size_t len,
+		      size_t out_len)
+{
+	struct ib_uverbs_cmd_hdr *hdr = cmd;
+
+	hdr->command = command;
+	hdr->in_words = len / 4;
+	hdr->out_words = out_len / 4;
+	return write(fd, cmd, len) == (ssize_t)len ? 0 : -1;
+}
+
+/*
+ * CREATE_QP by hand, naming @send_cq and @recv_cq by handle: the QP's
+ * handle, or -1 with errno
+ */
+static int64_t raw_create_qp(struct ibv_context *ctx, uint32_t pd,
+			     uint32_t send_cq, uint32_t recv_cq)
+{
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		struct ib_uverbs_create_qp c;
+	} cmd = { 0 };
+	uint32_t resp[64] = { 0 };	/* the core's answer, then siw's */
+	struct ib_uverbs_create_qp_resp *r = (void *)resp;
+
+	cmd.c.response = (uintptr_t)resp;
+	cmd.c.pd_handle = pd;
+	cmd.c.send_cq_handle = send_cq;
+	cmd.c.recv_cq_handle = recv_cq;
+	cmd.c.max_send_wr = 4;
+	cmd.c.max_recv_wr = 4;
+	cmd.c.max_send_sge = 1;
+	cmd.c.max_recv_sge = 1;
+	cmd.c.qp_type = IBV_QPT_RC;
+	if (uverbs_cmd(ctx->cmd_fd, IB_USER_VERBS_CMD_CREATE_QP, &cmd,
+		       sizeof(cmd), sizeof(resp)))
+		return -1;
+	return r->qp_handle;
+}
+
+static int raw_destroy_qp(struct ibv_context *ctx, uint32_t qp)
+{
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		struct ib_uverbs_destroy_qp c;
+	} cmd = { 0 };
+	struct ib_uverbs_destroy_qp_resp resp;
+
+	cmd.c.response = (uintptr_t)&resp;
+	cmd.c.qp_handle = qp;
+	return uverbs_cmd(ctx->cmd_fd, IB_USER_VERBS_CMD_DESTROY_QP, &cmd,
+			  sizeof(cmd), sizeof(resp));
+}
+
+#define CQ_NOT_MINE_N	8	/* CQs of the other process */
+
+/*
+ * The other process: opens @name, creates CQ_NOT_MINE_N CQs, writes their
+ * handles to @out, waits for a byte on @in, then destroys them, each of
+ * which must succeed (no QP of the attacker took one). Exit status 0 when
+ * all went so.
+ */
+static int cq_owner(const char *name, int out, int in)
+{
+	struct ibv_cq *cq[CQ_NOT_MINE_N] = { NULL };
+	struct ibv_device **list = ibv_get_device_list(NULL);
+	struct ibv_context *ctx = NULL;
+	uint32_t h[CQ_NOT_MINE_N];
+	int bad = 0;
+	char go;
+
+	for (int i = 0; list && list[i] && !ctx; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), name))
+			ctx = ibv_open_device(list[i]);
+	if (!ctx)
+		return 2;
+	for (int i = 0; i < CQ_NOT_MINE_N; i++) {
+		cq[i] = ibv_create_cq(ctx, 4, NULL, NULL, 0);
+		if (!cq[i])
+			return 3;
+		h[i] = cq[i]->handle;
+	}
+	if (write(out, h, sizeof(h)) != sizeof(h) || read(in, &go, 1) != 1)
+		bad++;
+	for (int i = 0; i < CQ_NOT_MINE_N; i++)
+		if (ibv_destroy_cq(cq[i])) {
+			say("the other process's CQ %u: ibv_destroy_cq: %s",
+			    h[i], strerror(errno));
+			bad++;
+		}
+	ibv_close_device(ctx);
+	ibv_free_device_list(list);
+	return bad ? 4 : 0;
+}
+
+/*
+ * RFC 5040 section 8.1.1, requirement 9: no CQ is shared with a ULP that is
+ * not trusted. Another process creates CQs on the same device; this one
+ * sends CREATE_QP by hand (the uverbs write() command) naming each of
+ * their handles as its send CQ, and as its receive CQ, with its own PD:
+ * every one refused. The control, the same command naming its own CQ,
+ * creates a QP (destroyed by hand); the other process's CQs are then
+ * destroyed by it, which fails while a QP uses one.
+ */
+static int cq_not_mine(void)
+{
+	uint32_t h[CQ_NOT_MINE_N], mine;
+	int to_owner[2], from_owner[2], st;
+	int tried = 0, refused = 0, why = 0;
+	struct ibv_context *ctx;
+	struct conn c;
+	bool ok = true;
+	int64_t qp;
+	pid_t pid;
+
+	if (client_connect(&c, &qp_default, NULL)) {
+		verdict(false, "no connection");
+		return 1;
+	}
+	ctx = c.id->verbs;
+	mine = c.cq->handle;
+	if (pipe(to_owner) || pipe(from_owner)) {
+		verdict(false, "setup: pipe: %s", strerror(errno));
+		return 1;
+	}
+	pid = fork();
+	if (pid == 0) {
+		close(to_owner[1]);
+		close(from_owner[0]);
+		_exit(cq_owner(ibv_get_device_name(ctx->device), from_owner[1],
+			       to_owner[0]));
+	}
+	close(to_owner[0]);
+	close(from_owner[1]);
+	if (pid < 0 || read(from_owner[0], h, sizeof(h)) != sizeof(h)) {
+		verdict(false, "setup: the other process gave no CQ handles");
+		return 1;
+	}
+	qp = raw_create_qp(ctx, c.pd->handle, mine, mine);
+	ok = expect(qp >= 0, "control: CREATE_QP naming its own CQ %u: %s", mine,
+		    qp >= 0 ? "created" : strerror(errno)) && ok;
+	if (qp >= 0) {
+		int err = raw_destroy_qp(ctx, qp) ? errno : 0;
+
+		ok = expect(!err, "control: DESTROY_QP: %s",
+			    err ? strerror(err) : "destroyed") && ok;
+	}
+	for (int i = 0; i < CQ_NOT_MINE_N; i++) {
+		if (h[i] == mine)	/* that number names its own CQ here */
+			continue;
+		for (int as_recv = 0; as_recv < 2; as_recv++) {
+			qp = as_recv ? raw_create_qp(ctx, c.pd->handle, mine, h[i])
+				     : raw_create_qp(ctx, c.pd->handle, h[i], mine);
+			tried++;
+			if (qp < 0) {
+				why = errno;
+				refused++;
+				continue;
+			}
+			say("CREATE_QP naming the other process's CQ %u as %s CQ: created",
+			    h[i], as_recv ? "receive" : "send");
+			raw_destroy_qp(ctx, qp);
+		}
+	}
+	ok = expect(tried > 0 && refused == tried,
+		    "%d of %d CREATE_QPs naming the other process's CQs refused (%s)",
+		    refused, tried, why ? strerror(why) : "-") && ok;
+	if (write(to_owner[1], "g", 1) != 1)
+		ok = expect(false, "setup: the other process is gone") && ok;
+	waitpid(pid, &st, 0);
+	ok = expect(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		    "the other process created and destroyed its CQs (status %d)",
+		    WIFEXITED(st) ? WEXITSTATUS(st) : -1) && ok;
+	client_close(&c);
+	verdict(ok, ok ? "no QP could take another process's CQ; its own one it could"
+		       : "see the checks above");
+	return !ok;
+}
+
 /* --- destroy-under-traffic --------------------------------------------------- */
 
 struct traffic {
@@ -2643,6 +2825,10 @@ static const struct {
 	  "MRs over unmapped memory, past the end of a mapping, and with\n"
 	  "\t\twrite access over a read-only mapping: each refused; the\n"
 	  "\t\tprocess's own page registered" },
+	{ "cq-not-mine", cq_not_mine, NULL, 1,
+	  "another process creates CQs; CREATE_QP sent by hand naming each\n"
+	  "\t\tof their handles as send or receive CQ: each refused, the\n"
+	  "\t\tsame command naming its own CQ creates a QP" },
 	{ "destroy-under-traffic", destroy_under_traffic, NULL, 1,
 	  "a process killed with SIGKILL under SEND/Write/Read traffic,\n"
 	  "\t\tthen MR, QP, CQ, PD destroyed under it: each prompt, the\n"
