@@ -76,8 +76,9 @@ else
 	nvme612="sw-sw-ipv4 sw-sw-ipv6 sw-sw-netem" nfs612="4.2"
 	nvme7="sw-sw-exclusive sw-sw-link-down" nfs7="4.2+netem"
 	# the hostile peer on the test kernel (under KASAN it takes three
-	# times as long: make check-full runs it there)
-	tsiw="14-mpa-peer" psiw="02-siw-interop"
+	# times as long: make check-full runs it there), and the FPDU sizes
+	# and alignment in a capture (conformance rows of RFC 5044 4.5, 5.1)
+	tsiw="14-mpa-peer 18-markers-alignment" psiw="02-siw-interop"
 	# 20-containers carries the data path without CRC and with Markers
 	# (03-netns-rping's variants) there, under KASAN, kmemleak and
 	# lockdep (on 6.12's image too in make check-full only: it took 7
