@@ -53,6 +53,9 @@ check-full:
 demo:
 	$(TOOLS)/demo.sh
 
+fuzz:
+	$(TOOLS)/fuzz.sh
+
 bench:
 	$(TOOLS)/bench.sh
 
@@ -71,6 +74,7 @@ help:
 	@echo "make check          lint, compat, deb, kunit, e2e on Debian's 6.12 and 7.x and the test kernel, the debug kernel; ends with 'N passed, N failed'"
 	@echo "make check-full     make check with every e2e test on every kernel (before a release)"
 	@echo "make demo           boot Debian's 6.12 image in a VM and show softiwarp at work"
+	@echo "make fuzz           the wire parsers under libFuzzer, FUZZ_SECS (300) per target: executions, coverage, crashes"
 	@echo "make bench          softiwarp vs siw vs TCP in one VM boot: table + PNG"
 	@echo "make bench-scale    the same at scale: 1-64 QPs, latency under load, 1000 connects, memory per connection (~20 min)"
 	@echo "make soak           SOAK_MINUTES (10) of verified rping/rstream load, 132 QPs, in the VM"

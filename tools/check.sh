@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: lint + compat + deb + kunit, the end-to-end tests on
+# make check: lint + compat + deb + kunit + fuzz, the end-to-end tests on
 # Debian's own 6.12 and 7.x kernel images and (those with siw) on the test
 # kernel, then KUnit and the end-to-end tests a memory or locking bug
 # would hide in again on the debug kernel (KASAN, lockdep,
@@ -66,7 +66,7 @@ deb7=trixie-backports
 # NVMe-oF's phases and NFS/RDMA's rounds are shared out between the two
 # images: each runs once in make check.
 if [ "${CHECK_TIER:-}" = full ]; then
-	t612=all t7=all tsiw=all psiw=all tdebug=all cdkms=all
+	t612=all t7=all tsiw=all psiw=all tdebug=all cdkms=all fsecs=300
 	nvme612=all nfs612="4.0 4.2 4.2+netem"
 	nvme7=all nfs7="4.0 4.2 4.2+netem"
 else
@@ -85,10 +85,12 @@ else
 	# minutes here in session 28); the hostile user runs here only
 	tdebug="01-module-load 19-hostile-user 20-containers"
 	cdkms=newest
+	# a short run of every parser target (make fuzz: 300 s each)
+	fsecs=30
 fi
 
 "$top/tools/install-deps.sh" || tally fail check:install-deps
-for stage in lint compat deb kunit e2e-6.12 e2e-7.x e2e kunit-debug e2e-debug; do
+for stage in lint compat deb kunit fuzz e2e-6.12 e2e-7.x e2e kunit-debug e2e-debug; do
 	echo "=== make $stage"
 	t0=$(date +%s)
 	case $stage in
@@ -102,6 +104,7 @@ for stage in lint compat deb kunit e2e-6.12 e2e-7.x e2e kunit-debug e2e-debug; d
 	e2e-debug)	KFLAVOUR=debug E2E_DEBUG_TESTS=$tdebug \
 				"$top/tools/e2e.sh" ;;
 	compat)		COMPAT_DKMS=$cdkms "$top/tools/compat.sh" ;;
+	fuzz)		FUZZ_SECS=$fsecs "$top/tools/fuzz.sh" ;;
 	*)		"$top/tools/$stage.sh" ;;
 	esac || tally fail "check:$stage"
 	echo "=== make $stage: $(( $(date +%s) - t0 ))s"

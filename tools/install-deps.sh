@@ -6,7 +6,8 @@
 # nothing (and needs no root) when everything is already installed.
 #
 # Usage: tools/install-deps.sh [--compat] [--deb] [--bench] [--demo]
-#   (none)     what `make check` needs: all below but the header packages
+#   (none)     what `make check` needs (make fuzz too): all below but the
+#              header packages
 #              (make compat and make deb install those themselves) and
 #              qperf (make bench installs it)
 #   --compat   only the Debian kernel header packages for 6.1 and 6.12,
@@ -43,6 +44,8 @@ pkgs=(
 	libibverbs-dev librdmacm-dev linux-libc-dev
 	# kernel ULP tests: the NFS server and its helpers (rpcbind, exportfs)
 	nfs-kernel-server
+	# make fuzz: clang's libFuzzer and sanitizers, llvm-cov
+	clang libclang-rt-dev llvm
 	# make deb
 	"${deb_pkgs[@]}"
 )

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fuzz target: a received DDP segment's header and its checks, DDP's
+ * (ddp/ddp.c, RFC 5041 section 7) and RDMAP's (rdmap/codec.c, RFC 5040
+ * sections 5 to 7), as the receiver runs them on every segment.
+ *
+ * Input: octets 0-29 the receiver's state (RDMAC or not, version fixed,
+ * DV/RV, each queue's MSN, buffers, octets received, buffer length) and
+ * what the STag lookup found (state, access, base, length); octets 30-31
+ * the segment's length (a ULPDU_Length); the rest the segment.
+ *
+ * Properties: ddp_hdr_parse() takes no octet past the input; a parsed
+ * header built again by ddp_hdr_build() and parsed is the same header;
+ * every check that refuses sets a Terminate cause RFC 5040 or 5041 names
+ * (rdmap_term_name() knows it); ddp_region_check() lets through only a
+ * range inside the region, without wrap, with the access asked for.
+ */
+#include "ddp/ddp.h"
+#include "rdmap/codec.h"
+#include "rdmap/rdmap_proto.h"
+#include "rdmap/terminate.h"
+
+static void fail(const char *why)
+{
+	fprintf(stderr, "ddp: property broken: %s\n", why);
+	abort();
+}
+
+static u32 be32(const u8 *p)
+{
+	return (u32)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
+}
+
+static bool named(const struct rdmap_term_cause *c)
+{
+	const char *n = rdmap_term_name(c->layer, c->etype, c->code);
+
+	return n && !strstr(n, "unknown");
+}
+
+static void check_region(const struct ddp_stag_check *s, u8 need, u64 to,
+			 u64 len)
+{
+	enum ddp_region_verdict v = ddp_region_check(s, need, to, len);
+
+	if (v != DDP_REGION_OK)
+		return;
+	if (s->state != DDP_STAG_VALID || (s->access & need) != need)
+		fail("region check passed an invalid STag or missing access");
+	if (len && (to < s->base || to + len < to ||
+		    to + len - s->base > s->len))
+		fail("region check passed a range outside the region");
+}
+
+int fuzz_one(const u8 *d, size_t n)
+{
+	struct ddp_rx_state rx;
+	struct ddp_stag_check stag;
+	struct ddp_hdr_info h, g;
+	struct ddp_error err;
+	struct rdmap_term_cause cause;
+	u8 buf[DDP_UNTAGGED_HDR_SIZE];
+	u32 seg_len;
+	int hl;
+
+	if (n < 32)
+		return 0;
+	memset(&rx, 0, sizeof(rx));
+	rx.rdmac = d[0] & 1;
+	rx.ver_fixed = d[0] & 2;
+	rx.dv = d[1] & 3;
+	rx.rv = d[1] >> 2 & 3;
+	for (int q = 0; q < DDP_QN_COUNT; q++) {
+		rx.queue[q].msn = be32(d + 2 + 2 * q);
+		rx.queue[q].buffers = d[8 + q] % 8;
+		rx.queue[q].received = d[11 + q];
+		rx.queue[q].buf_len = d[14 + q] << 8;
+	}
+	memset(&stag, 0, sizeof(stag));
+	stag.state = d[17] % 3;
+	stag.access = d[18] & 3;
+	stag.base = (u64)be32(d + 19) << 8;
+	stag.len = be32(d + 23) >> (d[27] & 31);
+	seg_len = (d[30] << 8 | d[31]);
+	d += 32;
+	n -= 32;
+
+	memset(&h, 0, sizeof(h));
+	hl = ddp_hdr_parse(d, n, &h);
+	if (hl < 0)
+		return 0;
+	if ((size_t)hl > n || (unsigned int)hl != ddp_hdr_size(h.tagged))
+		fail("a header length past the input or of the wrong form");
+	if (ddp_hdr_build(buf, sizeof(buf), &h) != hl)
+		fail("a parsed header cannot be built");
+	memset(&g, 0, sizeof(g));
+	if (ddp_hdr_parse(buf, hl, &g) != hl || memcmp(&g, &h, sizeof(h)))
+		fail("build then parse changed the header");
+
+	/* the receiver's checks, DDP's then RDMAP's */
+	memset(&err, 0, sizeof(err));
+	if (ddp_rx_check_version(&h, &rx, &err) && !err.etype && !err.code)
+		fail("a refused version without an error");
+	memset(&err, 0, sizeof(err));
+	/* -EACCES: no remote write, which DDP has no code for (RDMAP does) */
+	if (ddp_rx_check_buffer(&h, seg_len, &rx, &stag, &err) == -EPROTO &&
+	    !err.etype && !err.code)
+		fail("a refused buffer without an error");
+	memset(&cause, 0, sizeof(cause));
+	if (rdmap_rx_check(&h, seg_len, &rx, &stag, &cause) && !named(&cause))
+		fail("an RDMAP check refused with a cause no RFC names");
+	if (h.tagged)
+		check_region(&stag, d[0] & 3, h.to, seg_len);
+	ddp_rx_fix_version(&rx, &h);
+	if (!h.tagged && h.opcode == RDMAP_READ_REQ && (size_t)hl < n) {
+		struct rdmap_read_req_info r;
+
+		memset(&r, 0, sizeof(r));
+		if (rdmap_read_req_parse(d + hl, n - hl, &r) >= 0) {
+			memset(&cause, 0, sizeof(cause));
+			if (rdmap_read_req_check(&r, &stag, &cause) &&
+			    !named(&cause))
+				fail("a Read Request refused with an unnamed cause");
+			check_region(&stag, DDP_ACCESS_REMOTE_READ, r.src_to,
+				     r.size);
+		}
+	}
+	return 0;
+}
