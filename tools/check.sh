@@ -86,7 +86,7 @@ else
 	tdebug="01-module-load 19-hostile-user 20-containers"
 	cdkms=newest
 	# a short run of every parser target (make fuzz: 300 s each)
-	fsecs=30
+	fsecs=20
 fi
 
 "$top/tools/install-deps.sh" || tally fail check:install-deps

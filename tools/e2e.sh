@@ -63,6 +63,11 @@ fi
 
 # a run by hand of some cases of 19-hostile-user (its header)
 [ -z "${HOSTILE_CASES:-}" ] || vmopts+=(-e "HOSTILE_CASES=$HOSTILE_CASES")
+# verbs-random's seconds and seed (19-hostile-user's header), and a longer
+# limit per test for such a run (tools/guest/e2e.sh)
+for v in HOSTILE_RANDOM_SECS HOSTILE_SEED E2E_TEST_TIMEOUT; do
+	[ -z "${!v:-}" ] || vmopts+=(-e "$v=${!v}")
+done
 
 if [ -n "${E2E_KERNEL:-}" ]; then
 	export E2E_KERNEL

@@ -10,7 +10,7 @@
 # (llvm-cov over the corpus) and the crashes, and it fails on a crash
 # or a target that did not run.
 #
-#   FUZZ_SECS=N      seconds per target (default 300; make check: 30)
+#   FUZZ_SECS=N      seconds per target (default 300; make check: 20)
 #   FUZZ_JOBS=N      targets run at once (default 2, the machine's cores)
 #   FUZZ_TARGETS="T..."  those only (default: every target)
 #

@@ -50,76 +50,20 @@
 #include <rdma/rdma_cma.h>
 #include <rdma/siw-abi.h>
 
-#define PAGE		4096
-#define RMR_LEN		(64 * 1024)	/* the sink's remote region */
-#define SLOT_LEN	(16 * 1024)	/* one receive buffer */
-#define NSLOTS		16		/* receives kept posted */
-#define GO_LEN		(8 * 1024)	/* the answer to "GO8K" */
-#define PD_MAGIC	0x48555352U	/* "HUSR" */
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#include "hostile-user.h"
 
-/* wr_id kinds: the upper 32 bits */
-enum {
-	WR_RECV = 1, WR_ECHO, WR_GO, WR_DATA, WR_READ, WR_WRITE, WR_DONE,
-};
-
-#define WRID(kind, n)	((uint64_t)(kind) << 32 | (uint32_t)(n))
-#define WRKIND(id)	((unsigned int)((id) >> 32))
-#define WRN(id)		((uint32_t)(id))
-
-/* what one side tells the other in the MPA private data */
-struct pdata {
-	uint32_t magic;
-	uint32_t rkey;
-	uint64_t addr;
-	uint32_t len;
-	uint32_t qpn;
-};
-
-struct conn {
-	struct rdma_event_channel *ec;
-	struct rdma_cm_id *id;
-	struct ibv_pd *pd;
-	struct ibv_cq *cq;
-	struct ibv_qp *qp;
-	struct ibv_mr *mr;	/* buf: the receive slots and the GO area */
-	char *buf;
-	size_t buflen;
-	struct ibv_mr *rmr;	/* rbuf: remote Read/Write region */
-	char *rbuf;
-	struct pdata peer;	/* what the peer exposed */
-	struct ibv_qp_cap cap;
-	bool established;
-	bool dead;
-	unsigned int slot_busy[NSLOTS];
-};
-
-struct opts {
-	const char *cname;
-	bool server;
-	bool peer;
-	const char *addr;
-	const char *port;
-	const char *laddr;
-	const char *lport;
-	const char *dir;
-	int rounds;
-	int limit;
-	int index_max;
-};
-
-static struct opts o = {
+struct opts o = {
 	.port = "7290", .dir = NULL, .rounds = 0, .limit = 240,
 	.index_max = 64,
 };
 
-static double slow = 1.0;
+double slow = 1.0;
 static int failures;
 static atomic_int terminated;	/* set by SIGTERM, SIGINT */
 
 /* --- output ----------------------------------------------------------- */
 
-static void verdict(bool ok, const char *fmt, ...)
+void verdict(bool ok, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -134,7 +78,7 @@ static void verdict(bool ok, const char *fmt, ...)
 }
 
 /* check: a line per step; bad ones count as failures and say "BAD" */
-static bool expect(bool ok, const char *fmt, ...)
+bool expect(bool ok, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -149,7 +93,7 @@ static bool expect(bool ok, const char *fmt, ...)
 	return ok;
 }
 
-static void say(const char *fmt, ...)
+void say(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -161,7 +105,7 @@ static void say(const char *fmt, ...)
 	fflush(stdout);
 }
 
-static double now(void)
+double now(void)
 {
 	struct timespec ts;
 
@@ -169,7 +113,7 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static double tmo(double secs)
+double tmo(double secs)
 {
 	return secs * slow;
 }
@@ -298,12 +242,7 @@ static int cm_listen(struct rdma_event_channel **ecp, struct rdma_cm_id **idp,
 
 /* --- resources of one connection ---------------------------------------- */
 
-struct qp_want {
-	int send_wr, recv_wr, send_sge, recv_sge, inline_data;
-	int prepost;	/* receives a client posts before connecting */
-};
-
-static const struct qp_want qp_default = { 64, NSLOTS + 8, 2, 2, 0, NSLOTS };
+const struct qp_want qp_default = { 64, NSLOTS + 8, 2, 2, 0, NSLOTS };
 
 static void *page_alloc(size_t len)
 {
@@ -373,7 +312,7 @@ static struct pdata conn_pdata(struct conn *c)
 	return p;
 }
 
-static int post_recv_slot(struct conn *c, int slot)
+int post_recv_slot(struct conn *c, int slot)
 {
 	struct ibv_sge sge = {
 		.addr = (uintptr_t)(c->buf + slot * SLOT_LEN),
@@ -385,8 +324,8 @@ static int post_recv_slot(struct conn *c, int slot)
 	return ibv_post_recv(c->qp, &wr, &bad);
 }
 
-static int post_send(struct conn *c, uint64_t id, void *addr, uint32_t len,
-		     uint32_t lkey, int flags)
+int post_send(struct conn *c, uint64_t id, void *addr, uint32_t len,
+	      uint32_t lkey, int flags)
 {
 	struct ibv_sge sge = { .addr = (uintptr_t)addr, .length = len,
 			       .lkey = lkey };
@@ -398,9 +337,9 @@ static int post_send(struct conn *c, uint64_t id, void *addr, uint32_t len,
 	return ibv_post_send(c->qp, &wr, &bad);
 }
 
-static int post_rdma(struct conn *c, enum ibv_wr_opcode op, uint64_t id,
-		     void *addr, uint32_t len, uint32_t lkey, uint64_t raddr,
-		     uint32_t rkey)
+int post_rdma(struct conn *c, enum ibv_wr_opcode op, uint64_t id,
+	      void *addr, uint32_t len, uint32_t lkey, uint64_t raddr,
+	      uint32_t rkey)
 {
 	struct ibv_sge sge = { .addr = (uintptr_t)addr, .length = len,
 			       .lkey = lkey };
@@ -434,8 +373,8 @@ static void conn_free(struct conn *c)
 }
 
 /* a client connection to o.addr:o.port, with its own event channel */
-static int client_connect(struct conn *c, const struct qp_want *w,
-			  struct rdma_conn_param *param)
+int client_connect(struct conn *c, const struct qp_want *w,
+		   struct rdma_conn_param *param)
 {
 	struct rdma_conn_param def = { .responder_resources = 8,
 				       .initiator_depth = 8, .retry_count = 7,
@@ -477,7 +416,7 @@ static int client_connect(struct conn *c, const struct qp_want *w,
 }
 
 /* disconnect (when connected), wait a little for DISCONNECTED, free */
-static void client_close(struct conn *c)
+void client_close(struct conn *c)
 {
 	struct rdma_event_channel *ec = c->ec;
 	struct cm_ev ev;
@@ -2829,6 +2768,12 @@ static const struct {
 	  "another process creates CQs; CREATE_QP sent by hand naming each\n"
 	  "\t\tof their handles as send or receive CQ: each refused, the\n"
 	  "\t\tsame command naming its own CQ creates a QP" },
+	{ "verbs-random", verbs_random, NULL, 1,
+	  "-j PROCS processes (4) for -t SECS each create, modify, post to,\n"
+	  "\t\tpoll and destroy contexts, PDs, MRs, CQs, SRQs and QPs in a\n"
+	  "\t\trandom order drawn from -S SEED (printed), arguments inside\n"
+	  "\t\tand outside the limits, with traffic to the sink: every call\n"
+	  "\t\tprompt, every process ends clean" },
 	{ "destroy-under-traffic", destroy_under_traffic, NULL, 1,
 	  "a process killed with SIGKILL under SEND/Write/Read traffic,\n"
 	  "\t\tthen MR, QP, CQ, PD destroyed under it: each prompt, the\n"
@@ -2840,7 +2785,7 @@ static void print_usage(FILE *f)
 	fprintf(f,
 		"usage: hostile-user CASE -s -a ADDR [-p PORT] [-t SECS]\n"
 		"       hostile-user CASE -c -a ADDR [-p PORT] [-n ROUNDS] [-d DIR] [-m MAX]\n"
-		"                   [-L ADDR:PORT] [-P]\n"
+		"                   [-L ADDR:PORT] [-P] [-S SEED] [-j PROCS]\n"
 		"\n"
 		"Attacks a softiwarp device from user space; each case prints\n"
 		"\"hostile-user: CASE: pass|fail: reason\" and exits 1 on a failure.\n"
@@ -2852,10 +2797,13 @@ static void print_usage(FILE *f)
 		"  -p PORT    its port (7290)\n"
 		"  -n ROUNDS  rounds of modify-accept-race (20, divided by E2E_SLOW)\n"
 		"  -d DIR     where the read-only files go ($TMPDIR or /tmp)\n"
-		"  -t SECS    the time limit of the sink and of kernel-qpn (240)\n"
+		"  -t SECS    the time limit of the sink, of kernel-qpn and of\n"
+		"             verbs-random (240)\n"
 		"  -m MAX     dereg-reuse-*: the stag_index_max set in debugfs (64)\n"
 		"  -L A:P     foreign-qpn: process B's listener address and port\n"
 		"  -P         foreign-qpn: the peer that connects to that listener\n"
+		"  -S SEED    verbs-random: the seed (default: the clock)\n"
+		"  -j PROCS   verbs-random: processes (4)\n"
 		"  -h         this text\n"
 		"\n"
 		"E2E_SLOW=N in the environment multiplies the time limits.\n"
@@ -2891,7 +2839,7 @@ int main(int argc, char **argv)
 	if (e && atof(e) >= 1)
 		slow = atof(e);
 	optind = 2;
-	while ((opt = getopt(argc, argv, "sca:p:n:d:t:m:L:Ph")) != -1) {
+	while ((opt = getopt(argc, argv, "sca:p:n:d:t:m:L:PS:j:h")) != -1) {
 		switch (opt) {
 		case 's':
 			o.server = true;
@@ -2931,6 +2879,12 @@ int main(int argc, char **argv)
 		}
 		case 'P':
 			o.peer = true;
+			break;
+		case 'S':
+			o.seed = strtoull(optarg, NULL, 0);
+			break;
+		case 'j':
+			o.procs = atoi(optarg);
 			break;
 		case 'h':
 			print_usage(stdout);
