@@ -18,7 +18,12 @@
  *
  * It keeps to what libsiw needs of its user, which is not the kernel's
  * business: a CQ or SRQ libsiw failed to destroy (in use) is never used
- * again (libsiw unmapped its ring first), and no receive is posted to a
+ * again (libsiw unmapped its ring first) but destroyed by hand once no QP
+ * is left (at most VR_DEAD wait: the first long run on the debug kernel
+ * piled up their rings until the guest ran out of memory; libsiw's own
+ * second destroy unmaps an address another ring may have by then), and
+ * no receive is
+ * posted to a
  * QP with an SRQ (libsiw divides by its RQ size, 0), and inline data
  * comes from the process's own memory (libsiw copies it).
  *
@@ -39,6 +44,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <rdma/ib_user_verbs.h>
+
 #include "hostile-user.h"
 
 #define VR_CTX		2
@@ -48,6 +55,7 @@
 #define VR_SRQ		3
 #define VR_QP		8
 #define VR_BUF		(256 * 1024)
+#define VR_DEAD		8	/* CQs or SRQs libsiw failed to destroy */
 
 enum vr_op {
 	VR_CTX_OP, VR_PD_OP, VR_MR_OP, VR_CQ_OP, VR_SRQ_OP, VR_QP_OP,
@@ -76,6 +84,8 @@ struct vr {
 	int cq_ctx[VR_CQ];
 	struct ibv_srq *srq[VR_SRQ];
 	int srq_pd[VR_SRQ];
+	struct ibv_cq *dead_cq[VR_DEAD];
+	struct ibv_srq *dead_srq[VR_DEAD];
 	struct ibv_qp *qp[VR_QP];
 	int qp_pd[VR_QP];
 	bool qp_srq[VR_QP];	/* libsiw divides by its RQ size, 0 then */
@@ -161,12 +171,75 @@ static int vr_any_qp(struct vr *v)
 	return vr_pick(v, (void *const *)v->qp, VR_QP);
 }
 
+/*
+ * DESTROY_CQ or DESTROY_SRQ of handle @handle written to uverbs by hand:
+ * libsiw's own destroy would munmap the ring's old address again, which
+ * by now may hold another object's ring.
+ */
+static int vr_raw_destroy(struct ibv_context *ctx, uint32_t cmd,
+			  uint32_t handle)
+{
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		__u64 response;
+		__u32 handle;
+		__u32 reserved;
+	} c = { { cmd, sizeof(c) / 4, 2 }, 0, handle, 0 };
+	__u32 resp[2];
+
+	c.response = (uintptr_t)resp;
+	return write(ctx->cmd_fd, &c, sizeof(c)) == sizeof(c) ? 0 : -1;
+}
+
+/*
+ * Every QP destroyed, then the CQs and SRQs libsiw failed to destroy
+ * while a QP held them: destroyed now, by hand. Their rings stay the
+ * kernel's until then, so the dead are few.
+ */
+static void vr_reap(struct vr *v)
+{
+	for (int i = 0; i < VR_QP; i++)
+		if (v->qp[i] && !ibv_destroy_qp(v->qp[i]))
+			v->ok[VR_QP_OP]++;
+	memset(v->qp, 0, sizeof(v->qp));
+	for (int i = 0; i < VR_DEAD; i++) {
+		struct ibv_srq *s = v->dead_srq[i];
+
+		if (s && vr_raw_destroy(s->context, IB_USER_VERBS_CMD_DESTROY_SRQ,
+					s->handle))
+			say("an SRQ without QPs: DESTROY_SRQ: %s", strerror(errno));
+		v->dead_srq[i] = NULL;
+	}
+	for (int i = 0; i < VR_DEAD; i++) {
+		struct ibv_cq *c = v->dead_cq[i];
+
+		if (c && vr_raw_destroy(c->context, IB_USER_VERBS_CMD_DESTROY_CQ,
+					c->handle))
+			say("a CQ without QPs: DESTROY_CQ: %s", strerror(errno));
+		v->dead_cq[i] = NULL;
+	}
+}
+
+/* a CQ or SRQ libsiw failed to destroy goes to @dead; reaped when full */
+static void vr_bury(struct vr *v, void **dead, void *obj)
+{
+	for (int i = 0; i < VR_DEAD; i++)
+		if (!dead[i]) {
+			dead[i] = obj;
+			return;
+		}
+	vr_reap(v);
+	dead[0] = obj;
+}
+
 static void vr_ctx(struct vr *v)
 {
 	int i = 1;	/* context 0 is the connection's, kept */
 	struct ibv_device **list;
 
 	if (v->ctx[i]) {
+		/* the dead of this context go by its fd: before it closes */
+		vr_reap(v);
 		for (int k = 0; k < VR_PD; k++)
 			if (v->pd_ctx[k] == i && v->pd[k])
 				return;	/* its objects first */
@@ -251,10 +324,12 @@ static void vr_cq(struct vr *v)
 		/*
 		 * EBUSY while a QP has it. libsiw unmaps the ring before it
 		 * asks the kernel, so a CQ it failed to destroy cannot be
-		 * polled any more: left to the process's exit.
+		 * polled any more: buried, destroyed once its QPs are gone.
 		 */
 		if (!ibv_destroy_cq(v->cq[i]))
 			v->ok[VR_CQ_OP]++;
+		else
+			vr_bury(v, (void **)v->dead_cq, v->cq[i]);
 		v->cq[i] = NULL;
 		return;
 	}
@@ -272,9 +347,11 @@ static void vr_srq(struct vr *v)
 	int i = vr_below(v, VR_SRQ), p;
 
 	if (v->srq[i]) {
-		/* as a CQ: one libsiw failed to destroy is left to the exit */
+		/* as a CQ: one libsiw failed to destroy is buried */
 		if (!ibv_destroy_srq(v->srq[i]))
 			v->ok[VR_SRQ_OP]++;
+		else
+			vr_bury(v, (void **)v->dead_srq, v->srq[i]);
 		v->srq[i] = NULL;
 		return;
 	}
@@ -559,9 +636,7 @@ static int vr_pick_op(struct vr *v)
 /* everything of ours destroyed, QPs first */
 static void vr_teardown(struct vr *v)
 {
-	for (int i = 0; i < VR_QP; i++)
-		if (v->qp[i])
-			ibv_destroy_qp(v->qp[i]);
+	vr_reap(v);
 	for (int i = 0; i < VR_SRQ; i++)
 		if (v->srq[i])
 			ibv_destroy_srq(v->srq[i]);
