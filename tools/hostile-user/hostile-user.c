@@ -1647,8 +1647,8 @@ static int mr_not_mine(void)
 /* --- cq-not-mine -------------------------------------------------------------- */
 
 /* One legacy uverbs write() command on @fd: 0, or -1 with errno */
-static int uverbs_cmd(int fd, uint32_t command, void *cmd, size_t len,
-		      size_t out_len)
+int uverbs_cmd(int fd, uint32_t command, void *cmd, size_t len,
+	       size_t out_len)
 {
 	struct ib_uverbs_cmd_hdr *hdr = cmd;
 

@@ -98,6 +98,8 @@ int post_rdma(struct conn *c, enum ibv_wr_opcode op, uint64_t id,
 	      void *addr, uint32_t len, uint32_t lkey, uint64_t raddr,
 	      uint32_t rkey);
 
+int uverbs_cmd(int fd, uint32_t command, void *cmd, size_t len,
+	       size_t out_len);
 int verbs_random(void);
 
 #endif /* HOSTILE_USER_H */

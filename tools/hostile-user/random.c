@@ -184,11 +184,11 @@ static int vr_raw_destroy(struct ibv_context *ctx, uint32_t cmd,
 		__u64 response;
 		__u32 handle;
 		__u32 reserved;
-	} c = { { cmd, sizeof(c) / 4, 2 }, 0, handle, 0 };
+	} c = { .handle = handle };
 	__u32 resp[2];
 
 	c.response = (uintptr_t)resp;
-	return write(ctx->cmd_fd, &c, sizeof(c)) == sizeof(c) ? 0 : -1;
+	return uverbs_cmd(ctx->cmd_fd, cmd, &c, sizeof(c), sizeof(resp));
 }
 
 /*
