@@ -79,6 +79,7 @@ enum ddp_stag_state {
 
 #define DDP_ACCESS_REMOTE_READ	BIT(0)
 #define DDP_ACCESS_REMOTE_WRITE	BIT(1)
+#define DDP_ACCESS_REMOTE_ATOMIC	BIT(2)
 
 /**
  * struct ddp_stag_check - the caller's STag lookup result
@@ -86,7 +87,8 @@ enum ddp_stag_state {
  * @access: DDP_ACCESS_* rights the STag grants the peer. Placing tagged
  *	data (RDMA Write, and the Read Response into the Data Sink STag of
  *	one of our Read Requests) needs DDP_ACCESS_REMOTE_WRITE, reading for
- *	a Read Request needs DDP_ACCESS_REMOTE_READ.
+ *	a Read Request needs DDP_ACCESS_REMOTE_READ, the target of an Atomic
+ *	Request (RFC 7306) DDP_ACCESS_REMOTE_ATOMIC.
  * @base: first valid Tagged Offset of the region
  * @len: length of the region in octets; [@base, @base + @len) is the
  *	region, which must not extend past 2^64

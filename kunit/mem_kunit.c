@@ -512,7 +512,8 @@ static const struct access_case access_cases[] = {
 	  true },
 	{ "remote read, remote write and local write", RR | RW | LW,
 	  DDP_ACCESS_REMOTE_READ | DDP_ACCESS_REMOTE_WRITE, true },
-	{ "remote atomic and local write", RA | LW, 0, true },
+	{ "remote atomic and local write", RA | LW, DDP_ACCESS_REMOTE_ATOMIC,
+	  true },
 };
 
 KUNIT_ARRAY_PARAM_DESC(access_cases, access_cases, desc);

@@ -414,7 +414,8 @@ static enum ddp_stag_state rmem_state(const struct rdmap_mem *mem,
 static u8 rmem_ddp_access(int access)
 {
 	return (access & IB_ACCESS_REMOTE_READ ? DDP_ACCESS_REMOTE_READ : 0) |
-	       (access & IB_ACCESS_REMOTE_WRITE ? DDP_ACCESS_REMOTE_WRITE : 0);
+	       (access & IB_ACCESS_REMOTE_WRITE ? DDP_ACCESS_REMOTE_WRITE : 0) |
+	       (access & IB_ACCESS_REMOTE_ATOMIC ? DDP_ACCESS_REMOTE_ATOMIC : 0);
 }
 
 /*

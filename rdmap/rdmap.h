@@ -4,8 +4,9 @@
  *
  * rdmap/ is RFC 5040, RDMAP, as pure logic over DDP (ddp/): the wire
  * format (rdmap/rdmap_proto.h), the Read Request codec and the receive
- * checks (rdmap/codec.c), the Terminate message (rdmap/terminate.c), the
- * iWARP QP state table (rdmap/qp_state.c) and the STag table with the
+ * checks (rdmap/codec.c), RFC 7306's extensions: their codec, the atomic
+ * arithmetic and the responder's checks (rdmap/ext.c), the Terminate
+ * message (rdmap/terminate.c), the iWARP QP state table (rdmap/qp_state.c) and the STag table with the
  * memory objects behind it (rdmap/mem.c). It keeps no connection and no
  * device: the engine (engine/) and the verbs device (dev/) above it hold
  * the state and call in.
@@ -18,6 +19,7 @@
 #define SOFTIWARP_RDMAP_H
 
 #include "rdmap/codec.h"
+#include "rdmap/ext.h"
 #include "rdmap/mem.h"
 #include "rdmap/qp_state.h"
 #include "rdmap/rdmap_proto.h"

@@ -55,8 +55,15 @@ static_assert(RDMAP_CTRL_OPCODE == DDP_CTRL_ULP_OPCODE);
  * @RDMAP_SEND_SE_INVAL: Send with Solicited Event and Invalidate,
  *	untagged, queue 0
  * @RDMAP_TERMINATE: Terminate, untagged, queue 2
+ * @RDMAP_IMM: Immediate Data (RFC 7306 section 4.1), untagged, queue 0
+ * @RDMAP_IMM_SE: Immediate Data with Solicited Event, untagged, queue 0
+ * @RDMAP_ATOMIC_REQ: Atomic Request (RFC 7306 section 5.2), untagged,
+ *	queue 1 with the RDMA Read Requests
+ * @RDMAP_ATOMIC_RESP: Atomic Response, untagged, queue 3
  *
- * 0x8 to 0xf are reserved.
+ * 0xc to 0xe are unassigned, 0xf is experimental (RFC 6580). RFC 7306's
+ * four are defined here for its codec (rdmap/ext.h); until the engine
+ * carries them, rdmap_rx_check() refuses them as RFC 5040 says.
  */
 enum rdmap_opcode {
 	RDMAP_WRITE = 0x0,
@@ -67,6 +74,10 @@ enum rdmap_opcode {
 	RDMAP_SEND_SE = 0x5,
 	RDMAP_SEND_SE_INVAL = 0x6,
 	RDMAP_TERMINATE = 0x7,
+	RDMAP_IMM = 0x8,
+	RDMAP_IMM_SE = 0x9,
+	RDMAP_ATOMIC_REQ = 0xa,
+	RDMAP_ATOMIC_RESP = 0xb,
 };
 
 /**
@@ -82,6 +93,14 @@ enum rdmap_qn {
 	RDMAP_QN_TERMINATE = 2,
 	RDMAP_QN_COUNT = 3,
 };
+
+/*
+ * RFC 7306 section 4.1, Figure 2: Atomic Responses travel on untagged
+ * queue 3, which tracks the requester's outstanding Atomic Requests. Not
+ * in enum rdmap_qn yet: RDMAP_QN_COUNT counts the queues the engine
+ * receives on.
+ */
+#define RDMAP_QN_ATOMIC_RESP	3
 
 #define RDMAP_READ_REQ_SIZE	28
 
@@ -105,6 +124,86 @@ struct rdmap_read_req {
 } __packed;
 
 static_assert(sizeof(struct rdmap_read_req) == RDMAP_READ_REQ_SIZE);
+
+#define RDMAP_IMM_SIZE		8
+#define RDMAP_ATOMIC_REQ_SIZE	52
+#define RDMAP_ATOMIC_RESP_SIZE	12
+
+/**
+ * struct rdmap_imm - Immediate Data header (RFC 7306 section 6.2)
+ * @data: the 8 octets of Immediate Data, the whole payload of an
+ *	Immediate Data or Immediate Data with SE message
+ */
+struct rdmap_imm {
+	u8 data[RDMAP_IMM_SIZE];
+} __packed;
+
+static_assert(sizeof(struct rdmap_imm) == RDMAP_IMM_SIZE);
+
+/* The first word of the Atomic Request: 28 reserved bits, then AOpCode */
+#define RDMAP_ATOMIC_AOPCODE	GENMASK(3, 0)
+
+/**
+ * enum rdmap_atomic_op - Atomic Operation Codes (RFC 7306 section 5.2.1,
+ *	Figure 5; section 10.1)
+ * @RDMAP_ATOMIC_FETCH_ADD: FetchAdd, masked by the Add Mask (section 5.1.1)
+ * @RDMAP_ATOMIC_CMP_SWAP: CmpSwap, masked by the Swap and Compare Masks
+ *	(section 5.1.2)
+ *
+ * 0x1 is reserved, 0x3 to 0xf are unassigned.
+ */
+enum rdmap_atomic_op {
+	RDMAP_ATOMIC_FETCH_ADD = 0x0,
+	RDMAP_ATOMIC_CMP_SWAP = 0x2,
+};
+
+/**
+ * struct rdmap_atomic_req - Atomic Operation Request header (RFC 7306
+ *	section 5.2.1, Figure 4)
+ * @aopcode: 28 reserved bits (zero on send, ignored on receive), then the
+ *	Atomic Operation Code (RDMAP_ATOMIC_AOPCODE)
+ * @req_id: Request Identifier, chosen by the requester and reflected in
+ *	the response
+ * @stag: Remote STag of the target Tagged Buffer
+ * @to: Remote Tagged Offset, of a 64-bit aligned ULP Buffer address
+ * @data: Add or Swap Data
+ * @data_mask: Add or Swap Mask
+ * @compare: Compare Data (CmpSwap; zero otherwise)
+ * @compare_mask: Compare Mask (CmpSwap; all ones otherwise)
+ *
+ * The payload of the single segment of an Atomic Request, behind its
+ * untagged DDP header.
+ */
+struct rdmap_atomic_req {
+	__be32 aopcode;
+	__be32 req_id;
+	__be32 stag;
+	__be64 to;
+	__be64 data;
+	__be64 data_mask;
+	__be64 compare;
+	__be64 compare_mask;
+} __packed;
+
+static_assert(sizeof(struct rdmap_atomic_req) == RDMAP_ATOMIC_REQ_SIZE);
+
+/**
+ * struct rdmap_atomic_resp - Atomic Operation Response header (RFC 7306
+ *	section 5.2.2, Figure 6)
+ * @req_id: Original Request Identifier
+ * @orig: Original Remote Data Value, the target's value before the
+ *	operation
+ *
+ * 12 octets, as Figure 6 and Appendix A.2 draw it; section 4's text says
+ * "32 bytes", which neither figure nor the field list supports
+ * (Documentation/rfc7306.rst).
+ */
+struct rdmap_atomic_resp {
+	__be32 req_id;
+	__be64 orig;
+} __packed;
+
+static_assert(sizeof(struct rdmap_atomic_resp) == RDMAP_ATOMIC_RESP_SIZE);
 
 /* Terminate Control word (RFC 5040, Terminate Header): Layer on top */
 #define RDMAP_TERM_LAYER	GENMASK(31, 28)
