@@ -6,8 +6,9 @@
  * format (rdmap/rdmap_proto.h), the Read Request codec and the receive
  * checks (rdmap/codec.c), RFC 7306's extensions: their codec, the atomic
  * arithmetic and the responder's checks (rdmap/ext.c), the Terminate
- * message (rdmap/terminate.c), the iWARP QP state table (rdmap/qp_state.c) and the STag table with the
- * memory objects behind it (rdmap/mem.c). It keeps no connection and no
+ * message (rdmap/terminate.c), the iWARP QP state table
+ * (rdmap/qp_state.c) and the STag table with the memory objects behind
+ * it (rdmap/mem.c). It keeps no connection and no
  * device: the engine (engine/) and the verbs device (dev/) above it hold
  * the state and call in.
  *
