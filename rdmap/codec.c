@@ -214,6 +214,27 @@ int rdmap_read_req_check(const struct rdmap_read_req_info *r,
 			 const struct ddp_stag_check *src,
 			 struct rdmap_term_cause *cause)
 {
+	if (!r->size)
+		return 0;
+	return rdmap_region_fail(ddp_region_check(src, DDP_ACCESS_REMOTE_READ,
+						  r->src_to, r->size), cause);
+}
+EXPORT_SYMBOL_IF_KUNIT(rdmap_read_req_check);
+
+/**
+ * rdmap_region_fail() - the Terminate of a tagged access RDMAP refuses
+ * @v: the verdict of ddp_region_check() on the access
+ * @cause: set to the RDMAP Remote Protection Error of @v (RFC 5040
+ *	section 4.8) when @v is not DDP_REGION_OK
+ *
+ * For the accesses RDMAP checks itself: the Data Source of a Read Request,
+ * the target of an Atomic Request (RFC 7306 section 5).
+ *
+ * Context: any context.
+ * Return: 0 for DDP_REGION_OK, else -EPROTO with @cause set.
+ */
+int rdmap_region_fail(enum ddp_region_verdict v, struct rdmap_term_cause *cause)
+{
 	static const u8 code[] = {
 		[DDP_REGION_INVALID] = TERM_RDMAP_INVALID_STAG,
 		[DDP_REGION_NOT_ASSOC] = TERM_RDMAP_STAG_NOT_ASSOC,
@@ -221,14 +242,10 @@ int rdmap_read_req_check(const struct rdmap_read_req_info *r,
 		[DDP_REGION_WRAP] = TERM_RDMAP_TO_WRAP,
 		[DDP_REGION_BOUNDS] = TERM_RDMAP_BASE_BOUNDS,
 	};
-	enum ddp_region_verdict v;
 
-	if (!r->size)
-		return 0;
-	v = ddp_region_check(src, DDP_ACCESS_REMOTE_READ, r->src_to, r->size);
 	if (v == DDP_REGION_OK)
 		return 0;
 	return rdmap_fail(cause, TERM_LAYER_RDMAP, TERM_ETYPE_RDMAP_PROTECTION,
 			  code[v]);
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_read_req_check);
+EXPORT_SYMBOL_IF_KUNIT(rdmap_region_fail);

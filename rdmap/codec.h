@@ -49,5 +49,6 @@ int rdmap_rx_check(const struct ddp_hdr_info *h, u32 len,
 int rdmap_read_req_check(const struct rdmap_read_req_info *r,
 			 const struct ddp_stag_check *src,
 			 struct rdmap_term_cause *cause);
+int rdmap_region_fail(enum ddp_region_verdict v, struct rdmap_term_cause *cause);
 
 #endif /* SOFTIWARP_RDMAP_CODEC_H */

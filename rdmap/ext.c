@@ -42,6 +42,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 
+#include "rdmap/codec.h"
 #include "rdmap/ext.h"
 #include "rdmap/terminate.h"
 
@@ -225,22 +226,15 @@ int rdmap_atomic_req_check(const struct rdmap_atomic_req_info *r,
 			   const struct ddp_stag_check *dst,
 			   struct rdmap_term_cause *cause)
 {
-	static const u8 code[] = {
-		[DDP_REGION_INVALID] = TERM_RDMAP_INVALID_STAG,
-		[DDP_REGION_NOT_ASSOC] = TERM_RDMAP_STAG_NOT_ASSOC,
-		[DDP_REGION_ACCESS] = TERM_RDMAP_ACCESS,
-		[DDP_REGION_WRAP] = TERM_RDMAP_TO_WRAP,
-		[DDP_REGION_BOUNDS] = TERM_RDMAP_BASE_BOUNDS,
-	};
-	enum ddp_region_verdict v;
+	int err;
 
 	if (r->aop != RDMAP_ATOMIC_FETCH_ADD && r->aop != RDMAP_ATOMIC_CMP_SWAP)
 		return rdmap_ext_fail(cause, TERM_ETYPE_RDMAP_OPERATION,
 				      TERM_RDMAP_OPCODE);
-	v = ddp_region_check(dst, DDP_ACCESS_REMOTE_ATOMIC, r->to, sizeof(u64));
-	if (v != DDP_REGION_OK)
-		return rdmap_ext_fail(cause, TERM_ETYPE_RDMAP_PROTECTION,
-				      code[v]);
+	err = rdmap_region_fail(ddp_region_check(dst, DDP_ACCESS_REMOTE_ATOMIC,
+						 r->to, sizeof(u64)), cause);
+	if (err)
+		return err;
 	if (r->to & (sizeof(u64) - 1))
 		return rdmap_ext_fail(cause, TERM_ETYPE_RDMAP_OPERATION,
 				      TERM_RDMAP_CATASTROPHIC_STREAM);
