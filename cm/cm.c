@@ -211,7 +211,7 @@ static void swi_cm_rpc_find(struct swi_cm_rpc *r, const void *pdata,
 {
 	size_t off;
 
-	r->present = pdata && !rpcrdma_cm_find(pdata, len, &r->p, &off);
+	r->present = pdata && !swi_rpcrdma_cm_find(pdata, len, &r->p, &off);
 }
 
 static void swi_lst_free(struct kref *ref)
@@ -495,7 +495,7 @@ static int swi_cm_recv_some(struct swi_cep *cep, size_t len)
  */
 static int swi_cm_frame_more(struct swi_cep *cep, enum mpa_startup_kind kind)
 {
-	int need = mpa_startup_need(cep->frame, cep->got, kind);
+	int need = swi_mpa_startup_need(cep->frame, cep->got, kind);
 	int err;
 
 	while (need > 0 && cep->got + need <= SWI_CM_FRAME_MAX) {
@@ -507,11 +507,11 @@ static int swi_cm_frame_more(struct swi_cep *cep, enum mpa_startup_kind kind)
 		if (err < 0)
 			return err;
 		cep->got += err;
-		need = mpa_startup_need(cep->frame, cep->got, kind);
+		need = swi_mpa_startup_need(cep->frame, cep->got, kind);
 	}
 	if (need > 0)	/* a revision 0 frame beyond our buffer */
 		need = -EMSGSIZE;
-	err = need < 0 ? need : mpa_startup_parse(cep->frame, cep->got, kind,
+	err = need < 0 ? need : swi_mpa_startup_parse(cep->frame, cep->got, kind,
 						   &cep->peer);
 	if (err)
 		return swi_cm_bad_input(cep, swi_cm_frame_reason(err), err,
@@ -531,7 +531,7 @@ static int swi_cm_negotiate(struct swi_cep *cep)
 						      MPA_STARTUP_RESPONDER;
 	int err;
 
-	err = mpa_startup_negotiate(&cep->pol, role, &cep->peer, &cep->res);
+	err = swi_mpa_startup_negotiate(&cep->pol, role, &cep->peer, &cep->res);
 	if (err == -EPROTO && cep->res.error != MPA_ERR_NONE)
 		swi_cm_bad_input(cep, swi_cm_mpa_reason(cep), err,
 				 MPA_RR_HDR_SIZE);
@@ -657,12 +657,12 @@ static int swi_cm_send_request(struct swi_cep *cep)
 	u8 *buf;
 	int len, err;
 
-	mpa_startup_request(&cep->pol, cep->pdata, cep->pdata_len, &req);
-	len = mpa_startup_frame_len(&req);
+	swi_mpa_startup_request(&cep->pol, cep->pdata, cep->pdata_len, &req);
+	len = swi_mpa_startup_frame_len(&req);
 	buf = swi_fault_setup_alloc() ? NULL : kmalloc(len, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-	err = mpa_startup_build(&req, buf, len);
+	err = swi_mpa_startup_build(&req, buf, len);
 	if (err >= 0)
 		err = swi_cm_send(cep->sock, buf, len);
 	kfree(buf);
@@ -937,13 +937,13 @@ static int swi_cm_send_reply(struct swi_cep *cep, bool reject,
 	int n, err;
 	u8 *buf;
 
-	mpa_startup_reply(&cep->pol, &cep->res, pdata, len, &rep);
+	swi_mpa_startup_reply(&cep->pol, &cep->res, pdata, len, &rep);
 	rep.rejected = reject;
-	n = mpa_startup_frame_len(&rep);
+	n = swi_mpa_startup_frame_len(&rep);
 	buf = swi_fault_setup_alloc() ? NULL : kmalloc(n, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-	err = mpa_startup_build(&rep, buf, n);
+	err = swi_mpa_startup_build(&rep, buf, n);
 	if (err >= 0)
 		err = swi_cm_send(cep->sock, buf, n);
 	kfree(buf);

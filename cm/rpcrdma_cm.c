@@ -18,7 +18,7 @@
 #include "cm/rpcrdma_cm.h"
 
 /**
- * rpcrdma_cm_size_encode() - encode an inline threshold for a Size field
+ * swi_rpcrdma_cm_size_encode() - encode an inline threshold for a Size field
  * @size: the threshold in octets
  *
  * Sizes are rounded down to a multiple of 1024 and clamped to the range
@@ -28,65 +28,65 @@
  * Context: any context.
  * Return: the encoded octet, size / 1024 - 1.
  */
-u8 rpcrdma_cm_size_encode(u32 size)
+u8 swi_rpcrdma_cm_size_encode(u32 size)
 {
 	size = clamp_t(u32, size, RPCRDMA_CM_SIZE_MIN, RPCRDMA_CM_SIZE_MAX);
 	return size / RPCRDMA_CM_SIZE_UNIT - 1;
 }
-EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_size_encode);
+EXPORT_SYMBOL_IF_KUNIT(swi_rpcrdma_cm_size_encode);
 
 /**
- * rpcrdma_cm_size_decode() - decode a Size field
+ * swi_rpcrdma_cm_size_decode() - decode a Size field
  * @val: the encoded octet
  *
  * Context: any context.
  * Return: the inline threshold in octets, (@val + 1) * 1024.
  */
-u32 rpcrdma_cm_size_decode(u8 val)
+u32 swi_rpcrdma_cm_size_decode(u8 val)
 {
 	return ((u32)val + 1) * RPCRDMA_CM_SIZE_UNIT;
 }
-EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_size_decode);
+EXPORT_SYMBOL_IF_KUNIT(swi_rpcrdma_cm_size_decode);
 
 /**
- * rpcrdma_cm_defaults() - the settings of a peer that sent no message
+ * swi_rpcrdma_cm_defaults() - the settings of a peer that sent no message
  * @p: filled with R clear and both sizes 1024 (section 5.1)
  *
  * Context: any context.
  * Return: nothing.
  */
-void rpcrdma_cm_defaults(struct rpcrdma_cm_params *p)
+void swi_rpcrdma_cm_defaults(struct rpcrdma_cm_params *p)
 {
 	p->remote_inv = false;
-	p->send_size = rpcrdma_cm_size_decode(0);
-	p->recv_size = rpcrdma_cm_size_decode(0);
+	p->send_size = swi_rpcrdma_cm_size_decode(0);
+	p->recv_size = swi_rpcrdma_cm_size_decode(0);
 }
-EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_defaults);
+EXPORT_SYMBOL_IF_KUNIT(swi_rpcrdma_cm_defaults);
 
 /**
- * rpcrdma_cm_encode() - write the 8 octets of a version 1 message
- * @p: what to announce (sizes are encoded by rpcrdma_cm_size_encode())
+ * swi_rpcrdma_cm_encode() - write the 8 octets of a version 1 message
+ * @p: what to announce (sizes are encoded by swi_rpcrdma_cm_size_encode())
  * @buf: room for RPCRDMA_CM_SIZE octets, any alignment
  *
  * Context: any context.
  * Return: nothing.
  */
-void rpcrdma_cm_encode(const struct rpcrdma_cm_params *p, void *buf)
+void swi_rpcrdma_cm_encode(const struct rpcrdma_cm_params *p, void *buf)
 {
 	struct rpcrdma_cm_wire w = {
 		.format_id = cpu_to_be32(RPCRDMA_CM_FORMAT_ID),
 		.version = RPCRDMA_CM_VERSION,
 		.flags = p->remote_inv ? RPCRDMA_CM_FLAG_R : 0,
-		.send_size = rpcrdma_cm_size_encode(p->send_size),
-		.recv_size = rpcrdma_cm_size_encode(p->recv_size),
+		.send_size = swi_rpcrdma_cm_size_encode(p->send_size),
+		.recv_size = swi_rpcrdma_cm_size_encode(p->recv_size),
 	};
 
 	memcpy(buf, &w, sizeof(w));
 }
-EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_encode);
+EXPORT_SYMBOL_IF_KUNIT(swi_rpcrdma_cm_encode);
 
 /**
- * rpcrdma_cm_decode() - decode a message that starts at @buf
+ * swi_rpcrdma_cm_decode() - decode a message that starts at @buf
  * @buf: the octets, any alignment
  * @len: octets available at @buf
  * @p: the decoded settings, on success only
@@ -99,8 +99,8 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_encode);
  * Identifier or the message would overrun @len; -EPROTONOSUPPORT when the
  * Version is not 1.
  */
-int rpcrdma_cm_decode(const void *buf, size_t len,
-		      struct rpcrdma_cm_params *p)
+int swi_rpcrdma_cm_decode(const void *buf, size_t len,
+			  struct rpcrdma_cm_params *p)
 {
 	struct rpcrdma_cm_wire w;
 
@@ -112,14 +112,14 @@ int rpcrdma_cm_decode(const void *buf, size_t len,
 	if (w.version != RPCRDMA_CM_VERSION)
 		return -EPROTONOSUPPORT;
 	p->remote_inv = w.flags & RPCRDMA_CM_FLAG_R;
-	p->send_size = rpcrdma_cm_size_decode(w.send_size);
-	p->recv_size = rpcrdma_cm_size_decode(w.recv_size);
+	p->send_size = swi_rpcrdma_cm_size_decode(w.send_size);
+	p->recv_size = swi_rpcrdma_cm_size_decode(w.recv_size);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_decode);
+EXPORT_SYMBOL_IF_KUNIT(swi_rpcrdma_cm_decode);
 
 /**
- * rpcrdma_cm_find() - look for a message anywhere in received private data
+ * swi_rpcrdma_cm_find() - look for a message anywhere in received private data
  * @pdata: the private data the consumer received
  * @len: its length
  * @p: the first valid message found, or the defaults of section 5.1
@@ -135,8 +135,8 @@ EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_decode);
  * Format Identifier is absent or truncated). The caller treats both
  * errors as "no RPC-over-RDMA private data" (section 5.2).
  */
-int rpcrdma_cm_find(const void *pdata, size_t len,
-		    struct rpcrdma_cm_params *p, size_t *offset)
+int swi_rpcrdma_cm_find(const void *pdata, size_t len,
+			struct rpcrdma_cm_params *p, size_t *offset)
 {
 	const __be32 id = cpu_to_be32(RPCRDMA_CM_FORMAT_ID);
 	const u8 *d = pdata;
@@ -147,7 +147,7 @@ int rpcrdma_cm_find(const void *pdata, size_t len,
 	for (off = 0; off + sizeof(id) <= len; off++) {
 		if (memcmp(d + off, &id, sizeof(id)))
 			continue;
-		err = rpcrdma_cm_decode(d + off, len - off, p);
+		err = swi_rpcrdma_cm_decode(d + off, len - off, p);
 		if (!err) {
 			if (offset)
 				*offset = off;
@@ -156,7 +156,7 @@ int rpcrdma_cm_find(const void *pdata, size_t len,
 		if (err == -EPROTONOSUPPORT)
 			ret = err;
 	}
-	rpcrdma_cm_defaults(p);
+	swi_rpcrdma_cm_defaults(p);
 	return ret;
 }
-EXPORT_SYMBOL_IF_KUNIT(rpcrdma_cm_find);
+EXPORT_SYMBOL_IF_KUNIT(swi_rpcrdma_cm_find);

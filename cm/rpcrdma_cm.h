@@ -62,13 +62,13 @@ struct rpcrdma_cm_params {
 	u32 recv_size;
 };
 
-u8 rpcrdma_cm_size_encode(u32 size);
-u32 rpcrdma_cm_size_decode(u8 val);
-void rpcrdma_cm_defaults(struct rpcrdma_cm_params *p);
-void rpcrdma_cm_encode(const struct rpcrdma_cm_params *p, void *buf);
-int rpcrdma_cm_decode(const void *buf, size_t len,
-		      struct rpcrdma_cm_params *p);
-int rpcrdma_cm_find(const void *pdata, size_t len,
-		    struct rpcrdma_cm_params *p, size_t *offset);
+u8 swi_rpcrdma_cm_size_encode(u32 size);
+u32 swi_rpcrdma_cm_size_decode(u8 val);
+void swi_rpcrdma_cm_defaults(struct rpcrdma_cm_params *p);
+void swi_rpcrdma_cm_encode(const struct rpcrdma_cm_params *p, void *buf);
+int swi_rpcrdma_cm_decode(const void *buf, size_t len,
+			  struct rpcrdma_cm_params *p);
+int swi_rpcrdma_cm_find(const void *pdata, size_t len,
+			struct rpcrdma_cm_params *p, size_t *offset);
 
 #endif /* SOFTIWARP_RPCRDMA_CM_H */

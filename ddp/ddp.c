@@ -8,17 +8,17 @@
  *
  * The DDP checks of one incoming segment, given the receiver's state.
  * The ULP runs them in its own order, between checks of its own (RDMAP:
- * rdmap_rx_check(), rdmap/codec.c); each reports a DDP error type and
+ * swi_rdmap_rx_check(), rdmap/codec.c); each reports a DDP error type and
  * code (RFC 5041 section 7.2), the first failure wins:
  *
- * ddp_rx_check_version(): DV must be 1; on a connection with an RDMA
+ * swi_ddp_rx_check_version(): DV must be 1; on a connection with an RDMA
  * Consortium peer (RFC 5044 appendix C) 0 or 1 in the first segment, and
  * in every later one the DV of the first (RFC 5041 section 4.1: "the same
  * for all the DDP Segments ... received on a DDP Stream";
- * ddp_rx_fix_version() records it). The error type follows the T bit:
+ * swi_ddp_rx_fix_version() records it). The error type follows the T bit:
  * tagged or untagged buffer error.
  *
- * ddp_rx_check_buffer(), untagged segments (RFC 5041 sections 4.3, 7.1):
+ * swi_ddp_rx_check_buffer(), untagged segments (RFC 5041 sections 4.3, 7.1):
  *
  *    a. the QN must be one this DDP receives on (below DDP_QN_COUNT):
  *       "invalid QN". Whether it is the queue of the ULP's message is the
@@ -37,7 +37,7 @@
  *    d. the octets received so far plus this segment's payload must fit
  *       the buffer: "DDP message too long for available buffer".
  *
- * ddp_rx_check_buffer(), tagged segments (RFC 5041 sections 4.2 and 7.1):
+ * swi_ddp_rx_check_buffer(), tagged segments (RFC 5041 sections 4.2 and 7.1):
  *
  *    a. a zero-length segment places nothing and is accepted without
  *       looking at its STag (RFC 6581 uses zero-length RDMA Writes as
@@ -52,7 +52,7 @@
  *    f. [TO, TO + length) must lie within the region: "base or bounds
  *       violation".
  *
- * ddp_region_check() gives rules b to f as a verdict for any tagged
+ * swi_ddp_region_check() gives rules b to f as a verdict for any tagged
  * access, for the ULP's own accesses (RDMAP: the Data Source of an RDMA
  * Read Request, whose errors are RDMAP's).
  */
@@ -84,7 +84,7 @@ static void ddp_ctrl_decode(__be16 ctrl, struct ddp_hdr_info *h)
 }
 
 /**
- * ddp_hdr_build() - write a DDP header
+ * swi_ddp_hdr_build() - write a DDP header
  * @buf: where the header goes (the octet after the MPA ULPDU_Length)
  * @size: room at @buf
  * @h: the header; @h->tagged selects the tagged or the untagged form,
@@ -97,7 +97,7 @@ static void ddp_ctrl_decode(__be16 ctrl, struct ddp_hdr_info *h)
  * Return: the header length (DDP_TAGGED_HDR_SIZE or DDP_UNTAGGED_HDR_SIZE),
  * or -ENOSPC when @size is too small.
  */
-int ddp_hdr_build(void *buf, size_t size, const struct ddp_hdr_info *h)
+int swi_ddp_hdr_build(void *buf, size_t size, const struct ddp_hdr_info *h)
 {
 	struct ddp_untagged_hdr *u = buf;
 	struct ddp_tagged_hdr *t = buf;
@@ -117,10 +117,10 @@ int ddp_hdr_build(void *buf, size_t size, const struct ddp_hdr_info *h)
 	u->mo = cpu_to_be32(h->mo);
 	return sizeof(*u);
 }
-EXPORT_SYMBOL_IF_KUNIT(ddp_hdr_build);
+EXPORT_SYMBOL_IF_KUNIT(swi_ddp_hdr_build);
 
 /**
- * ddp_hdr_parse() - read a DDP header
+ * swi_ddp_hdr_parse() - read a DDP header
  * @buf: the received octets, from the DDP Control Field on
  * @len: how many octets @buf holds
  * @h: the header in host order; fields of the other model are zeroed
@@ -131,7 +131,7 @@ EXPORT_SYMBOL_IF_KUNIT(ddp_hdr_build);
  * Return: the header length, or -EBADMSG when @len is shorter than the
  * header its T bit announces (@h is then unspecified).
  */
-int ddp_hdr_parse(const void *buf, size_t len, struct ddp_hdr_info *h)
+int swi_ddp_hdr_parse(const void *buf, size_t len, struct ddp_hdr_info *h)
 {
 	const struct ddp_untagged_hdr *u = buf;
 	const struct ddp_tagged_hdr *t = buf;
@@ -153,7 +153,7 @@ int ddp_hdr_parse(const void *buf, size_t len, struct ddp_hdr_info *h)
 	h->mo = be32_to_cpu(u->mo);
 	return sizeof(*u);
 }
-EXPORT_SYMBOL_IF_KUNIT(ddp_hdr_parse);
+EXPORT_SYMBOL_IF_KUNIT(swi_ddp_hdr_parse);
 
 static int ddp_fail(struct ddp_error *err, u8 etype, u8 code)
 {
@@ -163,7 +163,7 @@ static int ddp_fail(struct ddp_error *err, u8 etype, u8 code)
 }
 
 /**
- * ddp_region_check() - check a tagged access against its STag lookup
+ * swi_ddp_region_check() - check a tagged access against its STag lookup
  * @s: the lookup result of the access's STag; NULL counts as invalid
  * @need: the DDP_ACCESS_* rights the access needs
  * @to: Tagged Offset of its first octet
@@ -176,8 +176,8 @@ static int ddp_fail(struct ddp_error *err, u8 etype, u8 code)
  * Context: any context.
  * Return: DDP_REGION_OK, or the first rule the access breaks.
  */
-enum ddp_region_verdict ddp_region_check(const struct ddp_stag_check *s,
-					 u8 need, u64 to, u64 len)
+enum ddp_region_verdict swi_ddp_region_check(const struct ddp_stag_check *s,
+					     u8 need, u64 to, u64 len)
 {
 	if (!s || s->state == DDP_STAG_INVALID)
 		return DDP_REGION_INVALID;
@@ -192,7 +192,7 @@ enum ddp_region_verdict ddp_region_check(const struct ddp_stag_check *s,
 		return DDP_REGION_BOUNDS;
 	return DDP_REGION_OK;
 }
-EXPORT_SYMBOL_IF_KUNIT(ddp_region_check);
+EXPORT_SYMBOL_IF_KUNIT(swi_ddp_region_check);
 
 /* DV 1; with an RDMAC peer 0 too, until the first segment chose one */
 static bool ddp_rx_dv_ok(const struct ddp_hdr_info *h,
@@ -206,7 +206,7 @@ static bool ddp_rx_dv_ok(const struct ddp_hdr_info *h,
 }
 
 /**
- * ddp_rx_check_version() - check the DDP version of an incoming segment
+ * swi_ddp_rx_check_version() - check the DDP version of an incoming segment
  * @h: its parsed header
  * @rx: what the receiver knows: @rx->rdmac and the version the stream's
  *	first segment fixed (@rx->ver_fixed, @rx->dv)
@@ -216,8 +216,8 @@ static bool ddp_rx_dv_ok(const struct ddp_hdr_info *h,
  * Return: 0 when DV is acceptable, -EPROTO with @err set (invalid DDP
  * version, tagged or untagged buffer error as the T bit says) otherwise.
  */
-int ddp_rx_check_version(const struct ddp_hdr_info *h,
-			 const struct ddp_rx_state *rx, struct ddp_error *err)
+int swi_ddp_rx_check_version(const struct ddp_hdr_info *h,
+			     const struct ddp_rx_state *rx, struct ddp_error *err)
 {
 	if (ddp_rx_dv_ok(h, rx))
 		return 0;
@@ -225,10 +225,10 @@ int ddp_rx_check_version(const struct ddp_hdr_info *h,
 		return ddp_fail(err, TERM_ETYPE_DDP_TAGGED, TERM_DDP_T_VERSION);
 	return ddp_fail(err, TERM_ETYPE_DDP_UNTAGGED, TERM_DDP_U_VERSION);
 }
-EXPORT_SYMBOL_IF_KUNIT(ddp_rx_check_version);
+EXPORT_SYMBOL_IF_KUNIT(swi_ddp_rx_check_version);
 
 /**
- * ddp_rx_fix_version() - make a segment's versions the stream's
+ * swi_ddp_rx_fix_version() - make a segment's versions the stream's
  * @rx: what the receiver knows
  * @h: the header of a segment the receiver accepted
  *
@@ -240,7 +240,7 @@ EXPORT_SYMBOL_IF_KUNIT(ddp_rx_check_version);
  * Context: any context; the receiver's, which owns @rx.
  * Return: nothing.
  */
-void ddp_rx_fix_version(struct ddp_rx_state *rx, const struct ddp_hdr_info *h)
+void swi_ddp_rx_fix_version(struct ddp_rx_state *rx, const struct ddp_hdr_info *h)
 {
 	if (!rx->rdmac || rx->ver_fixed)
 		return;
@@ -248,7 +248,7 @@ void ddp_rx_fix_version(struct ddp_rx_state *rx, const struct ddp_hdr_info *h)
 	rx->rv = h->rv;
 	rx->ver_fixed = 1;
 }
-EXPORT_SYMBOL_IF_KUNIT(ddp_rx_fix_version);
+EXPORT_SYMBOL_IF_KUNIT(swi_ddp_rx_fix_version);
 
 static int ddp_rx_check_tagged(const struct ddp_hdr_info *h, u32 len,
 			       const struct ddp_stag_check *stag,
@@ -264,7 +264,7 @@ static int ddp_rx_check_tagged(const struct ddp_hdr_info *h, u32 len,
 
 	if (!len)
 		return 0;
-	v = ddp_region_check(stag, DDP_ACCESS_REMOTE_WRITE, h->to, len);
+	v = swi_ddp_region_check(stag, DDP_ACCESS_REMOTE_WRITE, h->to, len);
 	if (v == DDP_REGION_OK)
 		return 0;
 	if (v == DDP_REGION_ACCESS)
@@ -299,7 +299,7 @@ static int ddp_rx_check_untagged(const struct ddp_hdr_info *h, u32 len,
 }
 
 /**
- * ddp_rx_check_buffer() - check an incoming segment against its buffer
+ * swi_ddp_rx_check_buffer() - check an incoming segment against its buffer
  * @h: its parsed header
  * @len: its payload length (the octets behind the DDP header)
  * @rx: what the receiver knows: the untagged queue states
@@ -316,13 +316,13 @@ static int ddp_rx_check_untagged(const struct ddp_hdr_info *h, u32 len,
  * DDP error; -EACCES (@err untouched) when the STag of a tagged segment
  * does not grant remote write, an error DDP has no code for.
  */
-int ddp_rx_check_buffer(const struct ddp_hdr_info *h, u32 len,
-			const struct ddp_rx_state *rx,
-			const struct ddp_stag_check *stag,
-			struct ddp_error *err)
+int swi_ddp_rx_check_buffer(const struct ddp_hdr_info *h, u32 len,
+			    const struct ddp_rx_state *rx,
+			    const struct ddp_stag_check *stag,
+			    struct ddp_error *err)
 {
 	if (h->tagged)
 		return ddp_rx_check_tagged(h, len, stag, err);
 	return ddp_rx_check_untagged(h, len, rx, err);
 }
-EXPORT_SYMBOL_IF_KUNIT(ddp_rx_check_buffer);
+EXPORT_SYMBOL_IF_KUNIT(swi_ddp_rx_check_buffer);

@@ -60,8 +60,8 @@ static inline unsigned int ddp_hdr_size(unsigned int tagged)
 	return tagged ? DDP_TAGGED_HDR_SIZE : DDP_UNTAGGED_HDR_SIZE;
 }
 
-int ddp_hdr_build(void *buf, size_t size, const struct ddp_hdr_info *h);
-int ddp_hdr_parse(const void *buf, size_t len, struct ddp_hdr_info *h);
+int swi_ddp_hdr_build(void *buf, size_t size, const struct ddp_hdr_info *h);
+int swi_ddp_hdr_parse(const void *buf, size_t len, struct ddp_hdr_info *h);
 
 /**
  * enum ddp_stag_state - what the STag lookup found
@@ -135,7 +135,7 @@ struct ddp_rx_queue {
  * @ver_fixed: nonzero once a segment was accepted on an RDMAC stream:
  *	every later segment must carry @dv and @rv (RFC 5041 section 4.1:
  *	DV is the same in every segment of a stream); set by
- *	ddp_rx_fix_version()
+ *	swi_ddp_rx_fix_version()
  * @dv: the DDP version of the stream's first segment, when @ver_fixed
  * @rv: the ULP's version field (DDP_CTRL_ULP_RV) of that segment, when
  *	@ver_fixed, for the ULP's own check (RDMAP: its version)
@@ -177,15 +177,15 @@ enum ddp_region_verdict {
 	DDP_REGION_BOUNDS,
 };
 
-enum ddp_region_verdict ddp_region_check(const struct ddp_stag_check *s,
-					 u8 need, u64 to, u64 len);
-int ddp_rx_check_version(const struct ddp_hdr_info *h,
-			 const struct ddp_rx_state *rx, struct ddp_error *err);
-void ddp_rx_fix_version(struct ddp_rx_state *rx,
-			const struct ddp_hdr_info *h);
-int ddp_rx_check_buffer(const struct ddp_hdr_info *h, u32 len,
-			const struct ddp_rx_state *rx,
-			const struct ddp_stag_check *stag,
-			struct ddp_error *err);
+enum ddp_region_verdict swi_ddp_region_check(const struct ddp_stag_check *s,
+					     u8 need, u64 to, u64 len);
+int swi_ddp_rx_check_version(const struct ddp_hdr_info *h,
+			     const struct ddp_rx_state *rx, struct ddp_error *err);
+void swi_ddp_rx_fix_version(struct ddp_rx_state *rx,
+			    const struct ddp_hdr_info *h);
+int swi_ddp_rx_check_buffer(const struct ddp_hdr_info *h, u32 len,
+			    const struct ddp_rx_state *rx,
+			    const struct ddp_stag_check *stag,
+			    struct ddp_error *err);
 
 #endif /* SOFTIWARP_DDP_H */

@@ -297,7 +297,7 @@ static void swi_dealloc_driver(struct ib_device *ibdev)
 	mutex_lock(&swi_dev_mutex);
 	list_del_init(&dev->list);
 	mutex_unlock(&swi_dev_mutex);
-	rdmap_mem_table_destroy(&dev->mem);
+	swi_rdmap_mem_table_destroy(&dev->mem);
 	xa_destroy(&dev->qp_xa);
 	swi_counters_free(dev);
 	netdev_put(dev->netdev, &dev->netdev_tracker);
@@ -388,7 +388,7 @@ static struct swi_device *swi_dev_alloc(struct net_device *netdev)
 	INIT_LIST_HEAD(&dev->list);
 	dev->netdev = netdev;
 	netdev_hold(netdev, &dev->netdev_tracker, GFP_KERNEL);
-	rdmap_mem_table_init(&dev->mem);
+	swi_rdmap_mem_table_init(&dev->mem);
 	swi_cm_knobs_init(&dev->knobs);
 	xa_init_flags(&dev->qp_xa, XA_FLAGS_ALLOC1);
 	ib_set_device_ops(ibdev, &swi_device_ops);

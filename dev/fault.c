@@ -35,7 +35,7 @@
  *   echo 64 > /sys/kernel/debug/softiwarp/stag_index_max
  *
  * hands out indexes 1 to 64 only, to registrations from then on (over all
- * devices); 0, the default, is the full range (rdmap_mem_set_index_max()).
+ * devices); 0, the default, is the full range (swi_rdmap_mem_set_index_max()).
  * Both files are for root only (0600), like all of debugfs' writers.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -101,7 +101,7 @@ static ssize_t swi_stag_max_read(struct file *f, char __user *ubuf,
 				 size_t len, loff_t *pos)
 {
 	char buf[16];
-	u32 max = rdmap_mem_index_max();
+	u32 max = swi_rdmap_mem_index_max();
 	int n;
 
 	n = scnprintf(buf, sizeof(buf), "%u\n",
@@ -118,7 +118,7 @@ static ssize_t swi_stag_max_write(struct file *f, const char __user *ubuf,
 	err = kstrtou32_from_user(ubuf, len, 0, &n);
 	if (err)
 		return err;
-	rdmap_mem_set_index_max(n);
+	swi_rdmap_mem_set_index_max(n);
 	return len;
 }
 

@@ -24,13 +24,13 @@ static int __init softiwarp_init(void)
 {
 	int err;
 
-	err = mpa_crc_init(crc32c_driver);
+	err = swi_mpa_crc_init(crc32c_driver);
 	if (err) {
 		pr_err("cannot set up the crc32c transform %s: %d\n",
 		       crc32c_driver, err);
 		return err;
 	}
-	err = eng_init();
+	err = swi_eng_init();
 	if (err)
 		goto out_crc;
 	err = swi_qp_init();
@@ -44,7 +44,7 @@ static int __init softiwarp_init(void)
 		pr_err("cannot register the rdma link type: %d\n", err);
 		goto out_cm;
 	}
-	pr_info("loaded; CRC32c by %s\n", mpa_crc_driver());
+	pr_info("loaded; CRC32c by %s\n", swi_mpa_crc_driver());
 	return 0;
 
 out_cm:
@@ -52,9 +52,9 @@ out_cm:
 out_qp:
 	swi_qp_exit();
 out_engine:
-	eng_exit();
+	swi_eng_exit();
 out_crc:
-	mpa_crc_exit();
+	swi_mpa_crc_exit();
 	return err;
 }
 
@@ -63,8 +63,8 @@ static void __exit softiwarp_exit(void)
 	swi_device_exit();
 	swi_cm_exit();
 	swi_qp_exit();
-	eng_exit();
-	mpa_crc_exit();
+	swi_eng_exit();
+	swi_mpa_crc_exit();
 	pr_info("unloaded\n");
 }
 

@@ -60,11 +60,11 @@ static int swi_mr_register(struct swi_device *dev, struct swi_mr *mr,
 	a.hint = get_random_u32();
 	if (!a.key)
 		a.key = get_random_u8();
-	mem = rdmap_mem_register(&dev->mem, &a, GFP_KERNEL);
+	mem = swi_rdmap_mem_register(&dev->mem, &a, GFP_KERNEL);
 	if (IS_ERR(mem))
 		return PTR_ERR(mem);
 	mr->mem = mem;
-	mr->base.lkey = rdmap_mem_stag(mem);
+	mr->base.lkey = swi_rdmap_mem_stag(mem);
 	mr->base.rkey = mr->base.lkey;
 	mr->base.iova = attr->iova;
 	mr->base.length = attr->len;
@@ -182,7 +182,7 @@ struct ib_mr *swi_reg_user_mr(struct ib_pd *pd, u64 start, u64 len,
 	return &mr->base;
 
 out_dereg:
-	rdmap_mem_dereg(&dev->mem, mr->mem);
+	swi_rdmap_mem_dereg(&dev->mem, mr->mem);
 out_umem:
 	ib_umem_release(umem);
 out_free:
@@ -272,7 +272,7 @@ static int swi_set_page(struct ib_mr *ibmr, u64 addr)
  * holds struct pages. They go into the MR's spare array, which then
  * becomes its mapping; the array it had becomes the spare. A placement
  * in flight when the MR was invalidated may still be walking that one:
- * it stops at its next page (rdmap_mem_set_pages()), so it never lands in
+ * it stops at its next page (swi_rdmap_mem_set_pages()), so it never lands in
  * the pages mapped now, which are the ULP's again (RFC 5042 section
  * 6.2.2). The caller serialises its calls on one MR, as the verbs
  * require of ib_map_mr_sg().
@@ -294,8 +294,8 @@ int swi_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int nents,
 				       ibmr->page_size);
 		return -EINVAL;
 	}
-	/* a valid MR keeps its pages: rdmap_mem_set_pages() refuses too */
-	if (rdmap_mem_is_valid(mr->mem))
+	/* a valid MR keeps its pages: swi_rdmap_mem_set_pages() refuses too */
+	if (swi_rdmap_mem_is_valid(mr->mem))
 		return -EBUSY;
 	mr->nspare = 0;
 	n = ib_sg_to_pages(ibmr, sg, nents, sg_offset, swi_set_page);
@@ -306,7 +306,7 @@ int swi_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int nents,
 		.page_shift = PAGE_SHIFT,
 		.offset = offset_in_page(ibmr->iova),
 	};
-	err = rdmap_mem_set_pages(mr->mem, &pages);
+	err = swi_rdmap_mem_set_pages(mr->mem, &pages);
 	if (err)
 		return err;
 	swap(mr->pages, mr->spare);
@@ -329,7 +329,7 @@ int swi_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	struct swi_device *dev = to_swi_dev(ibmr->device);
 	struct swi_mr *mr = to_swi_mr(ibmr);
 
-	rdmap_mem_dereg(&dev->mem, mr->mem);
+	swi_rdmap_mem_dereg(&dev->mem, mr->mem);
 	if (mr->umem)
 		ib_umem_release(mr->umem);
 	swi_mr_free(dev, mr);

@@ -9,7 +9,7 @@
  * protocol of dev/ring.h: taking an entry copies it out and frees the
  * slot for the producer.
  *
- * State changes go through rdmap_qp_next() (rdmap/qp_state.c) under
+ * State changes go through swi_rdmap_qp_next() (rdmap/qp_state.c) under
  * @state_lock, always in process context: the receiver and the
  * transmitter, which cannot sleep or hold the transmitter's mutex while
  * flushing, report their events with swi_qp_raise(), and a work item
@@ -516,8 +516,8 @@ static void swi_qp_queue_term(struct swi_qp *qp, bool cut)
 	if (cut)
 		net_info_ratelimited("softiwarp: QP %u: peer closed inside a message: sending Terminate\n",
 				     qp->base.qp_num);
-	eng_tx_queue_term(qp->stream, cut ? &llp_lost : &unspecified, NULL,
-			  true);
+	swi_eng_tx_queue_term(qp->stream, cut ? &llp_lost : &unspecified, NULL,
+			      true);
 }
 
 /* Carry out the actions of a transition; the state is already set */
@@ -527,26 +527,26 @@ static void swi_qp_do_actions(struct swi_qp *qp, u32 act, bool cut)
 
 	lockdep_assert_held(&qp->state_lock);
 	if ((act & RDMAP_QPA_START) && s)
-		eng_stream_start(s);
+		swi_eng_stream_start(s);
 	if ((act & RDMAP_QPA_SEND_TERM) && s)
 		swi_qp_queue_term(qp, cut);
 	if (act & RDMAP_QPA_ABORT_LLP && s)
-		eng_stream_stop(s, true);
+		swi_eng_stream_stop(s, true);
 	if (act & RDMAP_QPA_FLUSH_SQ) {
 		if (s)
-			eng_stream_flush_tx(s);
+			swi_eng_stream_flush_tx(s);
 		swi_qp_flush_sq_ring(qp);
 	}
 	if (act & RDMAP_QPA_FLUSH_RQ) {
 		if (s)
-			eng_stream_flush_rx(s);
+			swi_eng_stream_flush_rx(s);
 		swi_qp_flush_rq_ring(qp);
 	}
 	if (qp->user && qp->state == RDMAP_QPS_ERROR &&
 	    !delayed_work_pending(&qp->sweep_work))
 		swi_qp_sweep_arm(qp);
 	if ((act & RDMAP_QPA_CLOSE_LLP) && s)
-		eng_stream_close(s);
+		swi_eng_stream_close(s);
 	if (act & RDMAP_QPA_ARM_TIMER)
 		mod_delayed_work(swi_qp_wq, &qp->close_work,
 				 msecs_to_jiffies(READ_ONCE(close_timeout_ms)));
@@ -561,24 +561,24 @@ static bool swi_qp_sq_pending(struct swi_qp *qp)
 
 /*
  * Work is outstanding when the transmitter is inside a work request or a
- * Read awaits its Response (eng_stream_busy()), and also while a posted
+ * Read awaits its Response (swi_eng_stream_busy()), and also while a posted
  * work request waits on the SQ: an orderly close would flush it unsent
  * while the peer sees a clean end of the stream. The peer's FIN in RTS
- * also asks whether it cut a message short (eng_stream_cut_short()).
+ * also asks whether it cut a message short (swi_eng_stream_cut_short()).
  */
 static void swi_qp_ctx(struct swi_qp *qp, enum rdmap_qp_event event,
 		       enum rdmap_qp_err err, struct rdmap_qp_ctx *ctx)
 {
-	ctx->busy = (qp->stream && eng_stream_busy(qp->stream)) ||
+	ctx->busy = (qp->stream && swi_eng_stream_busy(qp->stream)) ||
 		    swi_qp_sq_pending(qp);
 	ctx->srq = !!qp->srq;
 	ctx->err = err;
 	ctx->cut = event == RDMAP_QPE_LLP_FIN &&
 		   qp->state == RDMAP_QPS_RTS && !ctx->busy && qp->stream &&
-		   eng_stream_cut_short(qp->stream);
+		   swi_eng_stream_cut_short(qp->stream);
 	ctx->fin_due = event == RDMAP_QPE_LOCAL_ERROR &&
 		       qp->state == RDMAP_QPS_CLOSING && qp->stream &&
-		       eng_stream_fin_due(qp->stream);
+		       swi_eng_stream_fin_due(qp->stream);
 }
 
 static int swi_qp_event_locked(struct swi_qp *qp, enum rdmap_qp_event event,
@@ -591,7 +591,7 @@ static int swi_qp_event_locked(struct swi_qp *qp, enum rdmap_qp_event event,
 	lockdep_assert_held(&qp->state_lock);
 	swi_qp_ctx(qp, event, err, &ctx);
 	old = qp->state;
-	next = rdmap_qp_next(old, event, &ctx, &act);
+	next = swi_rdmap_qp_next(old, event, &ctx, &act);
 	if (next >= 0) {
 		trace_qp_state(qp->base.qp_num, old, next, event);
 		WRITE_ONCE(qp->state, next);
@@ -606,7 +606,7 @@ static int swi_qp_event_locked(struct swi_qp *qp, enum rdmap_qp_event event,
 	 * with its work flushed (the IB verbs have no IDLE after a close).
 	 */
 	if (next == RDMAP_QPS_IDLE && old == RDMAP_QPS_CLOSING) {
-		next = rdmap_qp_next(next, RDMAP_QPE_MOD_ERROR, &ctx, &act);
+		next = swi_rdmap_qp_next(next, RDMAP_QPE_MOD_ERROR, &ctx, &act);
 		trace_qp_state(qp->base.qp_num, RDMAP_QPS_IDLE, next,
 			       RDMAP_QPE_MOD_ERROR);
 		WRITE_ONCE(qp->state, next);
@@ -761,7 +761,7 @@ EXPORT_SYMBOL_IF_KUNIT(swi_qp_set_rd_limits);
  * @buf: where to build it
  * @size: room in @buf, ENG_SETUP_TERM_MAX suffices
  *
- * The connection manager's way to the engine's eng_setup_term_fpdu(),
+ * The connection manager's way to the engine's swi_eng_setup_term_fpdu(),
  * for a connection that never reached a QP (RFC 6581 section 8).
  *
  * Context: process context.
@@ -770,7 +770,7 @@ EXPORT_SYMBOL_IF_KUNIT(swi_qp_set_rd_limits);
 int swi_setup_term_fpdu(const struct mpa_fo_cfg *tx, bool rdmac, u8 code,
 			u8 *buf, size_t size)
 {
-	return eng_setup_term_fpdu(tx, rdmac, code, buf, size);
+	return swi_eng_setup_term_fpdu(tx, rdmac, code, buf, size);
 }
 
 /**
@@ -802,7 +802,7 @@ struct eng_stream *swi_qp_stream_new(struct swi_qp *qp, struct socket *sock,
 		.ord = READ_ONCE(qp->ord),
 	};
 
-	return eng_stream_create(&link, sock, cfg);
+	return swi_eng_stream_create(&link, sock, cfg);
 }
 EXPORT_SYMBOL_IF_KUNIT(swi_qp_stream_new);
 
@@ -815,7 +815,7 @@ EXPORT_SYMBOL_IF_KUNIT(swi_qp_stream_new);
  */
 void swi_qp_stream_drop(struct eng_stream *s)
 {
-	eng_stream_abandon(s);
+	swi_eng_stream_abandon(s);
 }
 
 /**
@@ -868,7 +868,7 @@ int swi_qp_attach_stream(struct swi_qp *qp, struct eng_stream *s,
 		qp->stream = s;
 		qp->conn = conn;
 		/* what the stream's read queues hold, fixed from now on */
-		eng_stream_rd_limits(s, &qp->ird, &qp->ord);
+		swi_eng_stream_rd_limits(s, &qp->ird, &qp->ord);
 		err = swi_qp_event_locked(qp, RDMAP_QPE_LLP_UP,
 					  RDMAP_QP_ERR_FATAL);
 		if (err) {
@@ -878,7 +878,7 @@ int swi_qp_attach_stream(struct swi_qp *qp, struct eng_stream *s,
 	}
 	mutex_unlock(&qp->state_lock);
 	if (err)
-		eng_stream_abandon(s);	/* the socket is still the caller's */
+		swi_eng_stream_abandon(s);	/* the socket is still the caller's */
 	return err;
 }
 EXPORT_SYMBOL_IF_KUNIT(swi_qp_attach_stream);
@@ -891,7 +891,7 @@ EXPORT_SYMBOL_IF_KUNIT(swi_qp_attach_stream);
  * @udata: user data (unused)
  *
  * Context: process context, sleeps.
- * Return: 0, -EINVAL for a state change rdmap_qp_next() refuses,
+ * Return: 0, -EINVAL for a state change swi_rdmap_qp_next() refuses,
  * -EOPNOTSUPP for attributes an iWARP QP does not have.
  */
 int swi_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
@@ -919,7 +919,7 @@ int swi_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	mutex_unlock(&qp->state_lock);
 	if (!(mask & IB_QP_STATE))
 		return 0;
-	target = rdmap_qps_from_ib(attr->qp_state);
+	target = swi_rdmap_qps_from_ib(attr->qp_state);
 	if (target < 0)
 		return target;
 	return swi_qp_event(qp, rdmap_qp_modify_event(target),
@@ -943,7 +943,7 @@ int swi_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 
 	memset(attr, 0, sizeof(*attr));
 	memset(init, 0, sizeof(*init));
-	attr->qp_state = rdmap_qps_to_ib(READ_ONCE(qp->state));
+	attr->qp_state = swi_rdmap_qps_to_ib(READ_ONCE(qp->state));
 	attr->cur_qp_state = attr->qp_state;
 	attr->qp_access_flags = qp->access;
 	attr->max_rd_atomic = qp->ord;
@@ -986,7 +986,7 @@ int swi_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	/* the rings go below: no sweep may be armed from here on */
 	qp->sweep_off = true;
 	if (qp->stream)
-		eng_stream_stop(qp->stream, true);
+		swi_eng_stream_stop(qp->stream, true);
 	mutex_unlock(&qp->state_lock);
 	flush_work(&qp->err_work);
 	/* ERROR arms no timer: once cancelled it stays so */
@@ -1001,7 +1001,7 @@ int swi_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	qp->stream = NULL;
 	mutex_unlock(&qp->state_lock);
 	if (s)
-		eng_stream_free(s);
+		swi_eng_stream_free(s);
 	mutex_lock(&qp->state_lock);	/* as the stream: restrack reads them */
 	swi_ring_free(&qp->rq);
 	swi_ring_free(&qp->sq);
@@ -1172,7 +1172,7 @@ int swi_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 
 	if (qp->user) {
 		if (state == RDMAP_QPS_RTS && qp->stream)
-			eng_tx_kick(qp->stream, true);
+			swi_eng_tx_kick(qp->stream, true);
 		else if (state == RDMAP_QPS_ERROR)
 			swi_qp_flush_sq_ring(qp);
 		return 0;
@@ -1189,7 +1189,7 @@ int swi_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		}
 	}
 	if (READ_ONCE(qp->state) == RDMAP_QPS_RTS && qp->stream)
-		eng_tx_kick(qp->stream, false);
+		swi_eng_tx_kick(qp->stream, false);
 	else if (READ_ONCE(qp->state) != RDMAP_QPS_IDLE)
 		swi_qp_flush_sq_ring(qp);
 	return err;

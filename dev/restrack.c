@@ -119,7 +119,7 @@ static void swi_res_qp_read(struct swi_qp *qp, struct swi_res_qp *r)
 	r->ord = qp->ord;
 	r->connected = qp->stream;
 	if (qp->stream)
-		eng_stream_get_info(qp->stream, &r->si);
+		swi_eng_stream_get_info(qp->stream, &r->si);
 	if (!qp->sq.queue)
 		goto out;	/* destroyed */
 	r->sq_taken = READ_ONCE(qp->sq.get);
@@ -141,7 +141,7 @@ static int swi_res_put_qp(struct sk_buff *msg, const struct swi_qp *qp,
 	const struct eng_stream_cfg *c = &r->si.cfg;
 	bool kq = !qp->user, up = r->connected;
 	const struct swi_res_attr a[] = {
-		SWI_STR("iwarp_state", rdmap_qps_name(r->state)),
+		SWI_STR("iwarp_state", swi_rdmap_qps_name(r->state)),
 		SWI_U32("sq_size", qp->sq.num),
 		SWI_U32("rq_size", qp->rq.num),
 		SWI_U32("srq", !!qp->srq),
@@ -284,6 +284,6 @@ int swi_fill_res_mr_entry(struct sk_buff *msg, struct ib_mr *ibmr)
 	struct swi_mr *mr = to_swi_mr(ibmr);
 	struct rdmap_mem_info mi;
 
-	rdmap_mem_get_info(mr->mem, &mi);
+	swi_rdmap_mem_get_info(mr->mem, &mi);
 	return swi_res_put_mr(msg, mr, &mi);
 }

@@ -288,7 +288,7 @@ struct swi_srq {
  * @npages: used entries of @pages
  * @spare: a fast-register MR's second array, which ib_map_mr_sg() fills
  *	and then trades for @pages (never the array a walk in flight may
- *	read, rdmap_mem_set_pages()), else NULL
+ *	read, swi_rdmap_mem_set_pages()), else NULL
  * @nspare: used entries of @spare
  * @max_pages: size of @pages and of @spare
  */

@@ -27,7 +27,7 @@
  * status was.
  *
  * The transmitter takes no work request while the FIFO is full
- * (eng_cq_room()); the drain that makes room kicks it.
+ * (swi_eng_cq_room()); the drain that makes room kicks it.
  */
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -39,13 +39,13 @@
 #define ENG_CQ_SLACK	64
 
 /**
- * eng_cq_alloc() - give the stream its completion FIFO
+ * swi_eng_cq_alloc() - give the stream its completion FIFO
  * @s: the stream, whose transmitter is taking its first RDMA Read
  *
  * Context: the transmitter (under @s->tx_mutex); process context.
  * Return: 0, or -ENOMEM.
  */
-int eng_cq_alloc(struct eng_stream *s)
+int swi_eng_cq_alloc(struct eng_stream *s)
 {
 	u32 n = s->ord + ENG_CQ_SLACK;
 	struct eng_cq_ent *cq;
@@ -65,7 +65,7 @@ int eng_cq_alloc(struct eng_stream *s)
 }
 
 /**
- * eng_cq_room() - may the transmitter take another work request
+ * swi_eng_cq_room() - may the transmitter take another work request
  * @s: the stream
  *
  * Each work request the transmitter takes adds one entry at most.
@@ -73,7 +73,7 @@ int eng_cq_alloc(struct eng_stream *s)
  * Context: the transmitter.
  * Return: false when the completion FIFO is full.
  */
-bool eng_cq_room(struct eng_stream *s)
+bool swi_eng_cq_room(struct eng_stream *s)
 {
 	return !s->cq ||
 	       READ_ONCE(s->cq_put) - READ_ONCE(s->cq_get) < s->cq_size;
@@ -90,14 +90,14 @@ static void eng_cq_fill(struct eng_cq_ent *e, const struct siw_sqe *sqe)
 }
 
 /**
- * eng_cq_reserve() - a slot for an RDMA Read entering the ORQ
- * @s: the stream, with its FIFO (eng_cq_alloc()) and room in it
+ * swi_eng_cq_reserve() - a slot for an RDMA Read entering the ORQ
+ * @s: the stream, with its FIFO (swi_eng_cq_alloc()) and room in it
  * @sqe: the Read
  *
  * Context: the transmitter, under @s->qlock.
- * Return: the slot's position, for eng_cq_read_done().
+ * Return: the slot's position, for swi_eng_cq_read_done().
  */
-u32 eng_cq_reserve(struct eng_stream *s, const struct siw_sqe *sqe)
+u32 swi_eng_cq_reserve(struct eng_stream *s, const struct siw_sqe *sqe)
 {
 	u32 at = s->cq_put;
 
@@ -147,21 +147,21 @@ static void eng_cq_drain(struct eng_stream *s)
 	WRITE_ONCE(s->cq_drainer, NULL);
 	spin_unlock_irqrestore(&s->qlock, flags);
 	if (room)
-		eng_tx_kick(s, false);
+		swi_eng_tx_kick(s, false);
 }
 
 /**
- * eng_cq_read_done() - an RDMA Read is done: complete it in order
+ * swi_eng_cq_read_done() - an RDMA Read is done: complete it in order
  * @s: the stream
- * @at: its slot (eng_cq_reserve())
+ * @at: its slot (swi_eng_cq_reserve())
  * @bytes: octets read
  * @status: its SIW_WC_* status
  *
  * Context: any context; not under @s->qlock.
  * Return: nothing.
  */
-void eng_cq_read_done(struct eng_stream *s, u32 at, u32 bytes,
-		      enum siw_wc_status status)
+void swi_eng_cq_read_done(struct eng_stream *s, u32 at, u32 bytes,
+			  enum siw_wc_status status)
 {
 	struct eng_cq_ent *e;
 	unsigned long flags;
@@ -176,7 +176,7 @@ void eng_cq_read_done(struct eng_stream *s, u32 at, u32 bytes,
 }
 
 /**
- * eng_cq_sqe_done() - a work request other than a Read is done
+ * swi_eng_cq_sqe_done() - a work request other than a Read is done
  * @s: the stream
  * @sqe: the work request
  * @bytes: octets transferred
@@ -186,11 +186,11 @@ void eng_cq_read_done(struct eng_stream *s, u32 at, u32 bytes,
  * work request ahead of it.
  *
  * Context: the transmitter (under @s->tx_mutex), which made room for the
- * entry before it took @sqe (eng_cq_room()).
+ * entry before it took @sqe (swi_eng_cq_room()).
  * Return: nothing.
  */
-void eng_cq_sqe_done(struct eng_stream *s, const struct siw_sqe *sqe,
-		     u32 bytes, enum siw_wc_status status)
+void swi_eng_cq_sqe_done(struct eng_stream *s, const struct siw_sqe *sqe,
+			 u32 bytes, enum siw_wc_status status)
 {
 	struct eng_cq_ent *e;
 	unsigned long flags;
@@ -218,7 +218,7 @@ void eng_cq_sqe_done(struct eng_stream *s, const struct siw_sqe *sqe,
 }
 
 /**
- * eng_cq_settle() - wait until every filled entry reached the CQ
+ * swi_eng_cq_settle() - wait until every filled entry reached the CQ
  * @s: the stream, whose Reads were all flushed
  *
  * A flush completes the rings' work requests after the stream's: those
@@ -228,7 +228,7 @@ void eng_cq_sqe_done(struct eng_stream *s, const struct siw_sqe *sqe,
  * Context: process context.
  * Return: nothing.
  */
-void eng_cq_settle(struct eng_stream *s)
+void swi_eng_cq_settle(struct eng_stream *s)
 {
 	struct task_struct *d;
 

@@ -50,7 +50,7 @@ struct eng_stream;
 /* The deepest read queues a stream has: the device's max IRD and ORD */
 #define ENG_MAX_IRD		128
 #define ENG_MAX_ORD		128
-/* room for eng_setup_term_fpdu(): a Terminate FPDU with two Markers */
+/* room for swi_eng_setup_term_fpdu(): a Terminate FPDU with two Markers */
 #define ENG_SETUP_TERM_MAX	64
 
 /* How long an idle transmitter keeps its buffers (engine/tx.c) */
@@ -82,7 +82,7 @@ static inline bool eng_op_is_read(u8 op)
  * @pd: the QP's protection domain, checked by every memory access
  * @mem: the device's STag table, where the stream's STags are found
  * @state: the QP's state word, which the engine only reads (READ_ONCE())
- * @state_lock: the lock its changes are made under; eng_stream_start()
+ * @state_lock: the lock its changes are made under; swi_eng_stream_start()
  *	asserts that it is held
  * @qp_num: the QP's number, for traces and log lines
  * @ird: the QP's IRD, which sizes the stream's IRQ unless the
@@ -160,38 +160,38 @@ struct eng_stream_info {
 };
 
 /* engine/stream.c */
-int eng_init(void);
-void eng_exit(void);
-struct eng_stream *eng_stream_create(const struct eng_qp_link *link,
-				     struct socket *sock,
-				     const struct eng_stream_cfg *cfg);
-void eng_stream_start(struct eng_stream *s);
-void eng_stream_close(struct eng_stream *s);
-bool eng_stream_fin_due(struct eng_stream *s);
-void eng_stream_stop(struct eng_stream *s, bool abort);
-void eng_stream_free(struct eng_stream *s);
-void eng_stream_abandon(struct eng_stream *s);
-bool eng_stream_busy(struct eng_stream *s);
-bool eng_stream_cut_short(struct eng_stream *s);
-void eng_stream_get_info(struct eng_stream *s, struct eng_stream_info *info);
-void eng_stream_rd_limits(const struct eng_stream *s, u32 *ird, u32 *ord);
+int swi_eng_init(void);
+void swi_eng_exit(void);
+struct eng_stream *swi_eng_stream_create(const struct eng_qp_link *link,
+					 struct socket *sock,
+					 const struct eng_stream_cfg *cfg);
+void swi_eng_stream_start(struct eng_stream *s);
+void swi_eng_stream_close(struct eng_stream *s);
+bool swi_eng_stream_fin_due(struct eng_stream *s);
+void swi_eng_stream_stop(struct eng_stream *s, bool abort);
+void swi_eng_stream_free(struct eng_stream *s);
+void swi_eng_stream_abandon(struct eng_stream *s);
+bool swi_eng_stream_busy(struct eng_stream *s);
+bool swi_eng_stream_cut_short(struct eng_stream *s);
+void swi_eng_stream_get_info(struct eng_stream *s, struct eng_stream_info *info);
+void swi_eng_stream_rd_limits(const struct eng_stream *s, u32 *ird, u32 *ord);
 
 /* engine/tx.c */
-void eng_tx_kick(struct eng_stream *s, bool inline_ok);
-int eng_setup_term_fpdu(const struct mpa_fo_cfg *tx, bool rdmac, u8 code,
-			u8 *buf, size_t size);
-void eng_tx_queue_term(struct eng_stream *s,
-		       const struct rdmap_term_cause *cause,
-		       const struct rdmap_term_offender *seg, bool kick);
-void eng_stream_flush_tx(struct eng_stream *s);
+void swi_eng_tx_kick(struct eng_stream *s, bool inline_ok);
+int swi_eng_setup_term_fpdu(const struct mpa_fo_cfg *tx, bool rdmac, u8 code,
+			    u8 *buf, size_t size);
+void swi_eng_tx_queue_term(struct eng_stream *s,
+			   const struct rdmap_term_cause *cause,
+			   const struct rdmap_term_offender *seg, bool kick);
+void swi_eng_stream_flush_tx(struct eng_stream *s);
 
 /* engine/rx.c */
-void eng_stream_flush_rx(struct eng_stream *s);
+void swi_eng_stream_flush_rx(struct eng_stream *s);
 
 #if IS_ENABLED(CONFIG_KUNIT)
-void eng_tx_fail_allocs(unsigned int n);
-void eng_rx_race_flush(unsigned int n);
-void eng_tx_lose_rresp_src(int n);
+void swi_eng_tx_fail_allocs(unsigned int n);
+void swi_eng_rx_race_flush(unsigned int n);
+void swi_eng_tx_lose_rresp_src(int n);
 #endif
 
 /*

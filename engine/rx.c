@@ -14,7 +14,7 @@
  * Of each ULPDU the receiver first collects the headers (DDP, and the
  * RDMA Read Request or Terminate header behind an untagged one) into
  * &eng_rx.hdr; with the header complete it validates the segment with
- * rdmap_rx_check() against the STag table, the ORQ or the posted receive,
+ * swi_rdmap_rx_check() against the STag table, the ORQ or the posted receive,
  * and places the payload that follows straight from the skb into the
  * target pages. A bad CRC ends the stream with a Terminate.
  *
@@ -53,14 +53,14 @@ static int eng_rx_fail(struct eng_stream *s, u8 layer, u8 etype, u8 code)
 			 rx->ulpdu_len);
 	net_info_ratelimited("softiwarp: QP %u: sending Terminate: %s\n",
 			     s->link.qp_num,
-			     rdmap_term_name(layer, etype, code));
+			     swi_rdmap_term_name(layer, etype, code));
 	/*
 	 * Queued, not sent: the transmitter is kicked by the QP's move to
 	 * TERMINATE, so TERM_SENT cannot overtake the error event.
 	 */
-	eng_tx_queue_term(s, &cause, with_hdr ? &seg : NULL, false);
+	swi_eng_tx_queue_term(s, &cause, with_hdr ? &seg : NULL, false);
 	swi_qp_raise(s->link.qp, RDMAP_QPE_LOCAL_ERROR,
-		     rdmap_qp_err_from_term(&cause));
+		     swi_rdmap_qp_err_from_term(&cause));
 	return -EPROTO;
 }
 
@@ -110,10 +110,10 @@ static struct rdmap_mem *eng_rx_mem(struct eng_stream *s, u32 stag)
 		rx->kept = NULL;
 		return mem;
 	}
-	mem = rdmap_mem_lookup(s->link.mem, stag);
+	mem = swi_rdmap_mem_lookup(s->link.mem, stag);
 	if (!IS_ERR(mem)) {
-		rdmap_mem_hold(mem);
-		rdmap_mem_put(mem);
+		swi_rdmap_mem_hold(mem);
+		swi_rdmap_mem_put(mem);
 	}
 	return mem;
 }
@@ -121,7 +121,7 @@ static struct rdmap_mem *eng_rx_mem(struct eng_stream *s, u32 stag)
 /* Keep @mem, held, found by @stag, for the next segment */
 static void eng_rx_keep(struct eng_rx *rx, struct rdmap_mem *mem, u32 stag)
 {
-	rdmap_mem_unhold(rx->kept);
+	swi_rdmap_mem_unhold(rx->kept);
 	rx->kept = mem;
 	rx->kept_stag = stag;
 }
@@ -129,14 +129,14 @@ static void eng_rx_keep(struct eng_rx *rx, struct rdmap_mem *mem, u32 stag)
 /* Let go of the kept object: the read burst is over */
 static void eng_rx_drop_kept(struct eng_rx *rx)
 {
-	rdmap_mem_unhold(rx->kept);
+	swi_rdmap_mem_unhold(rx->kept);
 	rx->kept = NULL;
 }
 
 /* Let go of the current segment's target */
 static void eng_rx_drop_mem(struct eng_rx *rx)
 {
-	rdmap_mem_unhold(rx->mem);
+	swi_rdmap_mem_unhold(rx->mem);
 	rx->mem = NULL;
 }
 
@@ -146,7 +146,7 @@ static void eng_rx_rqe_unhold(struct eng_rx *rx)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(rx->rqe_mem); i++) {
-		rdmap_mem_unhold(rx->rqe_mem[i]);
+		swi_rdmap_mem_unhold(rx->rqe_mem[i]);
 		rx->rqe_mem[i] = NULL;
 	}
 }
@@ -169,16 +169,16 @@ static int eng_rx_bind_rqe(struct eng_stream *s, u64 *len)
 		*len += sge->length;
 		if (!sge->length)
 			continue;
-		mem = rdmap_mem_lookup(s->link.mem, sge->lkey);
-		if (rdmap_mem_local_check(mem, sge->lkey, s->link.pd,
-					  IB_ACCESS_LOCAL_WRITE, sge->laddr,
-					  sge->length))
+		mem = swi_rdmap_mem_lookup(s->link.mem, sge->lkey);
+		if (swi_rdmap_mem_local_check(mem, sge->lkey, s->link.pd,
+					      IB_ACCESS_LOCAL_WRITE, sge->laddr,
+					      sge->length))
 			err = -EACCES;
 		else
-			rdmap_mem_hold(mem);
+			swi_rdmap_mem_hold(mem);
 		if (!err)
 			rx->rqe_mem[i] = mem;
-		rdmap_mem_put(mem);
+		swi_rdmap_mem_put(mem);
 	}
 	return err;
 }
@@ -243,11 +243,11 @@ static void eng_rx_rresp_stag(struct eng_stream *s, struct ddp_stag_check *c)
 		goto out;
 	if (sink.length) {
 		if (!e->sink ||
-		    rdmap_mem_local_check(e->sink, sink.lkey, s->link.pd,
-					  IB_ACCESS_LOCAL_WRITE, sink.laddr,
-					  sink.length))
+		    swi_rdmap_mem_local_check(e->sink, sink.lkey, s->link.pd,
+					      IB_ACCESS_LOCAL_WRITE, sink.laddr,
+					      sink.length))
 			goto out;
-		rdmap_mem_hold(e->sink);
+		swi_rdmap_mem_hold(e->sink);
 		rx->mem = e->sink;
 		rx->mem_access = IB_ACCESS_LOCAL_WRITE;
 	}
@@ -280,7 +280,7 @@ static int eng_rx_seg_begin(struct eng_stream *s)
 	struct rdmap_term_cause cause;
 	struct ddp_stag_check chk;
 	struct ddp_rx_queue *q;
-	int hl = ddp_hdr_parse(rx->hdr, rx->hdr_len, h);
+	int hl = swi_ddp_hdr_parse(rx->hdr, rx->hdr_len, h);
 
 	if (hl < 0)
 		return eng_rx_malformed(s);
@@ -290,8 +290,8 @@ static int eng_rx_seg_begin(struct eng_stream *s)
 	} else if (h->tagged) {
 		rx->mem = eng_rx_mem(s, h->stag);
 		rx->mem_access = IB_ACCESS_REMOTE_WRITE;
-		rdmap_mem_remote_check(rx->mem, h->stag, s->link.pd, s->id,
-				       &chk);
+		swi_rdmap_mem_remote_check(rx->mem, h->stag, s->link.pd, s->id,
+					   &chk);
 		if (IS_ERR(rx->mem) || rx->ulpdu_len == hl)
 			eng_rx_drop_mem(rx);	/* nothing to place */
 	} else if (h->qn == RDMAP_QN_SEND && eng_rx_take_rqe(s)) {
@@ -304,8 +304,8 @@ static int eng_rx_seg_begin(struct eng_stream *s)
 		q->buf_len = h->qn == RDMAP_QN_TERMINATE ?
 			     RDMAP_TERM_MAX_SIZE : RDMAP_READ_REQ_SIZE;
 	}
-	if (!rdmap_rx_check(h, rx->ulpdu_len - hl, &rx->ddp,
-			    h->tagged ? &chk : NULL, &cause)) {
+	if (!swi_rdmap_rx_check(h, rx->ulpdu_len - hl, &rx->ddp,
+				h->tagged ? &chk : NULL, &cause)) {
 		if (!h->tagged || h->opcode != RDMAP_READ_RESP)
 			return 0;
 		/* DDP lets zero-length tagged segments pass: RDMAP does not */
@@ -324,7 +324,7 @@ static int eng_rx_seg_begin(struct eng_stream *s)
 	return eng_rx_fail_cause(s, &cause);
 }
 
-/* Copy cursor from an skb into pages found by rdmap_mem_walk() */
+/* Copy cursor from an skb into pages found by swi_rdmap_mem_walk() */
 struct eng_skb_cursor {
 	struct mpa_rx *mrx;
 	const struct sk_buff *skb;
@@ -336,7 +336,7 @@ static int eng_place_piece(void *ctx, struct page *page, unsigned int off,
 {
 	struct eng_skb_cursor *c = ctx;
 	void *dst = kmap_local_page(page);
-	int err = mpa_rx_copy_ulpdu(c->mrx, c->skb, &c->off, dst + off, len);
+	int err = swi_mpa_rx_copy_ulpdu(c->mrx, c->skb, &c->off, dst + off, len);
 
 	kunmap_local(dst);
 	return err;
@@ -364,10 +364,10 @@ static int eng_rx_place_rqe(struct eng_stream *s, struct eng_skb_cursor *c,
 		n = min(len, sge->length - mo);
 		if (!rx->rqe_mem[i])
 			return -EINVAL;
-		err = rdmap_mem_use_walk(rx->rqe_mem[i], sge->lkey,
-					 s->link.pd, IB_ACCESS_LOCAL_WRITE,
-					 sge->laddr + mo, n, eng_place_piece,
-					 c);
+		err = swi_rdmap_mem_use_walk(rx->rqe_mem[i], sge->lkey,
+					     s->link.pd, IB_ACCESS_LOCAL_WRITE,
+					     sge->laddr + mo, n, eng_place_piece,
+					     c);
 		len -= n;
 		mo = 0;
 	}
@@ -385,8 +385,8 @@ static int eng_rx_place_tagged(struct eng_stream *s, struct eng_skb_cursor *c,
 
 	if (!rx->mem)
 		return -EINVAL;
-	return rdmap_mem_use_walk(rx->mem, rx->h.stag, s->link.pd,
-				  rx->mem_access, to, len, eng_place_piece, c);
+	return swi_rdmap_mem_use_walk(rx->mem, rx->h.stag, s->link.pd,
+				      rx->mem_access, to, len, eng_place_piece, c);
 }
 
 /* Payload octets @poff.. of the current segment are @skb's at @off */
@@ -440,21 +440,21 @@ static void eng_rx_orq_done(struct eng_stream *s, struct eng_orqe *e,
 
 	/* Read with Invalidate: the sink STag goes before the completion */
 	if (status == SIW_WC_SUCCESS && sqe->opcode == SIW_OP_READ_LOCAL_INV &&
-	    (!e->sink || rdmap_mem_invalidate_held(e->sink, sqe->sge[0].lkey,
-						   s->link.pd))) {
+	    (!e->sink || swi_rdmap_mem_invalidate_held(e->sink, sqe->sge[0].lkey,
+						       s->link.pd))) {
 		status = SIW_WC_LOC_PROT_ERR;
 		swi_qp_raise(s->link.qp, RDMAP_QPE_LOCAL_ERROR, RDMAP_QP_ERR_ACCESS);
 	}
-	rdmap_mem_unhold(e->sink);
-	eng_cq_read_done(s, e->cq_at,
-			 status || !sqe->num_sge ? 0 : sqe->sge[0].length,
-			 status);
+	swi_rdmap_mem_unhold(e->sink);
+	swi_eng_cq_read_done(s, e->cq_at,
+			     status || !sqe->num_sge ? 0 : sqe->sge[0].length,
+			     status);
 	if (status == SIW_WC_SUCCESS)
-		eng_tx_kick(s, false);	/* a fence or the ORD may let go */
+		swi_eng_tx_kick(s, false);	/* a fence or the ORD may let go */
 }
 
 /**
- * eng_rx_orq_complete() - complete the oldest outstanding RDMA Read
+ * swi_eng_rx_orq_complete() - complete the oldest outstanding RDMA Read
  * @s: the stream
  * @status: the error it completes with (a flush)
  *
@@ -464,7 +464,7 @@ static void eng_rx_orq_done(struct eng_stream *s, struct eng_orqe *e,
  * Context: any context.
  * Return: 0, or -ENOENT when no Read is outstanding.
  */
-int eng_rx_orq_complete(struct eng_stream *s, enum siw_wc_status status)
+int swi_eng_rx_orq_complete(struct eng_stream *s, enum siw_wc_status status)
 {
 	struct eng_orqe e;
 
@@ -478,7 +478,7 @@ int eng_rx_orq_complete(struct eng_stream *s, enum siw_wc_status status)
 static atomic_t eng_rx_flush_races = ATOMIC_INIT(0);
 
 /**
- * eng_rx_race_flush() - let a flush win the receiver's race (KUnit)
+ * swi_eng_rx_race_flush() - let a flush win the receiver's race (KUnit)
  * @n: how many of the next Read Responses' last segments (over all
  *	streams) find their Read flushed, as if the QP flushed its Reads
  *	between the receiver's check and its completion; 0 disarms
@@ -486,16 +486,16 @@ static atomic_t eng_rx_flush_races = ATOMIC_INIT(0);
  * Context: any context.
  * Return: nothing.
  */
-void eng_rx_race_flush(unsigned int n)
+void swi_eng_rx_race_flush(unsigned int n)
 {
 	atomic_set(&eng_rx_flush_races, n);
 }
-EXPORT_SYMBOL_IF_KUNIT(eng_rx_race_flush);
+EXPORT_SYMBOL_IF_KUNIT(swi_eng_rx_race_flush);
 
 static void eng_rx_flush_race(struct eng_stream *s)
 {
 	if (atomic_dec_if_positive(&eng_rx_flush_races) >= 0)
-		eng_rx_orq_complete(s, SIW_WC_WR_FLUSH_ERR);
+		swi_eng_rx_orq_complete(s, SIW_WC_WR_FLUSH_ERR);
 }
 #else
 static inline void eng_rx_flush_race(struct eng_stream *s) { }
@@ -525,23 +525,23 @@ static int eng_rx_read_req(struct eng_stream *s)
 	struct ddp_stag_check chk = {};
 	unsigned long flags;
 
-	rdmap_read_req_parse(s->rx.hdr + DDP_UNTAGGED_HDR_SIZE,
-			     RDMAP_READ_REQ_SIZE, r);
+	swi_rdmap_read_req_parse(s->rx.hdr + DDP_UNTAGGED_HDR_SIZE,
+				 RDMAP_READ_REQ_SIZE, r);
 	if (r->size) {
-		mem = rdmap_mem_lookup(s->link.mem, r->src_stag);
-		rdmap_mem_remote_check(mem, r->src_stag, s->link.pd, s->id,
-				       &chk);
+		mem = swi_rdmap_mem_lookup(s->link.mem, r->src_stag);
+		swi_rdmap_mem_remote_check(mem, r->src_stag, s->link.pd, s->id,
+					   &chk);
 		if (IS_ERR(mem))
 			mem = NULL;
 	}
-	if (rdmap_read_req_check(r, &chk, &cause)) {
-		rdmap_mem_put(mem);
+	if (swi_rdmap_read_req_check(r, &chk, &cause)) {
+		swi_rdmap_mem_put(mem);
 		return eng_rx_fail_cause(s, &cause);
 	}
 	if (mem) {
 		/* held, not referenced: a stalled Response pins no pages */
-		rdmap_mem_hold(mem);
-		rdmap_mem_put(mem);
+		swi_rdmap_mem_hold(mem);
+		swi_rdmap_mem_put(mem);
 	}
 	spin_lock_irqsave(&s->qlock, flags);
 	s->irq[s->irq_put % s->ird] = (struct eng_rreq) {
@@ -551,7 +551,7 @@ static int eng_rx_read_req(struct eng_stream *s)
 	};
 	WRITE_ONCE(s->irq_put, s->irq_put + 1);
 	spin_unlock_irqrestore(&s->qlock, flags);
-	eng_tx_kick(s, false);
+	swi_eng_tx_kick(s, false);
 	return 0;
 }
 
@@ -561,8 +561,8 @@ static int eng_rx_terminate(struct eng_stream *s)
 	struct rdmap_term_info ti = {};
 	struct eng_rx *rx = &s->rx;
 
-	if (rdmap_term_parse(rx->hdr + DDP_UNTAGGED_HDR_SIZE,
-			     rx->hdr_len - DDP_UNTAGGED_HDR_SIZE, &ti) < 0)
+	if (swi_rdmap_term_parse(rx->hdr + DDP_UNTAGGED_HDR_SIZE,
+				 rx->hdr_len - DDP_UNTAGGED_HDR_SIZE, &ti) < 0)
 		ti.cause = (struct rdmap_term_cause) {
 			.layer = TERM_LAYER_RDMAP,
 			.etype = TERM_ETYPE_RDMAP_CATASTROPHIC,
@@ -571,12 +571,12 @@ static int eng_rx_terminate(struct eng_stream *s)
 	trace_term_recv(s->link.qp_num, &ti.cause);
 	net_info_ratelimited("softiwarp: QP %u: peer sent Terminate: %s\n",
 			     s->link.qp_num,
-			     rdmap_term_name(ti.cause.layer, ti.cause.etype,
-					     ti.cause.code));
+			     swi_rdmap_term_name(ti.cause.layer, ti.cause.etype,
+						 ti.cause.code));
 	rx->failed = true;
 	swi_qp_count_term(s->link.qp, false, ti.cause.layer);
 	swi_qp_raise(s->link.qp, RDMAP_QPE_TERM_RCVD,
-		     rdmap_qp_err_from_term(&ti.cause));
+		     swi_rdmap_qp_err_from_term(&ti.cause));
 	return -ECONNABORTED;
 }
 
@@ -590,8 +590,8 @@ static int eng_rx_send_done(struct eng_stream *s, u32 bytes)
 	u32 inval = 0;
 
 	if (op == RDMAP_SEND_INVAL || op == RDMAP_SEND_SE_INVAL) {
-		if (rdmap_mem_invalidate_remote(s->link.mem, rx->h.stag,
-						s->link.pd, s->id, &cause))
+		if (swi_rdmap_mem_invalidate_remote(s->link.mem, rx->h.stag,
+						    s->link.pd, s->id, &cause))
 			return eng_rx_fail_cause(s, &cause);
 		inval = rx->h.stag;
 	}
@@ -625,7 +625,7 @@ static int eng_rx_seg_end(struct eng_stream *s)
 		eng_rx_keep(rx, rx->mem, h->stag);
 	rx->mem = NULL;
 	/* with an RDMAC peer, the first segment's versions are the stream's */
-	ddp_rx_fix_version(&rx->ddp, h);
+	swi_ddp_rx_fix_version(&rx->ddp, h);
 	if (h->tagged) {
 		if (h->opcode != RDMAP_READ_RESP) {
 			eng_rx_mark_open(rx, ENG_RX_OPEN_WRITE, !h->last);
@@ -674,7 +674,7 @@ static int eng_rx_begin(void *ctx, unsigned int ulpdu_len)
 	 */
 	if (test_bit(ENG_TX_HOLD, &s->flags) &&
 	    test_and_clear_bit(ENG_TX_HOLD, &s->flags))
-		eng_tx_kick(s, false);
+		swi_eng_tx_kick(s, false);
 	s->rx.ulpdu_len = ulpdu_len;
 	s->rx.hdr_got = 0;
 	s->rx.hdr_len = DDP_CTRL_SIZE;
@@ -689,7 +689,7 @@ static int eng_rx_hdr_bytes(struct eng_stream *s, struct sk_buff *skb,
 	bool had_ctrl = rx->hdr_got >= DDP_CTRL_SIZE;
 	int err;
 
-	err = mpa_rx_copy_ulpdu(&s->mrx, skb, off, rx->hdr + rx->hdr_got, n);
+	err = swi_mpa_rx_copy_ulpdu(&s->mrx, skb, off, rx->hdr + rx->hdr_got, n);
 	if (err)
 		return err;
 	rx->hdr_got += n;
@@ -762,13 +762,13 @@ static const struct mpa_rx_ops eng_rx_ops = {
 };
 
 /**
- * eng_rx_init() - set up the receive side of a stream
+ * swi_eng_rx_init() - set up the receive side of a stream
  * @s: the stream, its @cfg set
  *
  * Context: process context.
  * Return: 0, or -EINVAL for a bad stream position.
  */
-int eng_rx_init(struct eng_stream *s)
+int swi_eng_rx_init(struct eng_stream *s)
 {
 	unsigned int i;
 
@@ -776,18 +776,18 @@ int eng_rx_init(struct eng_stream *s)
 	s->rx.ddp.rdmac = s->cfg.rdmac;
 	for (i = 0; i < RDMAP_QN_COUNT; i++)
 		s->rx.ddp.queue[i].msn = DDP_MSN_FIRST;
-	return mpa_rx_init_verified(&s->mrx, &s->mscan, &s->cfg.rx, U16_MAX,
-				    &eng_rx_ops, s);
+	return swi_mpa_rx_init_verified(&s->mrx, &s->mscan, &s->cfg.rx, U16_MAX,
+					&eng_rx_ops, s);
 }
 
 /**
- * eng_rx_release() - drop what the receiver still holds
+ * swi_eng_rx_release() - drop what the receiver still holds
  * @s: the stream, detached from its socket
  *
  * Context: process context.
  * Return: nothing.
  */
-void eng_rx_release(struct eng_stream *s)
+void swi_eng_rx_release(struct eng_stream *s)
 {
 	eng_rx_drop_mem(&s->rx);
 	eng_rx_drop_kept(&s->rx);
@@ -795,7 +795,7 @@ void eng_rx_release(struct eng_stream *s)
 }
 
 /**
- * eng_rx_peer_closed() - let a segment the peer cut short release its MR
+ * swi_eng_rx_peer_closed() - let a segment the peer cut short release its MR
  * @s: the stream, attached
  * @sk: its socket
  *
@@ -803,14 +803,14 @@ void eng_rx_release(struct eng_stream *s)
  * socket down) and every octet it sent has been read, a tagged segment
  * still incomplete never completes: its MR must not stay referenced
  * until the QP is destroyed, since consumers deregister their MRs first
- * and rdmap_mem_dereg() waits for the last reference. Called from the
+ * and swi_rdmap_mem_dereg() waits for the last reference. Called from the
  * state_change callback and after every read (a FIN riding on the last
  * data is seen before that data is read).
  *
  * Context: under the socket lock, as the receiver.
  * Return: nothing.
  */
-void eng_rx_peer_closed(struct eng_stream *s, struct sock *sk)
+void swi_eng_rx_peer_closed(struct eng_stream *s, struct sock *sk)
 {
 	if (s->rx.mem && (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN) &&
 	    skb_queue_empty_lockless(&sk->sk_receive_queue)) {
@@ -819,7 +819,7 @@ void eng_rx_peer_closed(struct eng_stream *s, struct sock *sk)
 }
 
 /**
- * eng_stream_cut_short() - did the peer's FIN cut a message short?
+ * swi_eng_stream_cut_short() - did the peer's FIN cut a message short?
  * @s: the stream, started
  *
  * After the peer's FIN: whether its half of the stream ended inside a
@@ -835,11 +835,11 @@ void eng_rx_peer_closed(struct eng_stream *s, struct sock *sk)
  * error the peer is told of only where it interrupts a message.
  *
  * Context: process context; takes the socket lock (under the QP's
- * state_lock: the lock order of eng_stream_start()).
+ * state_lock: the lock order of swi_eng_stream_start()).
  * Return: true when the FIN came and a message or an FPDU is incomplete;
  * false too when the receiver already failed (its Terminate is queued).
  */
-bool eng_stream_cut_short(struct eng_stream *s)
+bool swi_eng_stream_cut_short(struct eng_stream *s)
 {
 	struct sock *sk = s->sock->sk;
 	bool cut;
@@ -852,35 +852,35 @@ bool eng_stream_cut_short(struct eng_stream *s)
 }
 
 /**
- * eng_rx_data_ready() - the socket's data_ready callback
+ * swi_eng_rx_data_ready() - the socket's data_ready callback
  * @sk: the socket
  *
  * Context: under the socket lock (bh-locked in softirq, or owned).
  * Return: nothing.
  */
-void eng_rx_data_ready(struct sock *sk)
+void swi_eng_rx_data_ready(struct sock *sk)
 {
 	struct eng_stream *s;
 
 	read_lock_bh(&sk->sk_callback_lock);
 	s = sk->sk_user_data;
 	if (s && !s->rx.failed)
-		mpa_rx_tcp_read(&s->mrx, sk);
+		swi_mpa_rx_tcp_read(&s->mrx, sk);
 	if (s) {
 		eng_rx_drop_kept(&s->rx);
-		eng_rx_peer_closed(s, sk);
+		swi_eng_rx_peer_closed(s, sk);
 	}
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
 /**
- * eng_stream_flush_rx() - flush the receive buffer in use
+ * swi_eng_stream_flush_rx() - flush the receive buffer in use
  * @s: the stream
  *
  * Context: process context; takes the socket lock.
  * Return: nothing.
  */
-void eng_stream_flush_rx(struct eng_stream *s)
+void swi_eng_stream_flush_rx(struct eng_stream *s)
 {
 	struct sock *sk = s->sock->sk;
 

@@ -29,7 +29,7 @@ static void eng_sk_write_space(struct sock *sk)
 	s = sk->sk_user_data;
 	if (s && sk_stream_is_writeable(sk)) {
 		clear_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
-		eng_tx_kick(s, false);
+		swi_eng_tx_kick(s, false);
 	}
 	read_unlock_bh(&sk->sk_callback_lock);
 }
@@ -43,12 +43,12 @@ static void eng_sk_state_change(struct sock *sk)
 	if (s) {
 		switch (sk->sk_state) {
 		case TCP_CLOSE_WAIT:
-			eng_rx_peer_closed(s, sk);
+			swi_eng_rx_peer_closed(s, sk);
 			swi_qp_raise(s->link.qp, RDMAP_QPE_LLP_FIN,
 				     RDMAP_QP_ERR_FATAL);
 			break;
 		case TCP_CLOSE:
-			eng_rx_peer_closed(s, sk);
+			swi_eng_rx_peer_closed(s, sk);
 			swi_qp_raise(s->link.qp, sk->sk_err ? RDMAP_QPE_LLP_RESET :
 					    RDMAP_QPE_CLOSE_DONE,
 				     RDMAP_QP_ERR_FATAL);
@@ -97,13 +97,13 @@ static void eng_stream_release(struct eng_stream *s)
 	cancel_delayed_work_sync(&s->tx_idle);
 	WARN_ON_ONCE(s->tx_src);	/* the transmitter drops it before it returns */
 	if (s->job.kind == ENG_TX_RRESP && s->job.rr_released)
-		rdmap_mem_unhold(s->job.rr.src);
+		swi_rdmap_mem_unhold(s->job.rr.src);
 	while (s->irq && s->irq_get != s->irq_put)
-		rdmap_mem_unhold(s->irq[s->irq_get++ % s->ird].src);
+		swi_rdmap_mem_unhold(s->irq[s->irq_get++ % s->ird].src);
 	while (s->orq && s->orq_get != s->orq_put)
-		rdmap_mem_unhold(s->orq[s->orq_get++ % s->ord].sink);
-	rdmap_mem_unhold(s->job.sink);
-	eng_rx_release(s);
+		swi_rdmap_mem_unhold(s->orq[s->orq_get++ % s->ord].sink);
+	swi_rdmap_mem_unhold(s->job.sink);
+	swi_eng_rx_release(s);
 	kvfree(s->txb);
 	kfree(s->irq);
 	kfree(s->orq);
@@ -127,17 +127,17 @@ static int eng_stream_setup(struct eng_stream *s,
 
 	spin_lock_init(&s->qlock);
 	mutex_init(&s->tx_mutex);
-	INIT_WORK(&s->tx_work, eng_tx_work);
-	INIT_DELAYED_WORK(&s->tx_idle, eng_tx_idle_work);
+	INIT_WORK(&s->tx_work, swi_eng_tx_work);
+	INIT_DELAYED_WORK(&s->tx_idle, swi_eng_tx_idle_work);
 	for (i = 0; i < RDMAP_QN_COUNT; i++)
 		s->msn[i] = DDP_MSN_FIRST;
 	if (cfg->hold)
 		set_bit(ENG_TX_HOLD, &s->flags);
 	if (cfg->rtr)
 		set_bit(ENG_TX_RTR, &s->flags);
-	err = mpa_tx_init(&s->mtx, &cfg->tx);
+	err = swi_mpa_tx_init(&s->mtx, &cfg->tx);
 	if (!err)
-		err = eng_rx_init(s);
+		err = swi_eng_rx_init(s);
 	if (!err && swi_fault_setup_alloc())
 		err = -ENOMEM;
 	if (err)
@@ -148,14 +148,14 @@ static int eng_stream_setup(struct eng_stream *s,
 }
 
 /**
- * eng_stream_create() - set up a stream for a QP
+ * swi_eng_stream_create() - set up a stream for a QP
  * @link: its QP, as the engine sees it; the QP's IRD and ORD size the
  *	read queues unless @cfg names them
  * @sock: the connected socket in MPA Full Operation; the stream owns it
- *	from now on, unless it is given back with eng_stream_abandon()
+ *	from now on, unless it is given back with swi_eng_stream_abandon()
  * @cfg: what MPA negotiated
  *
- * Nothing runs until eng_stream_start(). Only what an idle connection
+ * Nothing runs until swi_eng_stream_start(). Only what an idle connection
  * needs is allocated here (the stream and its IRQ); the transmitter
  * allocates its buffers and the ORQ when it first needs them.
  *
@@ -163,9 +163,9 @@ static int eng_stream_setup(struct eng_stream *s,
  * Return: the stream, or ERR_PTR(-EINVAL) for a bad @cfg, or
  * ERR_PTR(-ENOMEM); on error @sock is still the caller's.
  */
-struct eng_stream *eng_stream_create(const struct eng_qp_link *link,
-				     struct socket *sock,
-				     const struct eng_stream_cfg *cfg)
+struct eng_stream *swi_eng_stream_create(const struct eng_qp_link *link,
+					 struct socket *sock,
+					 const struct eng_stream_cfg *cfg)
 {
 	struct eng_stream *s;
 	int err;
@@ -195,7 +195,7 @@ struct eng_stream *eng_stream_create(const struct eng_qp_link *link,
 }
 
 /**
- * eng_stream_start() - take over the socket and start moving data
+ * swi_eng_stream_start() - take over the socket and start moving data
  * @s: the stream
  *
  * Installs the socket callbacks, reads what already arrived and runs the
@@ -204,7 +204,7 @@ struct eng_stream *eng_stream_create(const struct eng_qp_link *link,
  * Context: process context; called under the QP's state_lock.
  * Return: nothing.
  */
-void eng_stream_start(struct eng_stream *s)
+void swi_eng_stream_start(struct eng_stream *s)
 {
 	struct sock *sk = s->sock->sk;
 
@@ -215,7 +215,7 @@ void eng_stream_start(struct eng_stream *s)
 	s->saved_write_space = sk->sk_write_space;
 	s->saved_state_change = sk->sk_state_change;
 	sk->sk_user_data = s;
-	sk->sk_data_ready = eng_rx_data_ready;
+	sk->sk_data_ready = swi_eng_rx_data_ready;
 	sk->sk_write_space = eng_sk_write_space;
 	sk->sk_state_change = eng_sk_state_change;
 	write_unlock_bh(&sk->sk_callback_lock);
@@ -227,18 +227,18 @@ void eng_stream_start(struct eng_stream *s)
 	 * Autotuning still grows it from there.
 	 */
 	eng_stream_rcvbuf(sk);
-	eng_rx_data_ready(sk);
+	swi_eng_rx_data_ready(sk);
 	/*
 	 * A FIN or RST that came before the callbacks were ours (right
 	 * behind the MPA Reply) changed the state without telling us
 	 */
 	eng_sk_state_change(sk);
 	release_sock(sk);
-	eng_tx_kick(s, false);
+	swi_eng_tx_kick(s, false);
 }
 
 /**
- * eng_stream_close() - close the stream in order once it is idle
+ * swi_eng_stream_close() - close the stream in order once it is idle
  * @s: the stream
  *
  * The transmitter shuts down the sending direction (a FIN) when the
@@ -247,15 +247,15 @@ void eng_stream_start(struct eng_stream *s)
  * Context: any context.
  * Return: nothing.
  */
-void eng_stream_close(struct eng_stream *s)
+void swi_eng_stream_close(struct eng_stream *s)
 {
 	set_bit(ENG_TX_CLOSE, &s->flags);
-	eng_tx_kick(s, false);
+	swi_eng_tx_kick(s, false);
 }
 
 /**
- * eng_stream_fin_due() - can a Terminate still precede our FIN?
- * @s: the stream, asked to close (eng_stream_close())
+ * swi_eng_stream_fin_due() - can a Terminate still precede our FIN?
+ * @s: the stream, asked to close (swi_eng_stream_close())
  *
  * Until the transmitter shuts the sending direction down, a Terminate
  * queued now still goes out before the FIN; one the transmitter took
@@ -266,7 +266,7 @@ void eng_stream_close(struct eng_stream *s)
  * Return: false once the close's FIN went out with no Terminate before
  * it, else true.
  */
-bool eng_stream_fin_due(struct eng_stream *s)
+bool swi_eng_stream_fin_due(struct eng_stream *s)
 {
 	return !test_bit(ENG_TX_FIN_OUT, &s->flags) || READ_ONCE(s->term_sent);
 }
@@ -318,7 +318,7 @@ static void eng_stream_reset(struct socket *sock)
 }
 
 /**
- * eng_stream_stop() - detach from the socket and stop sending
+ * swi_eng_stream_stop() - detach from the socket and stop sending
  * @s: the stream
  * @abort: reset the connection rather than closing it in order
  *
@@ -327,7 +327,7 @@ static void eng_stream_reset(struct socket *sock)
  * Context: process context; not from the transmitter.
  * Return: nothing.
  */
-void eng_stream_stop(struct eng_stream *s, bool abort)
+void swi_eng_stream_stop(struct eng_stream *s, bool abort)
 {
 	struct sock *sk = s->sock->sk;
 
@@ -351,39 +351,39 @@ void eng_stream_stop(struct eng_stream *s, bool abort)
 		kernel_sock_shutdown(s->sock, SHUT_RDWR);
 	/* no receiver runs any more: a segment cut short lets its MR go */
 	lock_sock(sk);
-	eng_rx_release(s);
+	swi_eng_rx_release(s);
 	release_sock(sk);
 }
 
 /**
- * eng_stream_free() - release a stopped stream and its socket
+ * swi_eng_stream_free() - release a stopped stream and its socket
  * @s: the stream
  *
  * Context: process context.
  * Return: nothing.
  */
-void eng_stream_free(struct eng_stream *s)
+void swi_eng_stream_free(struct eng_stream *s)
 {
 	sock_release(s->sock);
 	eng_stream_release(s);
 }
 
 /**
- * eng_stream_abandon() - free a stream that never started
- * @s: the stream, from eng_stream_create() and not started
+ * swi_eng_stream_abandon() - free a stream that never started
+ * @s: the stream, from swi_eng_stream_create() and not started
  *
  * Its socket is given back: it is the caller's again.
  *
  * Context: process context.
  * Return: nothing.
  */
-void eng_stream_abandon(struct eng_stream *s)
+void swi_eng_stream_abandon(struct eng_stream *s)
 {
 	eng_stream_release(s);
 }
 
 /**
- * eng_stream_busy() - is work outstanding on the stream?
+ * swi_eng_stream_busy() - is work outstanding on the stream?
  * @s: the stream
  *
  * Only what an orderly close would cut off counts. The RFC 6581 RTR
@@ -396,7 +396,7 @@ void eng_stream_abandon(struct eng_stream *s)
  * Return: true while an RDMA Read of ours awaits its Response or the
  * transmitter is in the middle of a consumer's work request.
  */
-bool eng_stream_busy(struct eng_stream *s)
+bool swi_eng_stream_busy(struct eng_stream *s)
 {
 	switch (READ_ONCE(s->job.kind)) {
 	case ENG_TX_SQE:
@@ -412,7 +412,7 @@ bool eng_stream_busy(struct eng_stream *s)
 }
 
 /**
- * eng_stream_get_info() - what the stream negotiated and has outstanding
+ * swi_eng_stream_get_info() - what the stream negotiated and has outstanding
  * @s: the stream, not yet freed
  * @info: filled in
  *
@@ -424,12 +424,12 @@ bool eng_stream_busy(struct eng_stream *s)
  * Context: any context; the caller keeps @s alive (the QP's state_lock).
  * Return: nothing.
  */
-void eng_stream_get_info(struct eng_stream *s, struct eng_stream_info *info)
+void swi_eng_stream_get_info(struct eng_stream *s, struct eng_stream_info *info)
 {
 	unsigned long flags;
 
 	info->cfg = s->cfg;
-	info->mulpdu = eng_tx_mulpdu(s);
+	info->mulpdu = swi_eng_tx_mulpdu(s);
 	info->tx_buf = READ_ONCE(s->txb_size);
 	spin_lock_irqsave(&s->qlock, flags);
 	info->orq_used = s->orq_put - s->orq_get;
@@ -441,10 +441,10 @@ void eng_stream_get_info(struct eng_stream *s, struct eng_stream_info *info)
 	info->tx_unsent = data_race(s->wire_len - s->wire_sent);
 	info->tx_nospace = test_bit(SOCK_NOSPACE, &s->sock->flags);
 }
-EXPORT_SYMBOL_IF_KUNIT(eng_stream_get_info);
+EXPORT_SYMBOL_IF_KUNIT(swi_eng_stream_get_info);
 
 /**
- * eng_stream_rd_limits() - the IRD and ORD the stream's queues were sized by
+ * swi_eng_stream_rd_limits() - the IRD and ORD the stream's queues were sized by
  * @s: the stream
  * @ird: set to its IRD
  * @ord: set to its ORD
@@ -452,30 +452,30 @@ EXPORT_SYMBOL_IF_KUNIT(eng_stream_get_info);
  * Context: any context.
  * Return: nothing.
  */
-void eng_stream_rd_limits(const struct eng_stream *s, u32 *ird, u32 *ord)
+void swi_eng_stream_rd_limits(const struct eng_stream *s, u32 *ird, u32 *ord)
 {
 	*ird = s->ird;
 	*ord = s->ord;
 }
 
 /**
- * eng_init() - set up what the engine shares between streams
+ * swi_eng_init() - set up what the engine shares between streams
  *
  * Context: module init.
  * Return: 0 or -ENOMEM.
  */
-int eng_init(void)
+int swi_eng_init(void)
 {
-	return eng_tx_init();
+	return swi_eng_tx_init();
 }
 
 /**
- * eng_exit() - tear down what eng_init() set up
+ * swi_eng_exit() - tear down what swi_eng_init() set up
  *
  * Context: module exit, after every device is gone.
  * Return: nothing.
  */
-void eng_exit(void)
+void swi_eng_exit(void)
 {
-	eng_tx_exit();
+	swi_eng_tx_exit();
 }

@@ -32,7 +32,7 @@
  * @src_to: where they come from in @src
  * @src_stag: the Data Source STag the Request named
  * @src: our memory object @src_stag was checked against, held
- *	(rdmap_mem_hold()) while the entry lives (NULL for a zero-size
+ *	(swi_rdmap_mem_hold()) while the entry lives (NULL for a zero-size
  *	read); each FPDU of the Response checks it again
  * @msn: the Request's MSN on queue 1, for a Terminate about it
  */
@@ -50,10 +50,10 @@ struct eng_rreq {
  * struct eng_orqe - an RDMA Read of ours awaiting its Response
  * @sqe: the work request
  * @sink: the memory object its Data Sink was checked against when the
- *	Request left, held (rdmap_mem_hold()) while the entry lives; NULL
+ *	Request left, held (swi_rdmap_mem_hold()) while the entry lives; NULL
  *	for a zero-length Read. The Response lands in this object only,
- *	checked again for each segment (rdmap_mem_use())
- * @cq_at: its slot in the completion FIFO (eng_cq_reserve())
+ *	checked again for each segment (swi_rdmap_mem_use())
+ * @cq_at: its slot in the completion FIFO (swi_eng_cq_reserve())
  */
 struct eng_orqe {
 	struct siw_sqe sqe;
@@ -122,20 +122,20 @@ struct eng_tx_job {
  * @ulpdu_len: length of the current ULPDU
  * @h: the parsed DDP header of the current segment
  * @rr: the parsed Read Request (RDMAP_READ_REQ)
- * @ddp: the untagged queues' state, for rdmap_rx_check()
- * @mem: target of the current tagged segment, held (rdmap_mem_hold()):
+ * @ddp: the untagged queues' state, for swi_rdmap_rx_check()
+ * @mem: target of the current tagged segment, held (swi_rdmap_mem_hold()):
  *	the object its STag was checked against at the segment's start;
- *	each placement checks it again (rdmap_mem_use())
+ *	each placement checks it again (swi_rdmap_mem_use())
  * @mem_access: the IB_ACCESS_* right @mem's placements need
  * @kept: the object the last segment used, still held, for the next
  *	segment of the same read burst: a message in one MR costs one
- *	lookup per burst, not one per FPDU; put when eng_rx_data_ready()
+ *	lookup per burst, not one per FPDU; put when swi_eng_rx_data_ready()
  *	returns, so that no idle stream holds an MR
  * @kept_stag: the STag that found @kept
  * @rqe: the receive buffer of the Send in progress
  * @rqe_mem: the memory object of each of its SGEs, as checked when it was
- *	taken, held (rdmap_mem_hold()) until it completes; each placement
- *	checks it again (rdmap_mem_use()). NULL for a zero-length SGE
+ *	taken, held (swi_rdmap_mem_hold()) until it completes; each placement
+ *	checks it again (swi_rdmap_mem_use()). NULL for a zero-length SGE
  * @rresp_got: octets of the Read Response to the oldest outstanding Read
  *	placed so far, in order
  * @rresp_at: the ORQ position (&eng_stream.orq_get) of the Read the last
@@ -145,7 +145,7 @@ struct eng_tx_job {
  * @failed: a Terminate was raised, nothing more is processed
  * @open: the messages in progress: BIT(qn) for an untagged queue whose
  *	message had a segment without L and not yet the one with L,
- *	ENG_RX_OPEN_WRITE likewise for an RDMA Write (eng_stream_cut_short())
+ *	ENG_RX_OPEN_WRITE likewise for an RDMA Write (swi_eng_stream_cut_short())
  */
 struct eng_rx {
 	u8 hdr[ENG_RX_HDR_MAX];
@@ -196,7 +196,7 @@ struct eng_rx {
  * Allocated when the transmitter first has a message to frame
  * (eng_tx_buf_get()), not with the stream: an idle connection needs
  * none of it. Freed once the transmitter has been idle ENG_TX_IDLE_MS
- * (eng_tx_idle_work()), and with the stream. Used under tx_mutex only.
+ * (swi_eng_tx_idle_work()), and with the stream. Used under tx_mutex only.
  */
 struct eng_tx_buf {
 	struct kvec wire[ENG_TX_WIRE_MAX];
@@ -244,7 +244,7 @@ struct eng_ulpdu {
  * @tx_work: runs the transmitter where the poster cannot
  * @tx_mutex: held by whoever runs the transmitter or flushes its job;
  *	process context only
- * @tx_idle: frees @txb once the transmitter is idle (eng_tx_idle_work());
+ * @tx_idle: frees @txb once the transmitter is idle (swi_eng_tx_idle_work());
  *	queued when @txb is allocated, cancelled when the stream is freed
  * @flags: ENG_TX_* bits
  * @cfg: what was negotiated
@@ -254,7 +254,7 @@ struct eng_ulpdu {
  *	never NULL while @job is a message or a batch is unsent
  * @tx_used: jiffies when the transmitter last built a batch in @txb
  * @txb_size: octets of @txb, 0 while there is none; written with @txb,
- *	read as a snapshot by eng_stream_get_info()
+ *	read as a snapshot by swi_eng_stream_get_info()
  * @nr_fpdu: FPDUs in the batch, in @txb->fpdu
  * @stage_used: octets of @txb->stage in use
  * @wire_nr: kvecs in @txb->wire
@@ -359,27 +359,27 @@ static inline u32 eng_orq_used(struct eng_stream *s)
 }
 
 /* engine/cq.c */
-int eng_cq_alloc(struct eng_stream *s);
-bool eng_cq_room(struct eng_stream *s);
-u32 eng_cq_reserve(struct eng_stream *s, const struct siw_sqe *sqe);
-void eng_cq_read_done(struct eng_stream *s, u32 at, u32 bytes,
-		      enum siw_wc_status status);
-void eng_cq_sqe_done(struct eng_stream *s, const struct siw_sqe *sqe,
-		     u32 bytes, enum siw_wc_status status);
-void eng_cq_settle(struct eng_stream *s);
+int swi_eng_cq_alloc(struct eng_stream *s);
+bool swi_eng_cq_room(struct eng_stream *s);
+u32 swi_eng_cq_reserve(struct eng_stream *s, const struct siw_sqe *sqe);
+void swi_eng_cq_read_done(struct eng_stream *s, u32 at, u32 bytes,
+			  enum siw_wc_status status);
+void swi_eng_cq_sqe_done(struct eng_stream *s, const struct siw_sqe *sqe,
+			 u32 bytes, enum siw_wc_status status);
+void swi_eng_cq_settle(struct eng_stream *s);
 
 /* engine/tx.c */
-int eng_tx_init(void);
-void eng_tx_exit(void);
-void eng_tx_work(struct work_struct *work);
-void eng_tx_idle_work(struct work_struct *work);
-u32 eng_tx_mulpdu(struct eng_stream *s);
+int swi_eng_tx_init(void);
+void swi_eng_tx_exit(void);
+void swi_eng_tx_work(struct work_struct *work);
+void swi_eng_tx_idle_work(struct work_struct *work);
+u32 swi_eng_tx_mulpdu(struct eng_stream *s);
 
 /* engine/rx.c */
-int eng_rx_init(struct eng_stream *s);
-void eng_rx_release(struct eng_stream *s);
-void eng_rx_peer_closed(struct eng_stream *s, struct sock *sk);
-void eng_rx_data_ready(struct sock *sk);
-int eng_rx_orq_complete(struct eng_stream *s, enum siw_wc_status status);
+int swi_eng_rx_init(struct eng_stream *s);
+void swi_eng_rx_release(struct eng_stream *s);
+void swi_eng_rx_peer_closed(struct eng_stream *s, struct sock *sk);
+void swi_eng_rx_data_ready(struct sock *sk);
+int swi_eng_rx_orq_complete(struct eng_stream *s, enum siw_wc_status status);
 
 #endif /* SOFTIWARP_STREAM_H */

@@ -12,7 +12,7 @@
  * answer, the next SQ work request; cuts the message into DDP segments of
  * at most MULPDU octets (from the socket's current MSS, so that FPDUs stay
  * aligned with TCP segments); builds each ULPDU's headers in the stage,
- * frames it with mpa_fpdu_layout() and mpa_fpdu_set_crc(), and hands up to
+ * frames it with swi_mpa_fpdu_layout() and swi_mpa_fpdu_set_crc(), and hands up to
  * ENG_TX_BATCH FPDUs of the message to the socket in one sendmsg() without
  * blocking, as a kvec list over the framing octets, the headers and the
  * payload where it lies, in the source MR's pages (one lookup of the MR
@@ -28,7 +28,7 @@
  * Its buffers (struct eng_tx_buf: the batch's FPDUs, their kvecs, the
  * stage) are allocated when it first has a message to frame, sized for
  * the EMSS of then, and freed once it has been idle for ENG_TX_IDLE_MS
- * (eng_tx_idle_work()); the ORQ comes with the first RDMA Read. An idle
+ * (swi_eng_tx_idle_work()); the ORQ comes with the first RDMA Read. An idle
  * connection holds neither. Without the memory, the message fails as a
  * local catastrophic error: a Terminate, the QP to TERMINATE
  * (eng_tx_nomem()).
@@ -47,7 +47,7 @@
 
 static struct workqueue_struct *eng_tx_wq;
 
-/* Copy cursor for rdmap_mem_walk() */
+/* Copy cursor for swi_rdmap_mem_walk() */
 struct eng_copy {
 	u8 *buf;
 };
@@ -95,7 +95,7 @@ static void eng_ulpdu_flatten(struct eng_ulpdu *u)
 	u->nr = 1;
 }
 
-/* rdmap_mem_walk() callback: the payload is sent from where it lies */
+/* swi_rdmap_mem_walk() callback: the payload is sent from where it lies */
 static int eng_point_piece(void *ctx, struct page *page, unsigned int off,
 			   unsigned int len)
 {
@@ -119,7 +119,7 @@ static int eng_ulpdu_mem(struct eng_ulpdu *u, struct rdmap_mem *mem,
 	int err;
 
 	if (direct) {
-		err = rdmap_mem_walk(mem, addr, len, eng_point_piece, u);
+		err = swi_rdmap_mem_walk(mem, addr, len, eng_point_piece, u);
 		if (err != -EAGAIN && err != -ENOSPC)
 			return err;
 		u->nr = nr;	/* undo what the walk added */
@@ -127,7 +127,7 @@ static int eng_ulpdu_mem(struct eng_ulpdu *u, struct rdmap_mem *mem,
 			u->run[nr - 1].iov_len = tail;
 		u->len = at;
 	}
-	err = rdmap_mem_walk(mem, addr, len, eng_copy_piece, &c);
+	err = swi_rdmap_mem_walk(mem, addr, len, eng_copy_piece, &c);
 	if (err)
 		return err;
 	if (eng_ulpdu_add(u, u->stage + at, len, false)) {
@@ -152,7 +152,7 @@ static struct rdmap_mem *eng_tx_mem(struct eng_stream *s, u32 stag,
 	*held = s->tx_src && s->tx_src_stag == stag;
 	if (*held)
 		return s->tx_src;
-	mem = rdmap_mem_lookup(s->link.mem, stag);
+	mem = swi_rdmap_mem_lookup(s->link.mem, stag);
 	if (IS_ERR(mem) || s->tx_src)
 		return mem;
 	s->tx_src = mem;
@@ -172,13 +172,13 @@ static int eng_gather_mem(struct eng_stream *s, u32 stag, u64 addr, u32 len,
 	if (IS_ERR(mem))
 		return PTR_ERR(mem);
 	/* checked for every FPDU: an MR may be invalidated mid-message */
-	if (rdmap_mem_local_check(mem, stag, s->link.pd, 0, addr, len) !=
+	if (swi_rdmap_mem_local_check(mem, stag, s->link.pd, 0, addr, len) !=
 	    IB_WC_SUCCESS)
 		err = -EACCES;
 	else
 		err = eng_ulpdu_mem(u, mem, addr, len, held);
 	if (!held)
-		rdmap_mem_put(mem);
+		swi_rdmap_mem_put(mem);
 	return err;
 }
 
@@ -186,7 +186,7 @@ static int eng_gather_mem(struct eng_stream *s, u32 stag, u64 addr, u32 len,
 static atomic_t eng_tx_rresp_left = ATOMIC_INIT(-1);
 
 /**
- * eng_tx_lose_rresp_src() - a Read Response's source goes away (KUnit)
+ * swi_eng_tx_lose_rresp_src() - a Read Response's source goes away (KUnit)
  * @n: how many more FPDUs of Read Responses, over all streams, still find
  *	their Data Source; every one after them fails as if it had been
  *	invalidated mid-Response; negative disarms
@@ -194,11 +194,11 @@ static atomic_t eng_tx_rresp_left = ATOMIC_INIT(-1);
  * Context: any context.
  * Return: nothing.
  */
-void eng_tx_lose_rresp_src(int n)
+void swi_eng_tx_lose_rresp_src(int n)
 {
 	atomic_set(&eng_tx_rresp_left, n);
 }
-EXPORT_SYMBOL_IF_KUNIT(eng_tx_lose_rresp_src);
+EXPORT_SYMBOL_IF_KUNIT(swi_eng_tx_lose_rresp_src);
 
 static bool eng_tx_rresp_src_lost(void)
 {
@@ -231,16 +231,16 @@ static int eng_rresp_mem(struct eng_stream *s, u64 addr, u32 len,
 	if (!rr->src || eng_tx_rresp_src_lost())
 		return -EACCES;
 	if (s->tx_src != rr->src || s->tx_src_stag != rr->src_stag) {
-		mem = rdmap_mem_use(rr->src, rr->src_stag, s->link.pd,
-				    IB_ACCESS_REMOTE_READ, addr, len);
+		mem = swi_rdmap_mem_use(rr->src, rr->src_stag, s->link.pd,
+					IB_ACCESS_REMOTE_READ, addr, len);
 		if (IS_ERR(mem))
 			return PTR_ERR(mem);
-		rdmap_mem_put(s->tx_src);
+		swi_rdmap_mem_put(s->tx_src);
 		s->tx_src = mem;
 		s->tx_src_stag = rr->src_stag;
-	} else if (rdmap_mem_local_check(rr->src, rr->src_stag,
-					 s->link.pd, IB_ACCESS_REMOTE_READ,
-					 addr, len)) {
+	} else if (swi_rdmap_mem_local_check(rr->src, rr->src_stag,
+					     s->link.pd, IB_ACCESS_REMOTE_READ,
+					     addr, len)) {
 		return -EACCES;
 	}
 	return eng_ulpdu_mem(u, s->tx_src, addr, len, true);
@@ -290,16 +290,16 @@ static s64 eng_sqe_len(const struct siw_sqe *sqe)
 }
 
 /**
- * eng_tx_mulpdu() - the largest ULPDU the transmitter frames now
+ * swi_eng_tx_mulpdu() - the largest ULPDU the transmitter frames now
  * @s: the stream, its socket still attached
  *
  * Context: any context; reads the socket's MSS without its lock.
  * Return: MULPDU in octets, from the TCP EMSS (RFC 5044 section 4.5).
  */
-u32 eng_tx_mulpdu(struct eng_stream *s)
+u32 swi_eng_tx_mulpdu(struct eng_stream *s)
 {
-	return mpa_mulpdu(READ_ONCE(tcp_sk(s->sock->sk)->mss_cache),
-			  s->cfg.tx.markers);
+	return swi_mpa_mulpdu(READ_ONCE(tcp_sk(s->sock->sk)->mss_cache),
+			      s->cfg.tx.markers);
 }
 
 /* Fill in the DDP/RDMAP header of the next segment of the job */
@@ -386,7 +386,7 @@ static int eng_tx_stage(struct eng_stream *s, struct eng_ulpdu *u, u32 mulpdu)
 		n = 0;		/* one segment, all header */
 		h.last = 1;
 	}
-	err = ddp_hdr_build(buf, hl, &h);
+	err = swi_ddp_hdr_build(buf, hl, &h);
 	if (err < 0)
 		return err;
 	err = 0;
@@ -399,7 +399,7 @@ static int eng_tx_stage(struct eng_stream *s, struct eng_ulpdu *u, u32 mulpdu)
 			.src_to = j->sqe.raddr,
 		};
 
-		rdmap_read_req_build((void *)(buf + hl), &r);
+		swi_rdmap_read_req_build((void *)(buf + hl), &r);
 		hl += RDMAP_READ_REQ_SIZE;
 	} else if (h.opcode == RDMAP_TERMINATE) {
 		memcpy(buf + hl, &s->term, s->term_len);
@@ -458,11 +458,11 @@ static int eng_tx_frame(struct eng_stream *s, const struct eng_ulpdu *u)
 	struct iov_iter it;
 	int err;
 
-	err = mpa_fpdu_layout(&s->mtx, f, u->len);
+	err = swi_mpa_fpdu_layout(&s->mtx, f, u->len);
 	if (err)
 		return err;
 	iov_iter_kvec(&it, ITER_SOURCE, u->run, u->nr, u->len);
-	err = mpa_fpdu_set_crc(f, &it);
+	err = swi_mpa_fpdu_set_crc(f, &it);
 	if (err)
 		return err;
 	for (i = 0; i < f->nr_pieces; i++) {
@@ -482,7 +482,7 @@ static int eng_tx_frame(struct eng_stream *s, const struct eng_ulpdu *u)
 		b->wire_stage[k++] = NULL;
 	}
 	/* the batch goes out whole before anything else: its place is taken */
-	err = mpa_tx_commit(&s->mtx, f);
+	err = swi_mpa_tx_commit(&s->mtx, f);
 	if (err)
 		return err;
 	s->wire_nr = k;
@@ -554,14 +554,14 @@ static void eng_tx_local_error(struct eng_stream *s, enum rdmap_qp_err err)
 	};
 
 	s->job.kind = ENG_TX_NONE;
-	eng_tx_queue_term(s, &cause, NULL, false);
+	swi_eng_tx_queue_term(s, &cause, NULL, false);
 	swi_qp_raise(s->link.qp, RDMAP_QPE_LOCAL_ERROR, err);
 }
 
 /* A work request failed locally: it completes in error, then as above */
 static void eng_tx_sqe_failed(struct eng_stream *s, enum siw_wc_status st)
 {
-	eng_cq_sqe_done(s, &s->job.sqe, 0, st);
+	swi_eng_cq_sqe_done(s, &s->job.sqe, 0, st);
 	eng_tx_local_error(s, RDMAP_QP_ERR_ACCESS);
 }
 
@@ -597,20 +597,20 @@ static void eng_tx_rresp_failed(struct eng_stream *s)
 		.hdr = hdr, .len = sizeof(hdr), .seg_len = sizeof(hdr),
 	};
 
-	ddp_hdr_build(hdr, DDP_UNTAGGED_HDR_SIZE, &h);
-	rdmap_read_req_build((void *)(hdr + DDP_UNTAGGED_HDR_SIZE), &r);
+	swi_ddp_hdr_build(hdr, DDP_UNTAGGED_HDR_SIZE, &h);
+	swi_rdmap_read_req_build((void *)(hdr + DDP_UNTAGGED_HDR_SIZE), &r);
 	/* the IRQ entry's source reference, once the job owns it */
 	if (j->rr_released)
-		rdmap_mem_unhold(j->rr.src);
+		swi_rdmap_mem_unhold(j->rr.src);
 	j->rr_released = false;
 	j->kind = ENG_TX_NONE;
 	net_info_ratelimited("softiwarp: QP %u: sending Terminate: %s\n",
 			     s->link.qp_num,
-			     rdmap_term_name(cause.layer, cause.etype,
-					     cause.code));
-	eng_tx_queue_term(s, &cause, &seg, false);
+			     swi_rdmap_term_name(cause.layer, cause.etype,
+						 cause.code));
+	swi_eng_tx_queue_term(s, &cause, &seg, false);
 	swi_qp_raise(s->link.qp, RDMAP_QPE_LOCAL_ERROR,
-		     rdmap_qp_err_from_term(&cause));
+		     swi_rdmap_qp_err_from_term(&cause));
 }
 
 /* The stream cannot carry more: stop sending, report the loss */
@@ -624,18 +624,18 @@ static void eng_tx_abort(struct eng_stream *s)
 static atomic_t eng_tx_faults = ATOMIC_INIT(0);
 
 /**
- * eng_tx_fail_allocs() - fail the transmitter's next allocations (KUnit)
+ * swi_eng_tx_fail_allocs() - fail the transmitter's next allocations (KUnit)
  * @n: how many of its allocations (buffers, ORQ) fail from now on, over
  *	all streams; 0 disarms
  *
  * Context: any context.
  * Return: nothing.
  */
-void eng_tx_fail_allocs(unsigned int n)
+void swi_eng_tx_fail_allocs(unsigned int n)
 {
 	atomic_set(&eng_tx_faults, n);
 }
-EXPORT_SYMBOL_IF_KUNIT(eng_tx_fail_allocs);
+EXPORT_SYMBOL_IF_KUNIT(swi_eng_tx_fail_allocs);
 
 static bool eng_tx_alloc_fault(void)
 {
@@ -653,7 +653,7 @@ static bool eng_tx_alloc_fault(void)
  * stage of MPA_MULPDU_MAX octets, as the stream had them from its start
  * before, so that batches are cut as they were. Allocated when the
  * transmitter has a message to frame, kept until it is idle
- * (eng_tx_idle_work()).
+ * (swi_eng_tx_idle_work()).
  *
  * kvmalloc(): physically contiguous (128 KiB) when the buddy allocator
  * has it, as the transmitter's buffers always were, vmalloc otherwise.
@@ -662,7 +662,7 @@ static bool eng_tx_alloc_fault(void)
  * a WQ_MEM_RECLAIM workqueue, so reclaim must not wait for I/O that waits
  * for it; kvmalloc() takes GFP_KERNEL only, the scope gives the rest. Not
  * counted by fail_setup_alloc, which is about connection setup: KUnit
- * fails it with eng_tx_fail_allocs().
+ * fails it with swi_eng_tx_fail_allocs().
  */
 static int eng_tx_buf_get(struct eng_stream *s)
 {
@@ -720,7 +720,7 @@ static int eng_tx_orq_get(struct eng_stream *s)
 
 	if (s->orq)
 		return 0;
-	if (eng_tx_alloc_fault() || eng_cq_alloc(s))
+	if (eng_tx_alloc_fault() || swi_eng_cq_alloc(s))
 		return -ENOMEM;
 	orq = kcalloc(s->ord, sizeof(*orq), GFP_NOIO);
 	if (!orq)
@@ -742,7 +742,7 @@ static void eng_tx_nomem(struct eng_stream *s)
 {
 	switch (s->job.kind) {
 	case ENG_TX_SQE:
-		eng_cq_sqe_done(s, &s->job.sqe, 0, SIW_WC_LOC_QP_OP_ERR);
+		swi_eng_cq_sqe_done(s, &s->job.sqe, 0, SIW_WC_LOC_QP_OP_ERR);
 		eng_tx_local_error(s, RDMAP_QP_ERR_FATAL);
 		break;
 	case ENG_TX_RRESP:
@@ -761,14 +761,14 @@ static void eng_tx_nomem(struct eng_stream *s)
  */
 static void eng_tx_drop_src(struct eng_stream *s)
 {
-	rdmap_mem_put(s->tx_src);
+	swi_rdmap_mem_put(s->tx_src);
 	s->tx_src = NULL;
 }
 
 /* The work request is not a Read in the ORQ: its sink is not held */
 static void eng_tx_drop_sink(struct eng_stream *s)
 {
-	rdmap_mem_unhold(s->job.sink);
+	swi_rdmap_mem_unhold(s->job.sink);
 	s->job.sink = NULL;
 }
 
@@ -788,9 +788,9 @@ static enum siw_wc_status eng_tx_check_sqe(struct eng_stream *s)
 
 		if (!sge->length)
 			continue;
-		mem = rdmap_mem_lookup(s->link.mem, sge->lkey);
-		if (rdmap_mem_local_check(mem, sge->lkey, s->link.pd, access,
-					  sge->laddr, sge->length))
+		mem = swi_rdmap_mem_lookup(s->link.mem, sge->lkey);
+		if (swi_rdmap_mem_local_check(mem, sge->lkey, s->link.pd, access,
+					      sge->laddr, sge->length))
 			st = SIW_WC_LOC_PROT_ERR;
 		if (IS_ERR(mem))
 			continue;
@@ -802,10 +802,10 @@ static enum siw_wc_status eng_tx_check_sqe(struct eng_stream *s)
 		}
 		/* a Read's one sink: the Response lands in this object only */
 		if (access && st == SIW_WC_SUCCESS && !s->job.sink) {
-			rdmap_mem_hold(mem);
+			swi_rdmap_mem_hold(mem);
 			s->job.sink = mem;
 		}
-		rdmap_mem_put(mem);
+		swi_rdmap_mem_put(mem);
 	}
 	if (st != SIW_WC_SUCCESS) {
 		eng_tx_drop_src(s);
@@ -825,19 +825,19 @@ static void eng_tx_local_wr(struct eng_stream *s)
 	int err;
 
 	if (sqe->opcode == SIW_OP_INVAL_STAG) {
-		err = rdmap_mem_invalidate_local(s->link.mem, sqe->rkey,
-						 s->link.pd);
+		err = swi_rdmap_mem_invalidate_local(s->link.mem, sqe->rkey,
+						     s->link.pd);
 	} else {
 		ibmr = (struct ib_mr *)(uintptr_t)sqe->base_mr;
-		err = rdmap_mem_fast_reg(swi_mr_mem(ibmr), s->link.pd,
-					 sqe->rkey, sqe->access, ibmr->iova,
-					 ibmr->length);
+		err = swi_rdmap_mem_fast_reg(swi_mr_mem(ibmr), s->link.pd,
+					     sqe->rkey, sqe->access, ibmr->iova,
+					     ibmr->length);
 	}
 	if (err) {
 		eng_tx_sqe_failed(s, SIW_WC_LOC_PROT_ERR);
 		return;
 	}
-	eng_cq_sqe_done(s, sqe, 0, SIW_WC_SUCCESS);
+	swi_eng_cq_sqe_done(s, sqe, 0, SIW_WC_SUCCESS);
 	s->job.kind = ENG_TX_NONE;
 }
 
@@ -850,7 +850,7 @@ static bool eng_tx_pick_sqe(struct eng_stream *s)
 	s64 len;
 	int err;
 
-	if (!eng_cq_room(s))
+	if (!swi_eng_cq_room(s))
 		return false;	/* the drain that makes room kicks us */
 	err = swi_qp_take_sqe(s->link.qp, &j->sqe, eng_tx_sq_hold(s));
 	if (err == -ENOENT || err == -EAGAIN)
@@ -889,7 +889,7 @@ static bool eng_tx_pick_sqe(struct eng_stream *s)
 		spin_lock_irqsave(&s->qlock, flags);
 		s->orq[s->orq_put % s->ord] = (struct eng_orqe) {
 			.sqe = j->sqe, .sink = j->sink,
-			.cq_at = eng_cq_reserve(s, &j->sqe),
+			.cq_at = swi_eng_cq_reserve(s, &j->sqe),
 		};
 		WRITE_ONCE(s->orq_put, s->orq_put + 1);
 		spin_unlock_irqrestore(&s->qlock, flags);
@@ -1014,11 +1014,11 @@ static void eng_tx_finish(struct eng_stream *s)
 		}
 		if (j->sqe.opcode != SIW_OP_WRITE)
 			s->msn[RDMAP_QN_SEND]++;
-		eng_cq_sqe_done(s, &j->sqe, j->len, SIW_WC_SUCCESS);
+		swi_eng_cq_sqe_done(s, &j->sqe, j->len, SIW_WC_SUCCESS);
 		break;
 	case ENG_TX_RRESP:
 		/* its IRD entry was released when the last FPDU was staged */
-		rdmap_mem_unhold(j->rr.src);
+		swi_rdmap_mem_unhold(j->rr.src);
 		j->rr_released = false;
 		break;
 	case ENG_TX_TERM:
@@ -1107,7 +1107,7 @@ static bool eng_tx_next(struct eng_stream *s)
 	s->wire_sent = 0;
 	s->wire_markers = 0;
 	do {
-		room = mpa_tx_ulpdu_room(&s->mtx, emss, &seg_end);
+		room = swi_mpa_tx_ulpdu_room(&s->mtx, emss, &seg_end);
 		err = eng_tx_add_fpdu(s, room);
 	} while (!err && !s->job.last &&
 		 eng_tx_batch_room(s, room + MPA_MARKER_SIZE));
@@ -1159,7 +1159,7 @@ static void eng_tx_run_locked(struct eng_stream *s)
 		if (test_bit(ENG_TX_STOPPED, &s->flags))
 			break;
 		if (!budget--) {
-			/* eng_stream_stop() cancels it after STOPPED is set */
+			/* swi_eng_stream_stop() cancels it after STOPPED is set */
 			queue_work(eng_tx_wq, &s->tx_work);
 			return;
 		}
@@ -1176,13 +1176,13 @@ static void eng_tx_run_locked(struct eng_stream *s)
 }
 
 /**
- * eng_tx_work() - the transmitter run by &eng_stream.tx_work
+ * swi_eng_tx_work() - the transmitter run by &eng_stream.tx_work
  * @work: the stream's tx_work
  *
  * Context: process context (the softiwarp_tx workqueue).
  * Return: nothing.
  */
-void eng_tx_work(struct work_struct *work)
+void swi_eng_tx_work(struct work_struct *work)
 {
 	struct eng_stream *s = container_of(work, struct eng_stream, tx_work);
 
@@ -1192,7 +1192,7 @@ void eng_tx_work(struct work_struct *work)
 }
 
 /**
- * eng_tx_idle_work() - free the transmitter's buffers once it is idle
+ * swi_eng_tx_idle_work() - free the transmitter's buffers once it is idle
  * @work: the stream's tx_idle
  *
  * Frees &eng_stream.txb when the transmitter has built no batch for
@@ -1207,7 +1207,7 @@ void eng_tx_work(struct work_struct *work)
  * &eng_stream.tx_mutex by trylock.
  * Return: nothing.
  */
-void eng_tx_idle_work(struct work_struct *work)
+void swi_eng_tx_idle_work(struct work_struct *work)
 {
 	struct eng_stream *s = container_of(to_delayed_work(work),
 					    struct eng_stream, tx_idle);
@@ -1232,7 +1232,7 @@ void eng_tx_idle_work(struct work_struct *work)
 }
 
 /**
- * eng_tx_kick() - make the transmitter run
+ * swi_eng_tx_kick() - make the transmitter run
  * @s: the stream
  * @inline_ok: the caller is in process context and may run it itself
  *	(a user QP's doorbell); otherwise a work item runs it
@@ -1248,7 +1248,7 @@ void eng_tx_idle_work(struct work_struct *work)
  * Context: any context; process context when @inline_ok.
  * Return: nothing.
  */
-void eng_tx_kick(struct eng_stream *s, bool inline_ok)
+void swi_eng_tx_kick(struct eng_stream *s, bool inline_ok)
 {
 	if (inline_ok && mutex_trylock(&s->tx_mutex)) {
 		eng_tx_run_locked(s);
@@ -1259,7 +1259,7 @@ void eng_tx_kick(struct eng_stream *s, bool inline_ok)
 }
 
 /**
- * eng_tx_queue_term() - queue the stream's Terminate message
+ * swi_eng_tx_queue_term() - queue the stream's Terminate message
  * @s: the stream
  * @cause: the error it reports
  * @seg: the received segment the error is about, or NULL
@@ -1272,18 +1272,18 @@ void eng_tx_kick(struct eng_stream *s, bool inline_ok)
  * Context: any context.
  * Return: nothing.
  */
-void eng_tx_queue_term(struct eng_stream *s,
-		       const struct rdmap_term_cause *cause,
-		       const struct rdmap_term_offender *seg, bool kick)
+void swi_eng_tx_queue_term(struct eng_stream *s,
+			   const struct rdmap_term_cause *cause,
+			   const struct rdmap_term_offender *seg, bool kick)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&s->qlock, flags);
 	if (!s->term_len && !s->term_sent)
-		WRITE_ONCE(s->term_len, rdmap_term_build(&s->term, cause, seg));
+		WRITE_ONCE(s->term_len, swi_rdmap_term_build(&s->term, cause, seg));
 	spin_unlock_irqrestore(&s->qlock, flags);
 	if (kick)
-		eng_tx_kick(s, false);
+		swi_eng_tx_kick(s, false);
 }
 
 /* The FPDU @f of the ULPDU @u, octet by octet into @buf */
@@ -1301,7 +1301,7 @@ static void eng_fpdu_copy(const struct mpa_fpdu *f, const u8 *u, u8 *buf)
 }
 
 /**
- * eng_setup_term_fpdu() - the Terminate of a connection setup that failed
+ * swi_eng_setup_term_fpdu() - the Terminate of a connection setup that failed
  * @tx: the transmit framing negotiated (CRC, Markers; position 0)
  * @rdmac: DDP and RDMAP version 0 (a revision 0 peer), else 1
  * @code: the MPA error code (layer LLP, error type MPA: RFC 6581 section 8)
@@ -1315,10 +1315,10 @@ static void eng_fpdu_copy(const struct mpa_fpdu *f, const u8 *u, u8 *buf)
  *
  * Context: process context.
  * Return: the FPDU's length, or -ENOMEM, -ENOSPC, or the error of
- * mpa_tx_init() for a bad @tx.
+ * swi_mpa_tx_init() for a bad @tx.
  */
-int eng_setup_term_fpdu(const struct mpa_fo_cfg *tx, bool rdmac, u8 code,
-			u8 *buf, size_t size)
+int swi_eng_setup_term_fpdu(const struct mpa_fo_cfg *tx, bool rdmac, u8 code,
+			    u8 *buf, size_t size)
 {
 	const struct rdmap_term_cause cause = {
 		.layer = TERM_LAYER_LLP, .etype = TERM_ETYPE_LLP, .code = code,
@@ -1336,21 +1336,21 @@ int eng_setup_term_fpdu(const struct mpa_fo_cfg *tx, bool rdmac, u8 code,
 	struct mpa_tx t;
 	int n, err;
 
-	err = mpa_tx_init(&t, tx);
+	err = swi_mpa_tx_init(&t, tx);
 	if (err)
 		return err;
-	n = ddp_hdr_build(u, DDP_UNTAGGED_HDR_SIZE, &h);
+	n = swi_ddp_hdr_build(u, DDP_UNTAGGED_HDR_SIZE, &h);
 	if (n < 0)
 		return n;
-	n += rdmap_term_build((struct rdmap_term_hdr *)(u + n), &cause, NULL);
+	n += swi_rdmap_term_build((struct rdmap_term_hdr *)(u + n), &cause, NULL);
 	f = kmalloc(sizeof(*f), GFP_KERNEL);
 	if (!f)
 		return -ENOMEM;
 	kv = (struct kvec){ .iov_base = u, .iov_len = n };
 	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, n);
-	err = mpa_fpdu_layout(&t, f, n);
+	err = swi_mpa_fpdu_layout(&t, f, n);
 	if (!err)
-		err = mpa_fpdu_set_crc(f, &it);
+		err = swi_mpa_fpdu_set_crc(f, &it);
 	if (!err && f->len > size)
 		err = -ENOSPC;
 	if (!err) {
@@ -1362,7 +1362,7 @@ int eng_setup_term_fpdu(const struct mpa_fo_cfg *tx, bool rdmac, u8 code,
 }
 
 /**
- * eng_stream_flush_tx() - flush the transmitter's work
+ * swi_eng_stream_flush_tx() - flush the transmitter's work
  * @s: the stream
  *
  * Completes the work request in progress and the RDMA Reads awaiting
@@ -1372,7 +1372,7 @@ int eng_setup_term_fpdu(const struct mpa_fo_cfg *tx, bool rdmac, u8 code,
  * Context: process context; takes @s->tx_mutex.
  * Return: nothing.
  */
-void eng_stream_flush_tx(struct eng_stream *s)
+void swi_eng_stream_flush_tx(struct eng_stream *s)
 {
 	struct eng_tx_job *j = &s->job;
 	struct eng_rreq rr;
@@ -1380,13 +1380,13 @@ void eng_stream_flush_tx(struct eng_stream *s)
 
 	mutex_lock(&s->tx_mutex);
 	if (j->kind == ENG_TX_SQE && !eng_op_is_read(j->sqe.opcode))
-		eng_cq_sqe_done(s, &j->sqe, 0, SIW_WC_WR_FLUSH_ERR);
+		swi_eng_cq_sqe_done(s, &j->sqe, 0, SIW_WC_WR_FLUSH_ERR);
 	/*
 	 * A Read Response job shares the IRQ head's reference until its IRD
 	 * entry is released, and owns it from then on
 	 */
 	if (j->kind == ENG_TX_RRESP && j->rr_released)
-		rdmap_mem_unhold(j->rr.src);
+		swi_rdmap_mem_unhold(j->rr.src);
 	j->rr_released = false;
 	if (j->kind != ENG_TX_TERM) {
 		j->kind = ENG_TX_NONE;
@@ -1395,22 +1395,22 @@ void eng_stream_flush_tx(struct eng_stream *s)
 	spin_lock_irqsave(&s->qlock, flags);
 	while (s->irq_get != s->irq_put) {
 		rr = s->irq[s->irq_get++ % s->ird];
-		rdmap_mem_unhold(rr.src);
+		swi_rdmap_mem_unhold(rr.src);
 	}
 	spin_unlock_irqrestore(&s->qlock, flags);
 	mutex_unlock(&s->tx_mutex);
-	while (eng_rx_orq_complete(s, SIW_WC_WR_FLUSH_ERR) == 0)
+	while (swi_eng_rx_orq_complete(s, SIW_WC_WR_FLUSH_ERR) == 0)
 		;
-	eng_cq_settle(s);
+	swi_eng_cq_settle(s);
 }
 
 /**
- * eng_tx_init() - create the transmit workqueue: per CPU, high priority
+ * swi_eng_tx_init() - create the transmit workqueue: per CPU, high priority
  *
  * Context: module init.
  * Return: 0 or -ENOMEM.
  */
-int eng_tx_init(void)
+int swi_eng_tx_init(void)
 {
 	eng_tx_wq = alloc_workqueue("softiwarp_tx", WQ_HIGHPRI |
 				    WQ_MEM_RECLAIM | SWI_WQ_PERCPU, 0);
@@ -1418,12 +1418,12 @@ int eng_tx_init(void)
 }
 
 /**
- * eng_tx_exit() - destroy the transmit workqueue
+ * swi_eng_tx_exit() - destroy the transmit workqueue
  *
  * Context: module exit, after every device is gone.
  * Return: nothing.
  */
-void eng_tx_exit(void)
+void swi_eng_tx_exit(void)
 {
 	destroy_workqueue(eng_tx_wq);
 }

@@ -662,7 +662,7 @@ static void cmt_raw_frame(struct kunit *test, struct socket *s,
 	struct msghdr msg = { .msg_flags = MSG_NOSIGNAL };
 	u8 buf[CMT_FRAME_MAX];
 	struct kvec kv = { .iov_base = buf };
-	int n = mpa_startup_build(f, buf, sizeof(buf));
+	int n = swi_mpa_startup_build(f, buf, sizeof(buf));
 
 	KUNIT_ASSERT_GT(test, n, 0);
 	if (len >= 0)
@@ -684,10 +684,10 @@ static void cmt_raw_read(struct kunit *test, struct socket *s,
 		KUNIT_ASSERT_EQ(test, cmt_raw_recv(s, buf + got, need,
 						   MSG_WAITALL), need);
 		got += need;
-		need = mpa_startup_need(buf, got, kind);
+		need = swi_mpa_startup_need(buf, got, kind);
 	}
 	KUNIT_ASSERT_EQ(test, need, 0);
-	KUNIT_ASSERT_EQ(test, mpa_startup_parse(buf, got, kind, f), 0);
+	KUNIT_ASSERT_EQ(test, swi_mpa_startup_parse(buf, got, kind, f), 0);
 }
 
 /* Wait until our side closes the connection of @s: ms since @t0 */
@@ -1032,7 +1032,7 @@ static void cm_passive_trickle(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, swi_cm_create_listen(&t->lst.id, 4), 0);
 	raw = cmt_raw_connect(test, CMT_PORT_BASE + 30);
 	cmt_frame(&f, MPA_STARTUP_REQUEST, MPA_REV_1, "");
-	KUNIT_ASSERT_EQ(test, mpa_startup_build(&f, buf, sizeof(buf)),
+	KUNIT_ASSERT_EQ(test, swi_mpa_startup_build(&f, buf, sizeof(buf)),
 			(int)MPA_RR_HDR_SIZE);
 	for (i = 0; i < (int)MPA_RR_HDR_SIZE - 1 && n == -EAGAIN; i++) {
 		struct kvec kv = { .iov_base = buf + i, .iov_len = 1 };

@@ -10,9 +10,9 @@
  * the driver's constants), good segments pass, with the boundaries: a
  * tagged segment ending at the end of its region or one octet past it,
  * at 2^64 or one octet past it, MO and MSN one off. The table runs
- * through rdmap_rx_check(), which combines RDMAP's checks with DDP's;
- * DDP's checks alone (ddp_rx_check_version(), ddp_rx_check_buffer(),
- * ddp_region_check()) give the DDP error of each DDP rule and leave
+ * through swi_rdmap_rx_check(), which combines RDMAP's checks with DDP's;
+ * DDP's checks alone (swi_ddp_rx_check_version(), swi_ddp_rx_check_buffer(),
+ * swi_ddp_region_check()) give the DDP error of each DDP rule and leave
  * RDMAP's rules alone.
  */
 #include <kunit/test.h>
@@ -97,7 +97,7 @@ static void ddp_hdr_build_gives_vector_octets(struct kunit *test)
 	u8 buf[DDP_UNTAGGED_HDR_SIZE + 1];
 
 	memset(buf, 0xa5, sizeof(buf));
-	KUNIT_EXPECT_EQ(test, ddp_hdr_build(buf, sizeof(buf), &v->h), v->len);
+	KUNIT_EXPECT_EQ(test, swi_ddp_hdr_build(buf, sizeof(buf), &v->h), v->len);
 	KUNIT_EXPECT_MEMEQ(test, buf, v->wire, v->len);
 	KUNIT_EXPECT_EQ(test, buf[v->len], 0xa5);
 }
@@ -108,7 +108,7 @@ static void ddp_hdr_parse_gives_vector_fields(struct kunit *test)
 	struct ddp_hdr_info h;
 
 	memset(&h, 0xa5, sizeof(h));
-	KUNIT_ASSERT_EQ(test, ddp_hdr_parse(v->wire, v->len, &h), v->len);
+	KUNIT_ASSERT_EQ(test, swi_ddp_hdr_parse(v->wire, v->len, &h), v->len);
 	KUNIT_EXPECT_EQ(test, h.tagged, v->h.tagged);
 	KUNIT_EXPECT_EQ(test, h.last, v->h.last);
 	KUNIT_EXPECT_EQ(test, h.dv, v->h.dv);
@@ -129,7 +129,7 @@ static void ddp_hdr_parse_refuses_truncated_header(struct kunit *test)
 	unsigned int n;
 
 	for (n = 0; n < v->len; n++)
-		KUNIT_EXPECT_EQ_MSG(test, ddp_hdr_parse(v->wire, n, &h),
+		KUNIT_EXPECT_EQ_MSG(test, swi_ddp_hdr_parse(v->wire, n, &h),
 				    -EBADMSG, "prefix of %u octets", n);
 }
 
@@ -139,7 +139,7 @@ static void ddp_hdr_build_refuses_short_buffer(struct kunit *test)
 	u8 buf[DDP_UNTAGGED_HDR_SIZE];
 
 	memset(buf, 0xa5, sizeof(buf));
-	KUNIT_EXPECT_EQ(test, ddp_hdr_build(buf, v->len - 1, &v->h), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, swi_ddp_hdr_build(buf, v->len - 1, &v->h), -ENOSPC);
 	KUNIT_EXPECT_EQ(test, buf[0], 0xa5);
 }
 
@@ -151,7 +151,7 @@ static void ddp_hdr_parse_ignores_reserved_bits(struct kunit *test)
 	};
 	struct ddp_hdr_info h;
 
-	KUNIT_ASSERT_EQ(test, ddp_hdr_parse(wire, sizeof(wire), &h), 18);
+	KUNIT_ASSERT_EQ(test, swi_ddp_hdr_parse(wire, sizeof(wire), &h), 18);
 	KUNIT_EXPECT_EQ(test, h.tagged, 0);
 	KUNIT_EXPECT_EQ(test, h.last, 1);
 	KUNIT_EXPECT_EQ(test, h.dv, 1);
@@ -180,7 +180,7 @@ static void rdmap_read_req_build_gives_vector_octets(struct kunit *test)
 {
 	struct rdmap_read_req w;
 
-	rdmap_read_req_build(&w, &rreq_info);
+	swi_rdmap_read_req_build(&w, &rreq_info);
 	KUNIT_EXPECT_MEMEQ(test, &w, rreq_wire, sizeof(rreq_wire));
 }
 
@@ -188,13 +188,13 @@ static void rdmap_read_req_parse_gives_vector_fields(struct kunit *test)
 {
 	struct rdmap_read_req_info r;
 
-	KUNIT_ASSERT_EQ(test, rdmap_read_req_parse(rreq_wire, 28, &r), 28);
+	KUNIT_ASSERT_EQ(test, swi_rdmap_read_req_parse(rreq_wire, 28, &r), 28);
 	KUNIT_EXPECT_EQ(test, r.sink_stag, rreq_info.sink_stag);
 	KUNIT_EXPECT_EQ(test, r.sink_to, rreq_info.sink_to);
 	KUNIT_EXPECT_EQ(test, r.size, rreq_info.size);
 	KUNIT_EXPECT_EQ(test, r.src_stag, rreq_info.src_stag);
 	KUNIT_EXPECT_EQ(test, r.src_to, rreq_info.src_to);
-	KUNIT_EXPECT_EQ(test, rdmap_read_req_parse(rreq_wire, 27, &r),
+	KUNIT_EXPECT_EQ(test, swi_rdmap_read_req_parse(rreq_wire, 27, &r),
 			-EBADMSG);
 }
 
@@ -222,7 +222,7 @@ static void rdmap_read_req_parse_gives_vector_fields(struct kunit *test)
 #define REFUSE(l, e, c)	.ret = -EPROTO, .cause = { (l), (e), (c) }
 
 /*
- * The DDP checks alone (ddp_rx_check_version(), then ddp_rx_check_buffer()):
+ * The DDP checks alone (swi_ddp_rx_check_version(), then swi_ddp_rx_check_buffer()):
  * each DDP rule gives its DDP error type and code; RDMAP's version,
  * opcode and queue of the opcode are not theirs to judge, and a missing
  * access right is -EACCES, for which DDP has no code.
@@ -305,10 +305,10 @@ static void ddp_rx_checks_give_ddp_error(struct kunit *test)
 		rx.queue[i] = (struct ddp_rx_queue)QUEUE(1, 1, 0, 4096);
 	if (c->h.qn < DDP_QN_COUNT)
 		rx.queue[c->h.qn] = c->q;
-	ret = ddp_rx_check_version(&c->h, &rx, &err);
+	ret = swi_ddp_rx_check_version(&c->h, &rx, &err);
 	if (!ret)
-		ret = ddp_rx_check_buffer(&c->h, c->len, &rx,
-					  c->no_stag ? NULL : &c->stag, &err);
+		ret = swi_ddp_rx_check_buffer(&c->h, c->len, &rx,
+					      c->no_stag ? NULL : &c->stag, &err);
 	KUNIT_EXPECT_EQ(test, ret, c->ret);
 	if (c->ret != -EPROTO) {
 		/* untouched unless a DDP error is reported */
@@ -357,8 +357,8 @@ static void ddp_region_check_gives_expected_verdict(struct kunit *test)
 {
 	const struct region_case *c = test->param_value;
 
-	KUNIT_EXPECT_EQ(test, ddp_region_check(c->no_stag ? NULL : &c->stag,
-					       c->need, c->to, c->len), c->v);
+	KUNIT_EXPECT_EQ(test, swi_ddp_region_check(c->no_stag ? NULL : &c->stag,
+						   c->need, c->to, c->len), c->v);
 }
 
 struct rx_case {
@@ -592,9 +592,9 @@ static void rdmap_rx_check_gives_expected_verdict(struct kunit *test)
 		rx.queue[i] = rx_queue_default;
 	if (c->h.qn < RDMAP_QN_COUNT)
 		rx.queue[c->h.qn] = c->q;
-	KUNIT_EXPECT_EQ(test, rdmap_rx_check(&c->h, c->len, &rx,
-					     c->no_stag ? NULL : &c->stag,
-					     &cause), c->ret);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_rx_check(&c->h, c->len, &rx,
+						 c->no_stag ? NULL : &c->stag,
+						 &cause), c->ret);
 	if (!c->ret) {
 		/* untouched on success */
 		KUNIT_EXPECT_EQ(test, cause.layer, 0xaa);
@@ -606,7 +606,7 @@ static void rdmap_rx_check_gives_expected_verdict(struct kunit *test)
 /*
  * RFC 5041 section 4.1: DV is the same in every segment of a stream. On
  * an RDMAC stream the first segment accepted fixes it, and RDMAP's
- * version with it (ddp_rx_fix_version()): a later segment of the other
+ * version with it (swi_ddp_rx_fix_version()): a later segment of the other
  * version gets the error of a bad version on an IETF stream, 1/2/0x06
  * untagged, 1/1/0x04 tagged, 0/2/0x05 for RDMAP's. An IETF stream keeps
  * accepting version 1 only.
@@ -631,36 +631,36 @@ static void ddp_rx_first_segment_fixes_the_version(struct kunit *test)
 		ietf.queue[i] = rx.queue[i];
 	}
 	/* nothing received yet: either version may come first */
-	KUNIT_EXPECT_EQ(test, ddp_rx_check_version(&v0, &rx, &err), 0);
-	KUNIT_EXPECT_EQ(test, ddp_rx_check_version(&v1, &rx, &err), 0);
-	ddp_rx_fix_version(&rx, &v0);
+	KUNIT_EXPECT_EQ(test, swi_ddp_rx_check_version(&v0, &rx, &err), 0);
+	KUNIT_EXPECT_EQ(test, swi_ddp_rx_check_version(&v1, &rx, &err), 0);
+	swi_ddp_rx_fix_version(&rx, &v0);
 	KUNIT_EXPECT_EQ(test, rx.ver_fixed, 1);
 	/* a later accepted segment changes nothing */
-	ddp_rx_fix_version(&rx, &v1);
+	swi_ddp_rx_fix_version(&rx, &v1);
 	KUNIT_EXPECT_EQ(test, rx.dv, DDP_VERSION_RDMAC);
 	KUNIT_EXPECT_EQ(test, rx.rv, RDMAP_VERSION_RDMAC);
-	KUNIT_EXPECT_EQ(test, rdmap_rx_check(&v0, 8, &rx, NULL, &cause), 0);
-	KUNIT_EXPECT_EQ(test, rdmap_rx_check(&v1, 8, &rx, NULL, &cause),
+	KUNIT_EXPECT_EQ(test, swi_rdmap_rx_check(&v0, 8, &rx, NULL, &cause), 0);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_rx_check(&v1, 8, &rx, NULL, &cause),
 			-EPROTO);
 	SWI_EXPECT_TERM_CAUSE(test, cause, 1, 2, 0x06);
-	KUNIT_EXPECT_EQ(test, rdmap_rx_check(&t1, 0, &rx, NULL, &cause),
+	KUNIT_EXPECT_EQ(test, swi_rdmap_rx_check(&t1, 0, &rx, NULL, &cause),
 			-EPROTO);
 	SWI_EXPECT_TERM_CAUSE(test, cause, 1, 1, 0x04);
-	KUNIT_EXPECT_EQ(test, rdmap_rx_check(&rv1, 8, &rx, NULL, &cause),
+	KUNIT_EXPECT_EQ(test, swi_rdmap_rx_check(&rv1, 8, &rx, NULL, &cause),
 			-EPROTO);
 	SWI_EXPECT_TERM_CAUSE(test, cause, 0, 2, 0x05);
 	/* the other way round: a first segment of version 1 */
 	rx.ver_fixed = 0;
-	ddp_rx_fix_version(&rx, &v1);
-	KUNIT_EXPECT_EQ(test, rdmap_rx_check(&v1, 8, &rx, NULL, &cause), 0);
-	KUNIT_EXPECT_EQ(test, rdmap_rx_check(&v0, 8, &rx, NULL, &cause),
+	swi_ddp_rx_fix_version(&rx, &v1);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_rx_check(&v1, 8, &rx, NULL, &cause), 0);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_rx_check(&v0, 8, &rx, NULL, &cause),
 			-EPROTO);
 	SWI_EXPECT_TERM_CAUSE(test, cause, 1, 2, 0x06);
 	/* an IETF stream: version 1 only, before and after */
-	ddp_rx_fix_version(&ietf, &v1);
+	swi_ddp_rx_fix_version(&ietf, &v1);
 	KUNIT_EXPECT_EQ(test, ietf.ver_fixed, 0);
-	KUNIT_EXPECT_EQ(test, rdmap_rx_check(&v1, 8, &ietf, NULL, &cause), 0);
-	KUNIT_EXPECT_EQ(test, rdmap_rx_check(&v0, 8, &ietf, NULL, &cause),
+	KUNIT_EXPECT_EQ(test, swi_rdmap_rx_check(&v1, 8, &ietf, NULL, &cause), 0);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_rx_check(&v0, 8, &ietf, NULL, &cause),
 			-EPROTO);
 	SWI_EXPECT_TERM_CAUSE(test, cause, 1, 2, 0x06);
 }
@@ -716,9 +716,9 @@ static void rdmap_read_req_check_gives_expected_verdict(struct kunit *test)
 	const struct rreq_case *c = test->param_value;
 	struct rdmap_term_cause cause = { 0xaa, 0xaa, 0xaa };
 
-	KUNIT_EXPECT_EQ(test, rdmap_read_req_check(&c->r,
-						   c->no_src ? NULL : &c->src,
-						   &cause), c->ret);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_read_req_check(&c->r,
+						       c->no_src ? NULL : &c->src,
+						       &cause), c->ret);
 	if (!c->ret) {
 		KUNIT_EXPECT_EQ(test, cause.layer, 0xaa);
 		return;

@@ -65,7 +65,7 @@ static void ext_untagged_hdr(struct kunit *test, u8 *buf, u8 opcode, u32 qn)
 		.qn = qn, .msn = 7,
 	};
 
-	KUNIT_ASSERT_EQ(test, ddp_hdr_build(buf, DDP_UNTAGGED_HDR_SIZE, &h),
+	KUNIT_ASSERT_EQ(test, swi_ddp_hdr_build(buf, DDP_UNTAGGED_HDR_SIZE, &h),
 			DDP_UNTAGGED_HDR_SIZE);
 }
 
@@ -74,8 +74,8 @@ static void atomic_req_build_gives_figure_4(struct kunit *test)
 	u8 seg[sizeof(atomic_req_seg)];
 
 	ext_untagged_hdr(test, seg, RDMAP_ATOMIC_REQ, RDMAP_QN_READ_REQ);
-	rdmap_atomic_req_build((void *)(seg + DDP_UNTAGGED_HDR_SIZE),
-			       &atomic_req_fields);
+	swi_rdmap_atomic_req_build((void *)(seg + DDP_UNTAGGED_HDR_SIZE),
+				   &atomic_req_fields);
 	/* the reserved bits go out as zero */
 	KUNIT_EXPECT_EQ(test, seg[DDP_UNTAGGED_HDR_SIZE], 0);
 	KUNIT_EXPECT_EQ(test, seg[DDP_UNTAGGED_HDR_SIZE + 3], 0x02);
@@ -93,7 +93,7 @@ static void atomic_req_parse_gives_fields(struct kunit *test)
 	size_t n = RDMAP_ATOMIC_REQ_SIZE;
 
 	memset(&r, 0xa5, sizeof(r));
-	KUNIT_ASSERT_EQ(test, rdmap_atomic_req_parse(p, n, &r), (int)n);
+	KUNIT_ASSERT_EQ(test, swi_rdmap_atomic_req_parse(p, n, &r), (int)n);
 	KUNIT_EXPECT_EQ(test, r.aop, atomic_req_fields.aop);
 	KUNIT_EXPECT_EQ(test, r.req_id, atomic_req_fields.req_id);
 	KUNIT_EXPECT_EQ(test, r.stag, atomic_req_fields.stag);
@@ -102,8 +102,8 @@ static void atomic_req_parse_gives_fields(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.data_mask, atomic_req_fields.data_mask);
 	KUNIT_EXPECT_EQ(test, r.compare, atomic_req_fields.compare);
 	KUNIT_EXPECT_EQ(test, r.compare_mask, atomic_req_fields.compare_mask);
-	KUNIT_EXPECT_EQ(test, rdmap_atomic_req_parse(p, n - 1, &r), -EBADMSG);
-	KUNIT_EXPECT_EQ(test, rdmap_atomic_req_parse(p, 0, &r), -EBADMSG);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_atomic_req_parse(p, n - 1, &r), -EBADMSG);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_atomic_req_parse(p, 0, &r), -EBADMSG);
 }
 
 static void atomic_resp_round_trip_gives_figure_6(struct kunit *test)
@@ -116,12 +116,12 @@ static void atomic_resp_round_trip_gives_figure_6(struct kunit *test)
 	const u8 *p = seg + DDP_UNTAGGED_HDR_SIZE;
 
 	ext_untagged_hdr(test, seg, RDMAP_ATOMIC_RESP, RDMAP_QN_ATOMIC_RESP);
-	rdmap_atomic_resp_build((void *)(seg + DDP_UNTAGGED_HDR_SIZE), &want);
+	swi_rdmap_atomic_resp_build((void *)(seg + DDP_UNTAGGED_HDR_SIZE), &want);
 	KUNIT_EXPECT_MEMEQ(test, seg, atomic_resp_seg, sizeof(seg));
-	KUNIT_ASSERT_EQ(test, rdmap_atomic_resp_parse(p, 12, &got), 12);
+	KUNIT_ASSERT_EQ(test, swi_rdmap_atomic_resp_parse(p, 12, &got), 12);
 	KUNIT_EXPECT_EQ(test, got.req_id, want.req_id);
 	KUNIT_EXPECT_EQ(test, got.orig, want.orig);
-	KUNIT_EXPECT_EQ(test, rdmap_atomic_resp_parse(p, 11, &got), -EBADMSG);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_atomic_resp_parse(p, 11, &got), -EBADMSG);
 }
 
 static void imm_round_trip_gives_figure_7(struct kunit *test)
@@ -130,20 +130,20 @@ static void imm_round_trip_gives_figure_7(struct kunit *test)
 	__be32 imm = 0;
 
 	ext_untagged_hdr(test, seg, RDMAP_IMM_SE, RDMAP_QN_SEND);
-	rdmap_imm_build((void *)(seg + DDP_UNTAGGED_HDR_SIZE),
-			cpu_to_be32(0x11223344));
+	swi_rdmap_imm_build((void *)(seg + DDP_UNTAGGED_HDR_SIZE),
+			    cpu_to_be32(0x11223344));
 	KUNIT_EXPECT_MEMEQ(test, seg, imm_seg, sizeof(seg));
 
 	/* the last 4 octets are ignored on receive */
 	memcpy(in, imm_seg + DDP_UNTAGGED_HDR_SIZE, RDMAP_IMM_SIZE);
 	memset(in + 4, 0x5a, sizeof(in) - 4);
-	KUNIT_ASSERT_EQ(test, rdmap_imm_parse(in, RDMAP_IMM_SIZE, &imm),
+	KUNIT_ASSERT_EQ(test, swi_rdmap_imm_parse(in, RDMAP_IMM_SIZE, &imm),
 			RDMAP_IMM_SIZE);
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(imm), 0x11223344);
 	/* section 6.3: exactly 8 octets */
-	KUNIT_EXPECT_EQ(test, rdmap_imm_parse(in, 7, &imm), -EBADMSG);
-	KUNIT_EXPECT_EQ(test, rdmap_imm_parse(in, 9, &imm), -EBADMSG);
-	KUNIT_EXPECT_EQ(test, rdmap_imm_parse(in, 0, &imm), -EBADMSG);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_imm_parse(in, 7, &imm), -EBADMSG);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_imm_parse(in, 9, &imm), -EBADMSG);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_imm_parse(in, 0, &imm), -EBADMSG);
 }
 
 /* RFC 7306 section 5.1.1's pseudocode, line by line */
@@ -215,7 +215,7 @@ static void atomic_fetch_add_gives_table_value(struct kunit *test)
 		.data_mask = c->mask,
 	};
 
-	KUNIT_EXPECT_EQ(test, rdmap_atomic_result(&r, c->orig), c->want);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_atomic_result(&r, c->orig), c->want);
 	KUNIT_EXPECT_EQ(test, rfc_fetch_add(c->orig, c->add, c->mask),
 			c->want);
 }
@@ -264,7 +264,7 @@ static void atomic_result_matches_rfc_pseudocode(struct kunit *test)
 		       rfc_fetch_add(orig, r.data, r.data_mask) :
 		       rfc_cmp_swap(orig, r.data, r.data_mask, r.compare,
 				    r.compare_mask);
-		KUNIT_ASSERT_EQ_MSG(test, rdmap_atomic_result(&r, orig), want,
+		KUNIT_ASSERT_EQ_MSG(test, swi_rdmap_atomic_result(&r, orig), want,
 				    "case %u: aop %u orig %llx data %llx/%llx cmp %llx/%llx",
 				    i, r.aop, orig, r.data, r.data_mask,
 				    r.compare, r.compare_mask);
@@ -280,17 +280,17 @@ static void atomic_cmp_swap_table(struct kunit *test)
 	};
 
 	/* unmasked: equal swaps, different leaves it */
-	KUNIT_EXPECT_EQ(test, rdmap_atomic_result(&r, 0x1111), 0xaaaaULL);
-	KUNIT_EXPECT_EQ(test, rdmap_atomic_result(&r, 0x1112), 0x1112ULL);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_atomic_result(&r, 0x1111), 0xaaaaULL);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_atomic_result(&r, 0x1112), 0x1112ULL);
 	/* the Compare Mask hides the differing bit */
 	r.compare_mask = ~0x3ULL;
-	KUNIT_EXPECT_EQ(test, rdmap_atomic_result(&r, 0x1112), 0xaaaaULL);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_atomic_result(&r, 0x1112), 0xaaaaULL);
 	/* the Swap Mask keeps the target's other bits */
 	r.data_mask = 0xff00;
-	KUNIT_EXPECT_EQ(test, rdmap_atomic_result(&r, 0x1112), 0xaa12ULL);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_atomic_result(&r, 0x1112), 0xaa12ULL);
 	/* a code it does not implement changes nothing */
 	r.aop = 0x1;
-	KUNIT_EXPECT_EQ(test, rdmap_atomic_result(&r, 0x1112), 0x1112ULL);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_atomic_result(&r, 0x1112), 0x1112ULL);
 }
 
 struct req_check_case {
@@ -362,8 +362,8 @@ static void atomic_req_check_gives_cause(struct kunit *test)
 	struct rdmap_atomic_req_info r = { .aop = c->aop, .to = c->to };
 	struct rdmap_term_cause cause = { 0x5, 0x5, 0x55 };
 
-	KUNIT_EXPECT_EQ(test, rdmap_atomic_req_check(&r, c->no_stag ? NULL :
-						     &c->stag, &cause),
+	KUNIT_EXPECT_EQ(test, swi_rdmap_atomic_req_check(&r, c->no_stag ? NULL :
+							 &c->stag, &cause),
 			c->ret);
 	if (c->ret)
 		SWI_EXPECT_TERM_CAUSE_EQ(test, cause, c->cause);

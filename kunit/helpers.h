@@ -6,7 +6,7 @@
  * itself when it ends, however it ends (an assertion included); and the
  * expectation of a Terminate cause (struct rdmap_term_cause), which on
  * failure reports the layer, error type and code found and expected, each
- * triple with its name from rdmap_term_name().
+ * triple with its name from swi_rdmap_term_name().
  */
 #ifndef SOFTIWARP_KUNIT_HELPERS_H
 #define SOFTIWARP_KUNIT_HELPERS_H
@@ -49,14 +49,14 @@ do {									\
 		KUNIT_FAIL(test, "%s: " SWI_TERM_CAUSE_FMT		\
 			   ", expected " SWI_TERM_CAUSE_FMT, #cause,	\
 			   swi_got_.layer, swi_got_.etype, swi_got_.code, \
-			   rdmap_term_name(swi_got_.layer,		\
-					   swi_got_.etype,		\
-					   swi_got_.code),		\
+			   swi_rdmap_term_name(swi_got_.layer,		\
+					       swi_got_.etype,		\
+					       swi_got_.code),		\
 			   swi_want_.layer, swi_want_.etype,		\
 			   swi_want_.code,				\
-			   rdmap_term_name(swi_want_.layer,		\
-					   swi_want_.etype,		\
-					   swi_want_.code));		\
+			   swi_rdmap_term_name(swi_want_.layer,		\
+					       swi_want_.etype,		\
+					       swi_want_.code));		\
 } while (0)
 
 /**

@@ -3,7 +3,7 @@
  * DOC: KUnit suite softiwarp_mem
  *
  * The STag table: indexes distinct, cyclic and never 0, and within the
- * limit of rdmap_mem_set_index_max() (one registration more refused with
+ * limit of swi_rdmap_mem_set_index_max() (one registration more refused with
  * -ENOSPC, a freed index handed out again, the full range back); lookups
  * with the right key, a wrong key, an unknown index; protection domains;
  * the access rights matrix for remote and local use; local bounds at the
@@ -14,13 +14,13 @@
  * than a page and through the DMA MR; a lookup reference keeping an
  * object alive while its deregistration waits; holds, which it does not
  * wait for: the object lives until the last one (read after a grace
- * period, freed by the last), and rdmap_mem_use() checks the held object
+ * period, freed by the last), and swi_rdmap_mem_use() checks the held object
  * again (-EACCES when invalid, for another key or PD, missing rights, out
  * of bounds or wrapping; -ENOENT once deregistered), also once a new MR
  * with the same key and PD took its index and so its STag, which a
  * lookup by number finds instead; the data path calls with bottom halves
  * and with interrupts disabled; and the lookup result fed to
- * rdmap_rx_check() and rdmap_read_req_check(), giving the Terminate codes
+ * swi_rdmap_rx_check() and swi_rdmap_read_req_check(), giving the Terminate codes
  * of the RFC tables (written as numbers).
  *
  * Every case gets a fresh table (suite init) and real pages: three
@@ -75,7 +75,7 @@ static int mem_test_init(struct kunit *test)
 
 	if (!mt)
 		return -ENOMEM;
-	rdmap_mem_table_init(&mt->t);
+	swi_rdmap_mem_table_init(&mt->t);
 	test->priv = mt;
 	for (i = 0; i < ARRAY_SIZE(mt->small); i++) {
 		mt->small[i] = alloc_page(GFP_KERNEL);
@@ -98,8 +98,8 @@ static void mem_test_exit(struct kunit *test)
 	int i;
 
 	xa_for_each(&mt->t.xa, index, mem)
-		rdmap_mem_dereg(&mt->t, mem);
-	rdmap_mem_table_destroy(&mt->t);
+		swi_rdmap_mem_dereg(&mt->t, mem);
+	swi_rdmap_mem_table_destroy(&mt->t);
 	for (i = 0; i < ARRAY_SIZE(mt->small); i++)
 		if (mt->small[i])
 			__free_page(mt->small[i]);
@@ -118,7 +118,7 @@ static struct rdmap_mem *reg_mr_at(struct kunit *test, int access, u32 hint)
 			   .page_shift = PAGE_SHIFT, .offset = MR_OFF },
 		.hint = hint,
 	};
-	struct rdmap_mem *mem = rdmap_mem_register(&mt->t, &a, GFP_KERNEL);
+	struct rdmap_mem *mem = swi_rdmap_mem_register(&mt->t, &a, GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mem);
 	return mem;
@@ -140,10 +140,10 @@ static struct rdmap_mem *reg_frmr(struct kunit *test)
 	struct rdmap_mem_pages p = {
 		.pages = mt->small, .npages = 3, .page_shift = PAGE_SHIFT,
 	};
-	struct rdmap_mem *mem = rdmap_mem_register(&mt->t, &a, GFP_KERNEL);
+	struct rdmap_mem *mem = swi_rdmap_mem_register(&mt->t, &a, GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mem);
-	KUNIT_ASSERT_EQ(test, rdmap_mem_set_pages(mem, &p), 0);
+	KUNIT_ASSERT_EQ(test, swi_rdmap_mem_set_pages(mem, &p), 0);
 	return mem;
 }
 
@@ -153,7 +153,7 @@ static struct rdmap_mem *reg_dma(struct kunit *test, int access)
 	struct rdmap_mem_attr a = {
 		.type = RDMAP_MEM_DMA, .pd = PD_A, .access = access,
 	};
-	struct rdmap_mem *mem = rdmap_mem_register(&mt->t, &a, GFP_KERNEL);
+	struct rdmap_mem *mem = swi_rdmap_mem_register(&mt->t, &a, GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mem);
 	return mem;
@@ -164,11 +164,11 @@ static struct ddp_stag_check check_stag_on(struct kunit *test, u32 stag,
 					   const void *pd, u64 stream)
 {
 	struct mem_test *mt = test->priv;
-	struct rdmap_mem *mem = rdmap_mem_lookup(&mt->t, stag);
+	struct rdmap_mem *mem = swi_rdmap_mem_lookup(&mt->t, stag);
 	struct ddp_stag_check chk;
 
-	rdmap_mem_remote_check(mem, stag, pd, stream, &chk);
-	rdmap_mem_put(mem);
+	swi_rdmap_mem_remote_check(mem, stag, pd, stream, &chk);
+	swi_rdmap_mem_put(mem);
 	return chk;
 }
 
@@ -184,28 +184,28 @@ static enum ib_wc_status check_lkey(struct kunit *test, u32 lkey,
 				    u64 len)
 {
 	struct mem_test *mt = test->priv;
-	struct rdmap_mem *mem = rdmap_mem_lookup(&mt->t, lkey);
+	struct rdmap_mem *mem = swi_rdmap_mem_lookup(&mt->t, lkey);
 	enum ib_wc_status st;
 
-	st = rdmap_mem_local_check(mem, lkey, pd, access, addr, len);
-	rdmap_mem_put(mem);
+	st = swi_rdmap_mem_local_check(mem, lkey, pd, access, addr, len);
+	swi_rdmap_mem_put(mem);
 	return st;
 }
 
 /*
  * Holds and the STag index limit, undone by KUnit however the case ends:
- * keep_hold() adds a hold of rdmap_mem_hold() that drop_hold() (or the
+ * keep_hold() adds a hold of swi_rdmap_mem_hold() that drop_hold() (or the
  * end of the test) drops; limit_indexes() limits the STag indexes until
  * the test ends.
  */
 static void unhold_action(void *mem)
 {
-	rdmap_mem_unhold(mem);
+	swi_rdmap_mem_unhold(mem);
 }
 
 static void keep_hold(struct kunit *test, struct rdmap_mem *mem)
 {
-	rdmap_mem_hold(mem);
+	swi_rdmap_mem_hold(mem);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, unhold_action,
 							mem), 0);
 }
@@ -217,7 +217,7 @@ static void drop_hold(struct kunit *test, struct rdmap_mem *mem)
 
 static void index_max_restore(void *unused)
 {
-	rdmap_mem_set_index_max(0);
+	swi_rdmap_mem_set_index_max(0);
 }
 
 static void limit_indexes(struct kunit *test, u32 max)
@@ -225,7 +225,7 @@ static void limit_indexes(struct kunit *test, u32 max)
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
 							index_max_restore,
 							NULL), 0);
-	rdmap_mem_set_index_max(max);
+	swi_rdmap_mem_set_index_max(max);
 }
 
 /* Walk callback recording the pieces */
@@ -268,11 +268,11 @@ static void mem_register_gives_distinct_nonzero_indexes(struct kunit *test)
 
 	for (i = 0; i < NR_ALLOC; i++) {
 		struct rdmap_mem *mem = reg_mr(test, LW);
-		u32 stag = rdmap_mem_stag(mem);
-		struct rdmap_mem *found = rdmap_mem_lookup(&mt->t, stag);
+		u32 stag = swi_rdmap_mem_stag(mem);
+		struct rdmap_mem *found = swi_rdmap_mem_lookup(&mt->t, stag);
 
 		KUNIT_EXPECT_PTR_EQ(test, found, mem);
-		rdmap_mem_put(found);
+		swi_rdmap_mem_put(found);
 		KUNIT_EXPECT_EQ(test, rdmap_stag_key(stag), MR_KEY);
 		idx[i] = rdmap_stag_index(stag);
 		KUNIT_EXPECT_NE(test, idx[i], 0);
@@ -292,19 +292,19 @@ static void mem_register_wraps_cyclically_skipping_0(struct kunit *test)
 	struct rdmap_mem *first, *last, *wrapped, *mid;
 
 	first = reg_mr(test, LW);
-	KUNIT_EXPECT_EQ(test, rdmap_stag_index(rdmap_mem_stag(first)), 1);
+	KUNIT_EXPECT_EQ(test, rdmap_stag_index(swi_rdmap_mem_stag(first)), 1);
 	mid = reg_mr_at(test, LW, 0x123456);
-	KUNIT_EXPECT_EQ(test, rdmap_stag_index(rdmap_mem_stag(mid)),
+	KUNIT_EXPECT_EQ(test, rdmap_stag_index(swi_rdmap_mem_stag(mid)),
 			0x123457);
 	mid = reg_mr_at(test, LW, 0x123456 + RDMAP_STAG_INDEX_MAX);
-	KUNIT_EXPECT_EQ(test, rdmap_stag_index(rdmap_mem_stag(mid)),
+	KUNIT_EXPECT_EQ(test, rdmap_stag_index(swi_rdmap_mem_stag(mid)),
 			0x123458);
 	last = reg_mr_at(test, LW, RDMAP_STAG_INDEX_MAX - 1);
-	KUNIT_EXPECT_EQ(test, rdmap_stag_index(rdmap_mem_stag(last)),
+	KUNIT_EXPECT_EQ(test, rdmap_stag_index(swi_rdmap_mem_stag(last)),
 			RDMAP_STAG_INDEX_MAX);
 	/* past the top: not 0, not the busy 1 */
 	wrapped = reg_mr_at(test, LW, RDMAP_STAG_INDEX_MAX - 1);
-	KUNIT_EXPECT_EQ(test, rdmap_stag_index(rdmap_mem_stag(wrapped)), 2);
+	KUNIT_EXPECT_EQ(test, rdmap_stag_index(swi_rdmap_mem_stag(wrapped)), 2);
 }
 
 #define NR_LIMITED	4
@@ -328,42 +328,42 @@ static void mem_index_max_limits_registrations(struct kunit *test)
 	u32 idx;
 	int i;
 
-	KUNIT_ASSERT_EQ(test, rdmap_mem_index_max(), RDMAP_STAG_INDEX_MAX);
+	KUNIT_ASSERT_EQ(test, swi_rdmap_mem_index_max(), RDMAP_STAG_INDEX_MAX);
 	limit_indexes(test, NR_LIMITED);
-	KUNIT_EXPECT_EQ(test, rdmap_mem_index_max(), NR_LIMITED);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_index_max(), NR_LIMITED);
 	for (i = 0; i < NR_LIMITED; i++) {
 		mem[i] = reg_mr(test, LW);
-		idx = rdmap_stag_index(rdmap_mem_stag(mem[i]));
+		idx = rdmap_stag_index(swi_rdmap_mem_stag(mem[i]));
 		KUNIT_EXPECT_GE_MSG(test, idx, 1, "object %d", i);
 		KUNIT_EXPECT_LE_MSG(test, idx, NR_LIMITED, "object %d", i);
 		if (idx >= 1 && idx <= NR_LIMITED)
 			seen |= BIT(idx);
 	}
 	KUNIT_EXPECT_EQ(test, hweight_long(seen), NR_LIMITED);
-	more = rdmap_mem_register(&mt->t, &a, GFP_KERNEL);
+	more = swi_rdmap_mem_register(&mt->t, &a, GFP_KERNEL);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(more), -ENOSPC);
 	xa_for_each(&mt->t.xa, index, more)
 		n++;
 	KUNIT_EXPECT_EQ(test, n, NR_LIMITED);
 
 	/* a deregistered index is handed out again */
-	idx = rdmap_stag_index(rdmap_mem_stag(mem[1]));
-	rdmap_mem_dereg(&mt->t, mem[1]);
+	idx = rdmap_stag_index(swi_rdmap_mem_stag(mem[1]));
+	swi_rdmap_mem_dereg(&mt->t, mem[1]);
 	more = reg_mr(test, LW);
-	KUNIT_EXPECT_EQ(test, rdmap_stag_index(rdmap_mem_stag(more)), idx);
-	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(rdmap_mem_register(&mt->t, &a,
-								 GFP_KERNEL)),
+	KUNIT_EXPECT_EQ(test, rdmap_stag_index(swi_rdmap_mem_stag(more)), idx);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(swi_rdmap_mem_register(&mt->t, &a,
+								     GFP_KERNEL)),
 			-ENOSPC);
 
 	/* 0, or anything above the largest index, is the full range */
-	rdmap_mem_set_index_max(0);
-	KUNIT_EXPECT_EQ(test, rdmap_mem_index_max(), RDMAP_STAG_INDEX_MAX);
+	swi_rdmap_mem_set_index_max(0);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_index_max(), RDMAP_STAG_INDEX_MAX);
 	more = reg_mr(test, LW);
-	KUNIT_EXPECT_GT(test, rdmap_stag_index(rdmap_mem_stag(more)),
+	KUNIT_EXPECT_GT(test, rdmap_stag_index(swi_rdmap_mem_stag(more)),
 			NR_LIMITED);
-	rdmap_mem_set_index_max(NR_LIMITED);
-	rdmap_mem_set_index_max(RDMAP_STAG_INDEX_MAX + 1);
-	KUNIT_EXPECT_EQ(test, rdmap_mem_index_max(), RDMAP_STAG_INDEX_MAX);
+	swi_rdmap_mem_set_index_max(NR_LIMITED);
+	swi_rdmap_mem_set_index_max(RDMAP_STAG_INDEX_MAX + 1);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_index_max(), RDMAP_STAG_INDEX_MAX);
 }
 
 static struct page *dummy_pages[3];
@@ -423,7 +423,7 @@ static void mem_register_checks_attributes(struct kunit *test)
 {
 	const struct attr_case *c = test->param_value;
 	struct mem_test *mt = test->priv;
-	struct rdmap_mem *mem = rdmap_mem_register(&mt->t, &c->a, GFP_KERNEL);
+	struct rdmap_mem *mem = swi_rdmap_mem_register(&mt->t, &c->a, GFP_KERNEL);
 
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(mem), c->ret);
 	if (c->ret)
@@ -453,7 +453,7 @@ static void mem_lookup_checks_key(struct kunit *test)
 {
 	const struct key_case *c = test->param_value;
 	struct rdmap_mem *mem = reg_mr(test, LW | RW | RR);
-	u32 stag = rdmap_mem_stag(mem) ^ c->key_xor;
+	u32 stag = swi_rdmap_mem_stag(mem) ^ c->key_xor;
 	struct ddp_stag_check chk;
 
 	if (c->index)	/* 2^24 wraps to index 0 */
@@ -474,16 +474,16 @@ static void mem_lookup_of_unknown_index_fails(struct kunit *test)
 {
 	struct mem_test *mt = test->priv;
 
-	KUNIT_EXPECT_EQ(test, PTR_ERR(rdmap_mem_lookup(&mt->t, 0x4200)),
+	KUNIT_EXPECT_EQ(test, PTR_ERR(swi_rdmap_mem_lookup(&mt->t, 0x4200)),
 			-ENOENT);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(rdmap_mem_lookup(&mt->t, 0x00a5)),
+	KUNIT_EXPECT_EQ(test, PTR_ERR(swi_rdmap_mem_lookup(&mt->t, 0x00a5)),
 			-ENOENT);
 }
 
 static void mem_check_other_pd_not_associated(struct kunit *test)
 {
 	struct rdmap_mem *mem = reg_mr(test, LW | RW | RR);
-	u32 stag = rdmap_mem_stag(mem);
+	u32 stag = swi_rdmap_mem_stag(mem);
 	struct ddp_stag_check chk = check_stag(test, stag, PD_B);
 
 	KUNIT_EXPECT_EQ(test, chk.state, DDP_STAG_NOT_ASSOC);
@@ -522,7 +522,7 @@ static void mem_check_grants_registered_access(struct kunit *test)
 {
 	const struct access_case *c = test->param_value;
 	struct rdmap_mem *mem = reg_mr(test, c->access);
-	u32 stag = rdmap_mem_stag(mem);
+	u32 stag = swi_rdmap_mem_stag(mem);
 	struct ddp_stag_check chk = check_stag(test, stag, PD_A);
 
 	KUNIT_ASSERT_EQ(test, chk.state, DDP_STAG_VALID);
@@ -557,7 +557,7 @@ static void mem_local_check_bounds(struct kunit *test)
 	const struct bounds_case *c = test->param_value;
 	struct rdmap_mem *mem = reg_mr(test, LW);
 
-	KUNIT_EXPECT_EQ(test, check_lkey(test, rdmap_mem_stag(mem), PD_A, LW,
+	KUNIT_EXPECT_EQ(test, check_lkey(test, swi_rdmap_mem_stag(mem), PD_A, LW,
 					 MR_IOVA + c->start, c->len), c->st);
 }
 
@@ -567,22 +567,22 @@ static void mem_invalidate_then_lookup_invalid(struct kunit *test)
 {
 	struct mem_test *mt = test->priv;
 	struct rdmap_mem *mem = reg_mr(test, LW | RW);
-	u32 stag = rdmap_mem_stag(mem);
+	u32 stag = swi_rdmap_mem_stag(mem);
 
 	KUNIT_ASSERT_EQ(test, check_stag(test, stag, PD_A).state,
 			DDP_STAG_VALID);
-	KUNIT_EXPECT_EQ(test, rdmap_mem_invalidate_local(&mt->t, stag, PD_A),
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_invalidate_local(&mt->t, stag, PD_A),
 			0);
 	KUNIT_EXPECT_EQ(test, check_stag(test, stag, PD_A).state,
 			DDP_STAG_INVALID);
 	KUNIT_EXPECT_EQ(test, check_lkey(test, stag, PD_A, 0, MR_IOVA, 1),
 			IB_WC_LOC_PROT_ERR);
 	/* invalidating an invalid STag is no error */
-	KUNIT_EXPECT_EQ(test, rdmap_mem_invalidate_local(&mt->t, stag, PD_A),
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_invalidate_local(&mt->t, stag, PD_A),
 			0);
 	/* an MR is not fast-registered back to life */
-	KUNIT_EXPECT_EQ(test, rdmap_mem_fast_reg(mem, PD_A, stag, LW, MR_IOVA,
-						 16), -EINVAL);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_fast_reg(mem, PD_A, stag, LW, MR_IOVA,
+						     16), -EINVAL);
 }
 
 static void mem_invalidate_local_refusals(struct kunit *test)
@@ -590,20 +590,20 @@ static void mem_invalidate_local_refusals(struct kunit *test)
 	struct mem_test *mt = test->priv;
 	struct rdmap_mem *mr = reg_mr(test, LW);
 	struct rdmap_mem *dma = reg_dma(test, LW);
-	u32 stag = rdmap_mem_stag(mr);
+	u32 stag = swi_rdmap_mem_stag(mr);
 
-	KUNIT_EXPECT_EQ(test, rdmap_mem_invalidate_local(&mt->t, stag ^ 1,
-							 PD_A), -ENOENT);
-	KUNIT_EXPECT_EQ(test, rdmap_mem_invalidate_local(&mt->t, stag, PD_B),
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_invalidate_local(&mt->t, stag ^ 1,
+							     PD_A), -ENOENT);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_invalidate_local(&mt->t, stag, PD_B),
 			-EACCES);
-	KUNIT_EXPECT_EQ(test, rdmap_mem_invalidate_local(&mt->t,
-							 rdmap_mem_stag(dma),
-							 PD_A), -EPERM);
-	KUNIT_EXPECT_EQ(test, rdmap_mem_invalidate_local(&mt->t, 0x777700,
-							 PD_A), -ENOENT);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_invalidate_local(&mt->t,
+							     swi_rdmap_mem_stag(dma),
+							     PD_A), -EPERM);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_invalidate_local(&mt->t, 0x777700,
+							     PD_A), -ENOENT);
 	KUNIT_EXPECT_EQ(test, check_stag(test, stag, PD_A).state,
 			DDP_STAG_VALID);
-	KUNIT_EXPECT_EQ(test, check_stag(test, rdmap_mem_stag(dma),
+	KUNIT_EXPECT_EQ(test, check_stag(test, swi_rdmap_mem_stag(dma),
 					 PD_A).state, DDP_STAG_VALID);
 }
 
@@ -649,9 +649,9 @@ static struct rdmap_mem *reg_valid(struct kunit *test, u8 type)
 	if (type == RDMAP_MEM_DMA)
 		return reg_dma(test, LW | RW);
 	mem = reg_frmr(test);
-	KUNIT_ASSERT_EQ(test, rdmap_mem_fast_reg(mem, PD_A,
-						 rdmap_mem_stag(mem), LW | RW,
-						 FR_IOVA, PAGE_SIZE), 0);
+	KUNIT_ASSERT_EQ(test, swi_rdmap_mem_fast_reg(mem, PD_A,
+						     swi_rdmap_mem_stag(mem), LW | RW,
+						     FR_IOVA, PAGE_SIZE), 0);
 	return mem;
 }
 
@@ -661,16 +661,16 @@ static void mem_invalidate_remote_follows_rfc5040(struct kunit *test)
 	struct mem_test *mt = test->priv;
 	struct rdmap_term_cause cause = { 0xaa, 0xaa, 0xaa };
 	struct rdmap_mem *mem = reg_valid(test, c->type);
-	u32 stag = rdmap_mem_stag(mem);
+	u32 stag = swi_rdmap_mem_stag(mem);
 	u32 sent = c->unknown ? 0x333300 : stag ^ c->key_xor;
 	int ret;
 
 	if (c->invalid)
-		KUNIT_ASSERT_EQ(test, rdmap_mem_invalidate_local(&mt->t, stag,
-								 PD_A), 0);
-	ret = rdmap_mem_invalidate_remote(&mt->t, sent,
-					  c->other_pd ? PD_B : PD_A, STREAM_A,
-					  &cause);
+		KUNIT_ASSERT_EQ(test, swi_rdmap_mem_invalidate_local(&mt->t, stag,
+								     PD_A), 0);
+	ret = swi_rdmap_mem_invalidate_remote(&mt->t, sent,
+					      c->other_pd ? PD_B : PD_A, STREAM_A,
+					      &cause);
 	if (c->verdict == SEND_INV_OK) {
 		KUNIT_EXPECT_EQ(test, ret, 0);
 		KUNIT_EXPECT_EQ(test, cause.layer, 0xaa);
@@ -698,7 +698,7 @@ static void mem_fast_reg_changes_key(struct kunit *test)
 	struct mem_test *mt = test->priv;
 	struct rdmap_term_cause cause;
 	struct rdmap_mem *mem = reg_frmr(test);
-	u32 old = rdmap_mem_stag(mem);
+	u32 old = swi_rdmap_mem_stag(mem);
 	u32 stag = rdmap_stag_make(rdmap_stag_index(old), 0x22);
 	struct ddp_stag_check chk;
 
@@ -706,9 +706,9 @@ static void mem_fast_reg_changes_key(struct kunit *test)
 	/* a fast-register MR starts invalid */
 	KUNIT_EXPECT_EQ(test, check_stag(test, old, PD_A).state,
 			DDP_STAG_INVALID);
-	KUNIT_ASSERT_EQ(test, rdmap_mem_fast_reg(mem, PD_A, stag, LW | RW,
-						 FR_IOVA, 2 * PAGE_SIZE), 0);
-	KUNIT_EXPECT_EQ(test, rdmap_mem_stag(mem), stag);
+	KUNIT_ASSERT_EQ(test, swi_rdmap_mem_fast_reg(mem, PD_A, stag, LW | RW,
+						     FR_IOVA, 2 * PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_stag(mem), stag);
 	KUNIT_EXPECT_EQ(test, check_stag(test, old, PD_A).state,
 			DDP_STAG_INVALID);
 	chk = check_stag(test, stag, PD_A);
@@ -718,13 +718,13 @@ static void mem_fast_reg_changes_key(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, chk.len, 2 * PAGE_SIZE);
 
 	/* invalidated by the peer, then registered again with a third key */
-	KUNIT_ASSERT_EQ(test, rdmap_mem_invalidate_remote(&mt->t, stag, PD_A,
-							  STREAM_A, &cause), 0);
+	KUNIT_ASSERT_EQ(test, swi_rdmap_mem_invalidate_remote(&mt->t, stag, PD_A,
+							      STREAM_A, &cause), 0);
 	KUNIT_EXPECT_EQ(test, check_stag(test, stag, PD_A).state,
 			DDP_STAG_INVALID);
 	stag = rdmap_stag_make(rdmap_stag_index(old), 0x33);
-	KUNIT_EXPECT_EQ(test, rdmap_mem_fast_reg(mem, PD_A, stag, LW | RR,
-						 FR_IOVA + 8, 8), 0);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_fast_reg(mem, PD_A, stag, LW | RR,
+						     FR_IOVA + 8, 8), 0);
 	chk = check_stag(test, stag, PD_A);
 	KUNIT_EXPECT_EQ(test, chk.state, DDP_STAG_VALID);
 	KUNIT_EXPECT_EQ(test, chk.access, DDP_ACCESS_REMOTE_READ);
@@ -743,44 +743,44 @@ static void mem_invalidate_remote_refused_when_shared(struct kunit *test)
 	struct mem_test *mt = test->priv;
 	struct rdmap_term_cause cause;
 	struct rdmap_mem *mem = reg_frmr(test);
-	u32 idx = rdmap_stag_index(rdmap_mem_stag(mem));
+	u32 idx = rdmap_stag_index(swi_rdmap_mem_stag(mem));
 	u32 stag = rdmap_stag_make(idx, 0x22);
 
-	KUNIT_ASSERT_EQ(test, rdmap_mem_fast_reg(mem, PD_A, stag, LW | RW,
-						 FR_IOVA, PAGE_SIZE), 0);
+	KUNIT_ASSERT_EQ(test, swi_rdmap_mem_fast_reg(mem, PD_A, stag, LW | RW,
+						     FR_IOVA, PAGE_SIZE), 0);
 	KUNIT_EXPECT_EQ(test, check_stag_on(test, stag, PD_A, STREAM_A).state,
 			DDP_STAG_VALID);
-	KUNIT_EXPECT_EQ(test, rdmap_mem_invalidate_remote(&mt->t, stag, PD_A,
-							  STREAM_B, &cause),
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_invalidate_remote(&mt->t, stag, PD_A,
+							      STREAM_B, &cause),
 			-EPROTO);
 	SWI_EXPECT_TERM_CAUSE(test, cause, 0, 1, 0x09);
-	KUNIT_EXPECT_EQ(test, rdmap_mem_invalidate_remote(&mt->t, stag, PD_A,
-							  STREAM_A, &cause), 0);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_invalidate_remote(&mt->t, stag, PD_A,
+							      STREAM_A, &cause), 0);
 
 	stag = rdmap_stag_make(idx, 0x33);
-	KUNIT_ASSERT_EQ(test, rdmap_mem_fast_reg(mem, PD_A, stag, LW | RW,
-						 FR_IOVA, PAGE_SIZE), 0);
+	KUNIT_ASSERT_EQ(test, swi_rdmap_mem_fast_reg(mem, PD_A, stag, LW | RW,
+						     FR_IOVA, PAGE_SIZE), 0);
 	KUNIT_EXPECT_EQ(test, check_stag_on(test, stag, PD_A, STREAM_A).state,
 			DDP_STAG_VALID);
 	KUNIT_EXPECT_EQ(test, check_stag_on(test, stag, PD_A, STREAM_B).state,
 			DDP_STAG_VALID);
-	KUNIT_EXPECT_EQ(test, rdmap_mem_invalidate_remote(&mt->t, stag, PD_A,
-							  STREAM_A, &cause),
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_invalidate_remote(&mt->t, stag, PD_A,
+							      STREAM_A, &cause),
 			-EPROTO);
 	SWI_EXPECT_TERM_CAUSE(test, cause, 0, 1, 0x09);
-	KUNIT_EXPECT_EQ(test, rdmap_mem_invalidate_remote(&mt->t, stag, PD_A,
-							  STREAM_B, &cause),
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_invalidate_remote(&mt->t, stag, PD_A,
+							      STREAM_B, &cause),
 			-EPROTO);
 	KUNIT_EXPECT_EQ(test, check_stag(test, stag, PD_A).state,
 			DDP_STAG_VALID);
-	KUNIT_EXPECT_EQ(test, rdmap_mem_invalidate_local(&mt->t, stag, PD_A),
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_invalidate_local(&mt->t, stag, PD_A),
 			0);
 
 	stag = rdmap_stag_make(idx, 0x44);
-	KUNIT_ASSERT_EQ(test, rdmap_mem_fast_reg(mem, PD_A, stag, LW | RW,
-						 FR_IOVA, PAGE_SIZE), 0);
-	KUNIT_EXPECT_EQ(test, rdmap_mem_invalidate_remote(&mt->t, stag, PD_A,
-							  STREAM_B, &cause), 0);
+	KUNIT_ASSERT_EQ(test, swi_rdmap_mem_fast_reg(mem, PD_A, stag, LW | RW,
+						     FR_IOVA, PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_invalidate_remote(&mt->t, stag, PD_A,
+							      STREAM_B, &cause), 0);
 }
 
 struct fr_case {
@@ -828,12 +828,12 @@ static void mem_fast_reg_checks_request(struct kunit *test)
 		mem = reg_frmr(test);
 	else
 		mem = reg_valid(test, c->type);
-	stag = rdmap_mem_stag(mem);
+	stag = swi_rdmap_mem_stag(mem);
 	next = rdmap_stag_make(rdmap_stag_index(stag) + c->index_delta, 0x5a);
-	KUNIT_EXPECT_EQ(test, rdmap_mem_fast_reg(mem, c->other_pd ? PD_B : PD_A,
-						 next, c->access, c->iova,
-						 c->len), c->ret);
-	KUNIT_EXPECT_EQ(test, rdmap_mem_stag(mem), c->ret ? stag : next);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_fast_reg(mem, c->other_pd ? PD_B : PD_A,
+						     next, c->access, c->iova,
+						     c->len), c->ret);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_stag(mem), c->ret ? stag : next);
 	KUNIT_EXPECT_EQ(test, check_stag(test, stag, PD_A).state,
 			c->ret && (c->valid_first || c->type != RDMAP_MEM_FRMR) ?
 			DDP_STAG_VALID : DDP_STAG_INVALID);
@@ -846,21 +846,21 @@ static void mem_set_pages_only_while_invalid(struct kunit *test)
 	struct rdmap_mem_pages one = {
 		.pages = mt->small, .npages = 1, .page_shift = PAGE_SHIFT,
 	};
-	u32 stag = rdmap_mem_stag(mem);
+	u32 stag = swi_rdmap_mem_stag(mem);
 	struct collector col = {};
 
-	KUNIT_EXPECT_EQ(test, rdmap_mem_set_pages(mem, &one), -EBUSY);
-	KUNIT_ASSERT_EQ(test, rdmap_mem_invalidate_local(&mt->t, stag, PD_A),
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_set_pages(mem, &one), -EBUSY);
+	KUNIT_ASSERT_EQ(test, swi_rdmap_mem_invalidate_local(&mt->t, stag, PD_A),
 			0);
-	KUNIT_EXPECT_EQ(test, rdmap_mem_set_pages(mem, &one), 0);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_set_pages(mem, &one), 0);
 	/* an old reference now walks an empty region */
-	KUNIT_EXPECT_EQ(test, rdmap_mem_walk(mem, FR_IOVA, 1, collect_piece,
-					     &col), -ERANGE);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_walk(mem, FR_IOVA, 1, collect_piece,
+						 &col), -ERANGE);
 	KUNIT_EXPECT_EQ(test, col.calls, 0);
-	KUNIT_EXPECT_EQ(test, rdmap_mem_fast_reg(mem, PD_A, stag, LW, FR_IOVA,
-						 PAGE_SIZE + 1), -EINVAL);
-	KUNIT_EXPECT_EQ(test, rdmap_mem_fast_reg(mem, PD_A, stag, LW, FR_IOVA,
-						 PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_fast_reg(mem, PD_A, stag, LW, FR_IOVA,
+						     PAGE_SIZE + 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_fast_reg(mem, PD_A, stag, LW, FR_IOVA,
+						     PAGE_SIZE), 0);
 }
 
 /* A valid FRMR keeps its pages and region when it is given others */
@@ -871,20 +871,20 @@ static void mem_set_pages_on_valid_frmr_keeps_pages(struct kunit *test)
 	struct rdmap_mem_pages big = {
 		.pages = mt->big, .npages = 2, .page_shift = PAGE_SHIFT + 1,
 	};
-	u32 stag = rdmap_mem_stag(mem);
+	u32 stag = swi_rdmap_mem_stag(mem);
 	struct collector col = {};
 	struct ddp_stag_check chk;
 	unsigned int i;
 
-	KUNIT_ASSERT_EQ(test, rdmap_mem_fast_reg(mem, PD_A, stag, LW | RW,
-						 FR_IOVA, 3 * PAGE_SIZE), 0);
-	KUNIT_EXPECT_EQ(test, rdmap_mem_set_pages(mem, &big), -EBUSY);
+	KUNIT_ASSERT_EQ(test, swi_rdmap_mem_fast_reg(mem, PD_A, stag, LW | RW,
+						     FR_IOVA, 3 * PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_set_pages(mem, &big), -EBUSY);
 	chk = check_stag(test, stag, PD_A);
 	KUNIT_EXPECT_EQ(test, chk.state, DDP_STAG_VALID);
 	KUNIT_EXPECT_EQ(test, chk.base, FR_IOVA);
 	KUNIT_EXPECT_EQ(test, chk.len, 3 * PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, rdmap_mem_walk(mem, FR_IOVA, 3 * PAGE_SIZE,
-					     collect_piece, &col), 0);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_walk(mem, FR_IOVA, 3 * PAGE_SIZE,
+						 collect_piece, &col), 0);
 	KUNIT_ASSERT_EQ(test, col.n, 3);
 	for (i = 0; i < 3; i++) {
 		KUNIT_EXPECT_PTR_EQ_MSG(test, col.p[i].page, mt->small[i],
@@ -895,14 +895,14 @@ static void mem_set_pages_on_valid_frmr_keeps_pages(struct kunit *test)
 	}
 
 	/* invalid, it takes them: the next registration walks those */
-	KUNIT_ASSERT_EQ(test, rdmap_mem_invalidate_local(&mt->t, stag, PD_A),
+	KUNIT_ASSERT_EQ(test, swi_rdmap_mem_invalidate_local(&mt->t, stag, PD_A),
 			0);
-	KUNIT_EXPECT_EQ(test, rdmap_mem_set_pages(mem, &big), 0);
-	KUNIT_ASSERT_EQ(test, rdmap_mem_fast_reg(mem, PD_A, stag, LW, FR_IOVA,
-						 4 * PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_set_pages(mem, &big), 0);
+	KUNIT_ASSERT_EQ(test, swi_rdmap_mem_fast_reg(mem, PD_A, stag, LW, FR_IOVA,
+						     4 * PAGE_SIZE), 0);
 	col = (struct collector){};
-	KUNIT_EXPECT_EQ(test, rdmap_mem_walk(mem, FR_IOVA, 1, collect_piece,
-					     &col), 0);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_walk(mem, FR_IOVA, 1, collect_piece,
+						 &col), 0);
 	KUNIT_ASSERT_EQ(test, col.n, 1);
 	KUNIT_EXPECT_PTR_EQ(test, col.p[0].page, mt->big[0]);
 }
@@ -930,9 +930,9 @@ static int remap_piece(void *ctx, struct page *page, unsigned int off,
 	unsigned int i;
 
 	if (w->col.n == 0) {
-		if (rdmap_mem_invalidate_local(w->t, rdmap_mem_stag(w->mem),
-					       PD_A) ||
-		    rdmap_mem_set_pages(w->mem, &w->next))
+		if (swi_rdmap_mem_invalidate_local(w->t, swi_rdmap_mem_stag(w->mem),
+						   PD_A) ||
+		    swi_rdmap_mem_set_pages(w->mem, &w->next))
 			return -EPROTO;
 		for (i = 0; i < 3; i++)
 			w->old[i] = w->next.pages[0];
@@ -955,25 +955,25 @@ static void mem_walk_stops_at_new_pages(struct kunit *test)
 	w.next = (struct rdmap_mem_pages){
 		.pages = mt->big, .npages = 2, .page_shift = PAGE_SHIFT,
 	};
-	w.mem = rdmap_mem_register(&mt->t, &a, GFP_KERNEL);
+	w.mem = swi_rdmap_mem_register(&mt->t, &a, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, w.mem);
-	KUNIT_ASSERT_EQ(test, rdmap_mem_set_pages(w.mem, &p), 0);
-	stag = rdmap_mem_stag(w.mem);
-	KUNIT_ASSERT_EQ(test, rdmap_mem_fast_reg(w.mem, PD_A, stag, LW | RW,
-						 FR_IOVA, 3 * PAGE_SIZE), 0);
+	KUNIT_ASSERT_EQ(test, swi_rdmap_mem_set_pages(w.mem, &p), 0);
+	stag = swi_rdmap_mem_stag(w.mem);
+	KUNIT_ASSERT_EQ(test, swi_rdmap_mem_fast_reg(w.mem, PD_A, stag, LW | RW,
+						     FR_IOVA, 3 * PAGE_SIZE), 0);
 
-	KUNIT_EXPECT_EQ(test, rdmap_mem_use_walk(w.mem, stag, PD_A, RW,
-						 FR_IOVA, 3 * PAGE_SIZE,
-						 remap_piece, &w), -ENOENT);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_use_walk(w.mem, stag, PD_A, RW,
+						     FR_IOVA, 3 * PAGE_SIZE,
+						     remap_piece, &w), -ENOENT);
 	KUNIT_ASSERT_EQ(test, w.col.n, 1);
 	KUNIT_EXPECT_PTR_EQ(test, w.col.p[0].page, mt->small[0]);
 
 	/* the new mapping is walked once it is registered */
-	KUNIT_ASSERT_EQ(test, rdmap_mem_fast_reg(w.mem, PD_A, stag, LW,
-						 FR_IOVA, PAGE_SIZE), 0);
+	KUNIT_ASSERT_EQ(test, swi_rdmap_mem_fast_reg(w.mem, PD_A, stag, LW,
+						     FR_IOVA, PAGE_SIZE), 0);
 	w.col = (struct collector){};
-	KUNIT_EXPECT_EQ(test, rdmap_mem_walk(w.mem, FR_IOVA, PAGE_SIZE,
-					     collect_piece, &w.col), 0);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_walk(w.mem, FR_IOVA, PAGE_SIZE,
+						 collect_piece, &w.col), 0);
 	KUNIT_ASSERT_EQ(test, w.col.n, 1);
 	KUNIT_EXPECT_PTR_EQ(test, w.col.p[0].page, mt->big[0]);
 }
@@ -1022,8 +1022,8 @@ static void mem_walk_gives_page_pieces(struct kunit *test)
 	struct collector col = {};
 	unsigned int i;
 
-	KUNIT_EXPECT_EQ(test, rdmap_mem_walk(mem, MR_IOVA + c->start, c->len,
-					     collect_piece, &col), c->ret);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_walk(mem, MR_IOVA + c->start, c->len,
+						 collect_piece, &col), c->ret);
 	KUNIT_ASSERT_EQ(test, col.n, c->n);
 	for (i = 0; i < c->n; i++) {
 		KUNIT_EXPECT_PTR_EQ_MSG(test, col.p[i].page,
@@ -1046,12 +1046,12 @@ static void mem_walk_splits_large_chunks(struct kunit *test)
 			   .page_shift = PAGE_SHIFT + 1,
 			   .offset = PAGE_SIZE + 0x40 },
 	};
-	struct rdmap_mem *mem = rdmap_mem_register(&mt->t, &a, GFP_KERNEL);
+	struct rdmap_mem *mem = swi_rdmap_mem_register(&mt->t, &a, GFP_KERNEL);
 	struct collector col = {};
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mem);
-	KUNIT_EXPECT_EQ(test, rdmap_mem_walk(mem, a.iova, a.len, collect_piece,
-					     &col), 0);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_walk(mem, a.iova, a.len, collect_piece,
+						 &col), 0);
 	KUNIT_ASSERT_EQ(test, col.n, 3);
 	KUNIT_EXPECT_PTR_EQ(test, col.p[0].page, nth_page(mt->big[0], 1));
 	KUNIT_EXPECT_EQ(test, col.p[0].off, 0x40);
@@ -1071,7 +1071,7 @@ static void mem_walk_dma_mr_uses_direct_map(struct kunit *test)
 	struct collector col = {};
 	struct ddp_stag_check chk;
 
-	KUNIT_EXPECT_EQ(test, rdmap_mem_walk(mem, va, 24, collect_piece, &col),
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_walk(mem, va, 24, collect_piece, &col),
 			0);
 	KUNIT_ASSERT_EQ(test, col.n, 2);
 	KUNIT_EXPECT_PTR_EQ(test, col.p[0].page, mt->big[0]);
@@ -1080,9 +1080,9 @@ static void mem_walk_dma_mr_uses_direct_map(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, col.p[1].page, nth_page(mt->big[0], 1));
 	KUNIT_EXPECT_EQ(test, col.p[1].off, 0);
 	KUNIT_EXPECT_EQ(test, col.p[1].len, 16);
-	KUNIT_EXPECT_EQ(test, check_lkey(test, rdmap_mem_stag(mem), PD_A, LW,
+	KUNIT_EXPECT_EQ(test, check_lkey(test, swi_rdmap_mem_stag(mem), PD_A, LW,
 					 va, 24), IB_WC_SUCCESS);
-	chk = check_stag(test, rdmap_mem_stag(mem), PD_A);
+	chk = check_stag(test, swi_rdmap_mem_stag(mem), PD_A);
 	KUNIT_EXPECT_EQ(test, chk.base, 0);
 	KUNIT_EXPECT_EQ(test, chk.len, U64_MAX);
 }
@@ -1092,8 +1092,8 @@ static void mem_walk_stops_at_callback_error(struct kunit *test)
 	struct rdmap_mem *mem = reg_mr(test, LW);
 	struct collector col = { .fail_at = 2 };
 
-	KUNIT_EXPECT_EQ(test, rdmap_mem_walk(mem, MR_IOVA, MR_LEN,
-					     collect_piece, &col), -EIO);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_walk(mem, MR_IOVA, MR_LEN,
+						 collect_piece, &col), -EIO);
 	KUNIT_EXPECT_EQ(test, col.calls, 2);
 	KUNIT_EXPECT_EQ(test, col.n, 1);
 }
@@ -1111,7 +1111,7 @@ static void dereg_fn(struct work_struct *work)
 {
 	struct dereg_work *dw = container_of(work, struct dereg_work, work);
 
-	rdmap_mem_dereg(dw->t, dw->mem);
+	swi_rdmap_mem_dereg(dw->t, dw->mem);
 	complete(&dw->done);
 }
 
@@ -1122,10 +1122,10 @@ static bool stag_unlisted(struct rdmap_mem_table *t, u32 stag)
 	int i;
 
 	for (i = 0; i < 100; i++) {
-		mem = rdmap_mem_lookup(t, stag);
+		mem = swi_rdmap_mem_lookup(t, stag);
 		if (IS_ERR(mem))
 			return true;
-		rdmap_mem_put(mem);
+		swi_rdmap_mem_put(mem);
 		msleep(20);
 	}
 	return false;
@@ -1135,15 +1135,15 @@ static void mem_lookup_reference_delays_dereg(struct kunit *test)
 {
 	struct mem_test *mt = test->priv;
 	struct rdmap_mem *mem = reg_mr(test, LW | RW);
-	u32 stag = rdmap_mem_stag(mem);
-	struct rdmap_mem *ref = rdmap_mem_lookup(&mt->t, stag);
+	u32 stag = swi_rdmap_mem_stag(mem);
+	struct rdmap_mem *ref = swi_rdmap_mem_lookup(&mt->t, stag);
 	struct dereg_work *dw = kunit_kzalloc(test, sizeof(*dw), GFP_KERNEL);
 	struct collector col = {};
 	struct ddp_stag_check chk;
 
 	KUNIT_ASSERT_PTR_EQ(test, ref, mem);
 	if (!dw)
-		rdmap_mem_put(ref);
+		swi_rdmap_mem_put(ref);
 	KUNIT_ASSERT_NOT_NULL(test, dw);
 	dw->t = &mt->t;
 	dw->mem = mem;
@@ -1156,18 +1156,18 @@ static void mem_lookup_reference_delays_dereg(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, wait_for_completion_timeout(&dw->done,
 							  HZ / 5), 0);
 	/* what the reference still sees: invalid, but its pages intact */
-	rdmap_mem_remote_check(ref, stag, PD_A, STREAM_A, &chk);
+	swi_rdmap_mem_remote_check(ref, stag, PD_A, STREAM_A, &chk);
 	KUNIT_EXPECT_EQ(test, chk.state, DDP_STAG_INVALID);
-	KUNIT_EXPECT_EQ(test, rdmap_mem_walk(ref, MR_IOVA, 1, collect_piece,
-					     &col), 0);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_walk(ref, MR_IOVA, 1, collect_piece,
+						 &col), 0);
 	KUNIT_EXPECT_PTR_EQ(test, col.p[0].page, mt->small[0]);
-	rdmap_mem_put(ref);
+	swi_rdmap_mem_put(ref);
 	KUNIT_EXPECT_NE(test, wait_for_completion_timeout(&dw->done, 10 * HZ),
 			0);
 	flush_work(&dw->work);
 }
 
-/* rdmap_mem_dereg() of @mem queued to a worker, for dereg_returns() */
+/* swi_rdmap_mem_dereg() of @mem queued to a worker, for dereg_returns() */
 static struct dereg_work *dereg_queue(struct kunit *test,
 				      struct dereg_work *dw,
 				      struct rdmap_mem *mem)
@@ -1183,14 +1183,14 @@ static struct dereg_work *dereg_queue(struct kunit *test,
 }
 
 /*
- * Whether the rdmap_mem_dereg() of @dw returned within 10 s. When it did
+ * Whether the swi_rdmap_mem_dereg() of @dw returned within 10 s. When it did
  * not, the caller drops what it waits for, then flushes the work.
  */
 static bool dereg_returns(struct kunit *test, struct dereg_work *dw)
 {
 	bool done = wait_for_completion_timeout(&dw->done, 10 * HZ);
 
-	KUNIT_EXPECT_TRUE_MSG(test, done, "rdmap_mem_dereg() still waits");
+	KUNIT_EXPECT_TRUE_MSG(test, done, "swi_rdmap_mem_dereg() still waits");
 	if (done)
 		flush_work(&dw->work);
 	return done;
@@ -1208,13 +1208,13 @@ static void mem_held_mr_refused_after_index_reuse(struct kunit *test)
 	struct mem_test *mt = test->priv;
 	struct dereg_work *dw = kunit_kzalloc(test, sizeof(*dw), GFP_KERNEL);
 	struct rdmap_mem *a = reg_mr(test, LW), *ref, *b, *used;
-	u32 stag = rdmap_mem_stag(a);
+	u32 stag = swi_rdmap_mem_stag(a);
 
 	KUNIT_ASSERT_NOT_NULL(test, dw);
-	ref = rdmap_mem_lookup(&mt->t, stag);
+	ref = swi_rdmap_mem_lookup(&mt->t, stag);
 	KUNIT_ASSERT_PTR_EQ(test, ref, a);
-	rdmap_mem_hold(ref);
-	rdmap_mem_put(ref);
+	swi_rdmap_mem_hold(ref);
+	swi_rdmap_mem_put(ref);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, unhold_action,
 							a), 0);
 
@@ -1225,30 +1225,30 @@ static void mem_held_mr_refused_after_index_reuse(struct kunit *test)
 	}
 	limit_indexes(test, rdmap_stag_index(stag));
 	b = reg_mr(test, LW);
-	KUNIT_ASSERT_EQ(test, rdmap_mem_stag(b), stag);
-	KUNIT_EXPECT_FALSE(test, rdmap_mem_is_valid(a));
-	KUNIT_EXPECT_TRUE(test, rdmap_mem_is_valid(b));
+	KUNIT_ASSERT_EQ(test, swi_rdmap_mem_stag(b), stag);
+	KUNIT_EXPECT_FALSE(test, swi_rdmap_mem_is_valid(a));
+	KUNIT_EXPECT_TRUE(test, swi_rdmap_mem_is_valid(b));
 
-	used = rdmap_mem_use(a, stag, PD_A, LW, MR_IOVA, 8);
+	used = swi_rdmap_mem_use(a, stag, PD_A, LW, MR_IOVA, 8);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(used), -ENOENT);
 	KUNIT_EXPECT_PTR_NE(test, used, b);
 	KUNIT_EXPECT_PTR_NE(test, used, a);
 	if (!IS_ERR(used))
-		rdmap_mem_put(used);
+		swi_rdmap_mem_put(used);
 
 	/* what a lookup by number would have used instead */
-	ref = rdmap_mem_lookup(&mt->t, stag);
+	ref = swi_rdmap_mem_lookup(&mt->t, stag);
 	KUNIT_EXPECT_PTR_EQ(test, ref, b);
-	KUNIT_EXPECT_EQ(test, rdmap_mem_local_check(ref, stag, PD_A, LW,
-						    MR_IOVA, 8),
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_local_check(ref, stag, PD_A, LW,
+							MR_IOVA, 8),
 			IB_WC_SUCCESS);
-	rdmap_mem_put(ref);
+	swi_rdmap_mem_put(ref);
 
 	/* invalidating through the hold touches A only, never B */
-	rdmap_mem_invalidate_held(a, stag, PD_A);
+	swi_rdmap_mem_invalidate_held(a, stag, PD_A);
 	KUNIT_EXPECT_EQ(test, check_stag(test, stag, PD_A).state,
 			DDP_STAG_VALID);
-	KUNIT_EXPECT_FALSE(test, rdmap_mem_is_valid(a));
+	KUNIT_EXPECT_FALSE(test, swi_rdmap_mem_is_valid(a));
 	/* the last hold frees A (kmemleak and KASAN on the debug kernel) */
 	drop_hold(test, a);
 }
@@ -1298,7 +1298,7 @@ static const struct use_case use_cases[] = {
 KUNIT_ARRAY_PARAM_DESC(use_cases, use_cases, desc);
 
 /*
- * rdmap_mem_use_walk() decides as rdmap_mem_use() does; it visits the
+ * swi_rdmap_mem_use_walk() decides as swi_rdmap_mem_use() does; it visits the
  * whole range when it allows the use, nothing otherwise
  */
 static void mem_use_walk_agrees(struct kunit *test, const struct use_case *c,
@@ -1308,10 +1308,10 @@ static void mem_use_walk_agrees(struct kunit *test, const struct use_case *c,
 	u64 seen = 0;
 	unsigned int i;
 
-	KUNIT_EXPECT_EQ(test, rdmap_mem_use_walk(mem, stag ^ c->key_xor,
-						 c->other_pd ? PD_B : PD_A,
-						 c->want, MR_IOVA + c->start,
-						 c->len, collect_piece, &col),
+	KUNIT_EXPECT_EQ(test, swi_rdmap_mem_use_walk(mem, stag ^ c->key_xor,
+						     c->other_pd ? PD_B : PD_A,
+						     c->want, MR_IOVA + c->start,
+						     c->len, collect_piece, &col),
 			c->ret);
 	for (i = 0; i < col.n; i++)
 		seen += col.p[i].len;
@@ -1324,25 +1324,25 @@ static void mem_use_checks_held_object(struct kunit *test)
 	struct mem_test *mt = test->priv;
 	struct dereg_work *dw = kunit_kzalloc(test, sizeof(*dw), GFP_KERNEL);
 	struct rdmap_mem *mem = reg_mr(test, c->access), *used;
-	u32 stag = rdmap_mem_stag(mem);
+	u32 stag = swi_rdmap_mem_stag(mem);
 
 	KUNIT_ASSERT_NOT_NULL(test, dw);
 	keep_hold(test, mem);
 	if (c->setup == USE_INVALIDATED)
-		KUNIT_ASSERT_EQ(test, rdmap_mem_invalidate_local(&mt->t, stag,
-								 PD_A), 0);
+		KUNIT_ASSERT_EQ(test, swi_rdmap_mem_invalidate_local(&mt->t, stag,
+								     PD_A), 0);
 	if (c->setup == USE_DEREGISTERED &&
 	    !dereg_returns(test, dereg_queue(test, dw, mem))) {
 		drop_hold(test, mem);
 		flush_work(&dw->work);
 		return;
 	}
-	used = rdmap_mem_use(mem, stag ^ c->key_xor, c->other_pd ? PD_B : PD_A,
-			     c->want, MR_IOVA + c->start, c->len);
+	used = swi_rdmap_mem_use(mem, stag ^ c->key_xor, c->other_pd ? PD_B : PD_A,
+				 c->want, MR_IOVA + c->start, c->len);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(used), c->ret);
 	if (!IS_ERR(used)) {
 		KUNIT_EXPECT_PTR_EQ(test, used, mem);
-		rdmap_mem_put(used);
+		swi_rdmap_mem_put(used);
 	}
 	mem_use_walk_agrees(test, c, mem, stag);
 }
@@ -1358,12 +1358,12 @@ static void mem_holds_outlive_dereg(struct kunit *test)
 	struct mem_test *mt = test->priv;
 	struct dereg_work *dw = kunit_kzalloc(test, sizeof(*dw), GFP_KERNEL);
 	struct rdmap_mem *mem = reg_mr(test, LW | RW), *used;
-	u32 stag = rdmap_mem_stag(mem);
+	u32 stag = swi_rdmap_mem_stag(mem);
 
 	KUNIT_ASSERT_NOT_NULL(test, dw);
 	keep_hold(test, mem);
 	keep_hold(test, mem);
-	used = rdmap_mem_use(mem, stag, PD_A, LW, MR_IOVA, 8);
+	used = swi_rdmap_mem_use(mem, stag, PD_A, LW, MR_IOVA, 8);
 	KUNIT_ASSERT_PTR_EQ(test, used, mem);
 
 	/* the use reference keeps the pages: the deregistration waits */
@@ -1371,8 +1371,8 @@ static void mem_holds_outlive_dereg(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, stag_unlisted(&mt->t, stag));
 	KUNIT_EXPECT_EQ(test, wait_for_completion_timeout(&dw->done, HZ / 5),
 			0);
-	KUNIT_EXPECT_FALSE(test, rdmap_mem_is_valid(mem));
-	rdmap_mem_put(used);
+	KUNIT_EXPECT_FALSE(test, swi_rdmap_mem_is_valid(mem));
+	swi_rdmap_mem_put(used);
 	/* two holds left, no use reference: it returns */
 	if (!dereg_returns(test, dw)) {
 		drop_hold(test, mem);
@@ -1380,17 +1380,17 @@ static void mem_holds_outlive_dereg(struct kunit *test)
 		flush_work(&dw->work);
 		return;
 	}
-	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(rdmap_mem_use(mem, stag, PD_A,
-							    0, MR_IOVA, 8)),
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(swi_rdmap_mem_use(mem, stag, PD_A,
+								0, MR_IOVA, 8)),
 			-ENOENT);
 
 	drop_hold(test, mem);
 	/* one hold left: still there after any free would have happened */
 	synchronize_rcu();
 	kvfree_rcu_barrier();
-	KUNIT_EXPECT_FALSE(test, rdmap_mem_is_valid(mem));
-	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(rdmap_mem_use(mem, stag, PD_A,
-							    0, MR_IOVA, 8)),
+	KUNIT_EXPECT_FALSE(test, swi_rdmap_mem_is_valid(mem));
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(swi_rdmap_mem_use(mem, stag, PD_A,
+								0, MR_IOVA, 8)),
 			-ENOENT);
 	drop_hold(test, mem);
 	kvfree_rcu_barrier();
@@ -1413,18 +1413,18 @@ struct atomic_results {
 static void data_path_calls(struct rdmap_mem_table *t, u32 stag,
 			    struct atomic_results *r)
 {
-	struct rdmap_mem *mem = rdmap_mem_lookup(t, stag);
+	struct rdmap_mem *mem = swi_rdmap_mem_lookup(t, stag);
 	struct rdmap_term_cause cause;
 	struct collector col = {};
 	struct ddp_stag_check chk;
 
-	rdmap_mem_remote_check(mem, stag, PD_A, STREAM_A, &chk);
+	swi_rdmap_mem_remote_check(mem, stag, PD_A, STREAM_A, &chk);
 	r->state = chk.state;
-	r->local = rdmap_mem_local_check(mem, stag, PD_A, LW, MR_IOVA, 8);
-	r->walk = rdmap_mem_walk(mem, MR_IOVA, 8, collect_piece, &col);
-	r->inval = rdmap_mem_invalidate_remote(t, stag, PD_A, STREAM_A,
-					       &cause);
-	rdmap_mem_put(mem);
+	r->local = swi_rdmap_mem_local_check(mem, stag, PD_A, LW, MR_IOVA, 8);
+	r->walk = swi_rdmap_mem_walk(mem, MR_IOVA, 8, collect_piece, &col);
+	r->inval = swi_rdmap_mem_invalidate_remote(t, stag, PD_A, STREAM_A,
+						   &cause);
+	swi_rdmap_mem_put(mem);
 }
 
 static void expect_data_path_ok(struct kunit *test, u32 stag,
@@ -1441,8 +1441,8 @@ static void expect_data_path_ok(struct kunit *test, u32 stag,
 static void mem_data_path_runs_in_atomic_context(struct kunit *test)
 {
 	struct mem_test *mt = test->priv;
-	u32 bh = rdmap_mem_stag(reg_mr(test, LW | RW));
-	u32 irq = rdmap_mem_stag(reg_mr(test, LW | RW));
+	u32 bh = swi_rdmap_mem_stag(reg_mr(test, LW | RW));
+	u32 irq = swi_rdmap_mem_stag(reg_mr(test, LW | RW));
 	struct atomic_results rb, ri;
 	unsigned long flags;
 
@@ -1512,15 +1512,15 @@ static u32 e2e_stag(struct kunit *test, const struct e2e_case *c,
 		    struct rdmap_mem *mem)
 {
 	struct mem_test *mt = test->priv;
-	u32 stag = rdmap_mem_stag(mem);
+	u32 stag = swi_rdmap_mem_stag(mem);
 
 	if (c->setup == E2E_WRONG_KEY)
 		return stag ^ 0x0f;
 	if (c->setup == E2E_UNKNOWN)
 		return stag + rdmap_stag_make(100, 0);
 	if (c->setup == E2E_INVALIDATED)
-		KUNIT_EXPECT_EQ(test, rdmap_mem_invalidate_local(&mt->t, stag,
-								 PD_A), 0);
+		KUNIT_EXPECT_EQ(test, swi_rdmap_mem_invalidate_local(&mt->t, stag,
+								     PD_A), 0);
 	return stag;
 }
 
@@ -1539,8 +1539,8 @@ static int e2e_verdict(const struct e2e_case *c, u32 stag,
 	struct ddp_rx_state rx = {};
 
 	if (c->op == RDMAP_READ_REQ)
-		return rdmap_read_req_check(&r, chk, cause);
-	return rdmap_rx_check(&h, c->len, &rx, chk, cause);
+		return swi_rdmap_read_req_check(&r, chk, cause);
+	return swi_rdmap_rx_check(&h, c->len, &rx, chk, cause);
 }
 
 static void mem_check_feeds_ddp_validation(struct kunit *test)
@@ -1550,12 +1550,12 @@ static void mem_check_feeds_ddp_validation(struct kunit *test)
 	struct rdmap_term_cause cause = { 0xaa, 0xaa, 0xaa };
 	u32 stag = e2e_stag(test, c, reg_mr(test, c->access));
 	const void *pd = c->setup == E2E_OTHER_PD ? PD_B : PD_A;
-	struct rdmap_mem *mem = rdmap_mem_lookup(&mt->t, stag);
+	struct rdmap_mem *mem = swi_rdmap_mem_lookup(&mt->t, stag);
 	struct ddp_stag_check chk;
 
-	rdmap_mem_remote_check(mem, stag, pd, STREAM_A, &chk);
+	swi_rdmap_mem_remote_check(mem, stag, pd, STREAM_A, &chk);
 	KUNIT_EXPECT_EQ(test, e2e_verdict(c, stag, &chk, &cause), c->ret);
-	rdmap_mem_put(mem);
+	swi_rdmap_mem_put(mem);
 	if (!c->ret) {
 		KUNIT_EXPECT_EQ(test, cause.layer, 0xaa);
 		return;
@@ -1583,24 +1583,24 @@ static void mem_bench_lookup_per_fpdu(struct kunit *test)
 
 	for (i = 0; i < 64; i++)
 		mem = reg_mr(test, LW | RW);
-	stag = rdmap_mem_stag(mem);
+	stag = swi_rdmap_mem_stag(mem);
 	a = kunit_kzalloc(test, mss, GFP_KERNEL);
 	b = kunit_kzalloc(test, mss, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	KUNIT_ASSERT_NOT_NULL(test, b);
 	t0 = ktime_get_ns();
 	for (i = 0; i < BENCH_LOOKUPS; i++) {
-		struct rdmap_mem *m = rdmap_mem_lookup(&mt->t, stag);
+		struct rdmap_mem *m = swi_rdmap_mem_lookup(&mt->t, stag);
 
-		bad += rdmap_mem_local_check(m, stag, PD_A, 0, MR_IOVA, mss) !=
+		bad += swi_rdmap_mem_local_check(m, stag, PD_A, 0, MR_IOVA, mss) !=
 		       IB_WC_SUCCESS;
-		rdmap_mem_put(m);
+		swi_rdmap_mem_put(m);
 	}
 	t_lookup = ktime_get_ns() - t0;
 	t0 = ktime_get_ns();
 	for (i = 0; i < BENCH_LOOKUPS; i++)
-		bad += rdmap_mem_local_check(mem, stag, PD_A, 0, MR_IOVA,
-					     mss) != IB_WC_SUCCESS;
+		bad += swi_rdmap_mem_local_check(mem, stag, PD_A, 0, MR_IOVA,
+						 mss) != IB_WC_SUCCESS;
 	t_check = ktime_get_ns() - t0;
 	t0 = ktime_get_ns();
 	for (i = 0; i < BENCH_LOOKUPS; i++) {

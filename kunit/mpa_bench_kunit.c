@@ -43,17 +43,17 @@ static u64 bench_frame(struct kunit *test, struct mpa_fpdu *f, bool markers,
 	unsigned int i;
 	u64 t0, ns = 0;
 
-	mpa_test_tx_init(test, &tx, 0, markers, crc);
+	swi_mpa_test_tx_init(test, &tx, 0, markers, crc);
 	*wlen = 0;
 	for (i = 0; i < n; i++) {
 		kv = (struct kvec){ (void *)(src + i * len), len };
 		t0 = ktime_get_ns();
 		iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, len);
-		if (mpa_fpdu_layout(&tx, f, len) || mpa_fpdu_set_crc(f, &it) ||
-		    mpa_tx_commit(&tx, f))
+		if (swi_mpa_fpdu_layout(&tx, f, len) || swi_mpa_fpdu_set_crc(f, &it) ||
+		    swi_mpa_tx_commit(&tx, f))
 			KUNIT_FAIL(test, "framing failed");
 		ns += ktime_get_ns() - t0;
-		*wlen += mpa_test_linearise(f, kv.iov_base, wire + *wlen);
+		*wlen += swi_mpa_test_linearise(f, kv.iov_base, wire + *wlen);
 	}
 	return ns;
 }
@@ -71,7 +71,7 @@ static void bench_deliver(struct mpa_rx *rx, struct sk_buff **skbs,
 	int n;
 
 	while (*j <= last) {
-		n = mpa_rx_feed(rx, skbs[*j], *coff, skbs[*j]->len - *coff);
+		n = swi_mpa_rx_feed(rx, skbs[*j], *coff, skbs[*j]->len - *coff);
 		if (n < 0)
 			return;
 		*coff += n;
@@ -93,7 +93,7 @@ static u64 bench_deframe(struct kunit *test, bool markers, bool crc,
 			 unsigned int wlen, u8 *dst)
 {
 	const struct mpa_fo_cfg cfg = { .markers = markers, .crc = crc };
-	struct mpa_test_sink *s = mpa_test_sink(test, 1, n);
+	struct swi_mpa_test_sink *s = swi_mpa_test_sink(test, 1, n);
 	struct sk_buff **skbs;
 	unsigned int off, nr = 0, i, j = 0, coff = 0;
 	struct mpa_rx *rx, *scan;
@@ -103,35 +103,35 @@ static u64 bench_deframe(struct kunit *test, bool markers, bool crc,
 	KUNIT_ASSERT_NOT_NULL(test, skbs);
 	for (off = 0; off < wlen; off += skbs[nr++]->len) {
 		KUNIT_ASSERT_LT(test, nr, BENCH_MAX_SKBS);
-		skbs[nr] = mpa_test_skb(test, wire + off,
-					min(wlen - off, BENCH_SKB), 0, 0);
+		skbs[nr] = swi_mpa_test_skb(test, wire + off,
+					    min(wlen - off, BENCH_SKB), 0, 0);
 	}
 	s->buf = dst;
 	s->cap = BENCH_BYTES;
-	rx = mpa_test_rx(test, s, 0, markers, crc, MPA_MULPDU_MAX);
+	rx = swi_mpa_test_rx(test, s, 0, markers, crc, MPA_MULPDU_MAX);
 	if (verified) {
 		scan = kunit_kzalloc(test, sizeof(*scan), GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, scan);
-		KUNIT_ASSERT_EQ(test, mpa_rx_init_verified(rx, scan, &cfg,
-							   MPA_MULPDU_MAX,
-							   rx->ops, s), 0);
+		KUNIT_ASSERT_EQ(test, swi_mpa_rx_init_verified(rx, scan, &cfg,
+							       MPA_MULPDU_MAX,
+							       rx->ops, s), 0);
 	}
 	t0 = ktime_get_ns();
 	for (i = 0; i < nr; i++) {
 		if (!verified) {
-			if (mpa_rx_feed(rx, skbs[i], 0, skbs[i]->len) !=
+			if (swi_mpa_rx_feed(rx, skbs[i], 0, skbs[i]->len) !=
 			    skbs[i]->len)
 				break;
 			continue;
 		}
-		mpa_rx_scan(rx, skbs[i], 0, skbs[i]->len);
+		swi_mpa_rx_scan(rx, skbs[i], 0, skbs[i]->len);
 		bench_deliver(rx, skbs, i, &j, &coff);
 	}
 	ns = ktime_get_ns() - t0;
 	for (i = 0; i < nr; i++)
 		kfree_skb(skbs[i]);
 	KUNIT_EXPECT_EQ(test, s->nr, n);
-	KUNIT_EXPECT_EQ(test, mpa_rx_error(rx), MPA_ERR_NONE);
+	KUNIT_EXPECT_EQ(test, swi_mpa_rx_error(rx), MPA_ERR_NONE);
 	return ns;
 }
 
@@ -139,7 +139,7 @@ static u64 bench_deframe(struct kunit *test, bool markers, bool crc,
 static void bench_one(struct kunit *test, struct mpa_fpdu *f, bool markers,
 		      bool crc, bool mss, const u8 *src, u8 *dst, u8 *wire)
 {
-	unsigned int len = mss ? mpa_mulpdu(BENCH_EMSS, markers) :
+	unsigned int len = mss ? swi_mpa_mulpdu(BENCH_EMSS, markers) :
 				 MPA_MULPDU_MAX;
 	unsigned int n = div_u64(BENCH_BYTES, len), wlen;
 	u64 bytes = (u64)n * len, tf, td, tv;
@@ -166,15 +166,15 @@ static void bench_one(struct kunit *test, struct mpa_fpdu *f, bool markers,
 static void mpa_bench_throughput(struct kunit *test)
 {
 	const u64 bytes = BENCH_BYTES;
-	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	struct mpa_fpdu *f = swi_mpa_test_fpdu(test);
 	u8 *src, *dst, *wire;
 	unsigned int cfg;
 	u64 t0;
 
-	src = mpa_test_vmalloc(test, bytes);
-	dst = mpa_test_vmalloc(test, bytes);
+	src = swi_mpa_test_vmalloc(test, bytes);
+	dst = swi_mpa_test_vmalloc(test, bytes);
 	/* MSS-sized FPDUs with Markers add about 1.7 % to the stream */
-	wire = mpa_test_vmalloc(test, bytes + bytes / 32);
+	wire = swi_mpa_test_vmalloc(test, bytes + bytes / 32);
 	prandom_bytes_state(&(struct rnd_state){ 7, 7, 7, 7 }, src, bytes);
 	t0 = ktime_get_ns();
 	memcpy(dst, src, bytes);
@@ -221,9 +221,9 @@ static void mpa_bench_crc32c_drivers(struct kunit *test)
 	unsigned int i, have = 0, first = 0;
 	u8 *src;
 
-	src = mpa_test_vmalloc(test, bytes);
+	src = swi_mpa_test_vmalloc(test, bytes);
 	prandom_bytes_state(&(struct rnd_state){ 9, 9, 9, 9 }, src, bytes);
-	kunit_info(test, "MPA computes CRC32c with %s\n", mpa_crc_driver());
+	kunit_info(test, "MPA computes CRC32c with %s\n", swi_mpa_crc_driver());
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		crcs[i] = kunit_kcalloc(test, BENCH_ULPDUS, sizeof(__le32),
 					GFP_KERNEL);

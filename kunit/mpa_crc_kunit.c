@@ -95,27 +95,27 @@ KUNIT_ARRAY_PARAM(crc_vectors, crc_kinds, crc_kind_desc);
  */
 static void crc_check_vector(struct kunit *test, const struct crc_vector *v)
 {
-	bool was = mpa_crc_set_direct(false);
+	bool was = swi_mpa_crc_set_direct(false);
 	struct mpa_crc crc;
 	unsigned int i;
 	__le32 got;
 	int path;
 
 	for (path = 0; path < 2; path++) {
-		mpa_crc_set_direct(path);
-		mpa_crc_begin(&crc);
+		swi_mpa_crc_set_direct(path);
+		swi_mpa_crc_begin(&crc);
 		mpa_crc_update(&crc, v->data, v->len);
-		got = mpa_crc_final(&crc);
+		got = swi_mpa_crc_final(&crc);
 		KUNIT_EXPECT_MEMEQ_MSG(test, &got, v->crc, MPA_CRC_SIZE,
 				       "path %d", path);
-		mpa_crc_begin(&crc);
+		swi_mpa_crc_begin(&crc);
 		for (i = 0; i < v->len; i++)
 			mpa_crc_update(&crc, &v->data[i], 1);
-		got = mpa_crc_final(&crc);
+		got = swi_mpa_crc_final(&crc);
 		KUNIT_EXPECT_MEMEQ_MSG(test, &got, v->crc, MPA_CRC_SIZE,
 				       "path %d, octet by octet", path);
 	}
-	mpa_crc_set_direct(was);
+	swi_mpa_crc_set_direct(was);
 }
 
 static void mpa_crc_matches_vector_both_paths(struct kunit *test)
@@ -140,12 +140,12 @@ static void mpa_crc_page_range_equals_linear(struct kunit *test)
 	buf = page_address(pages);
 	prandom_bytes_state(&(struct rnd_state){ 1, 2, 3, 4 }, buf + off, len);
 
-	mpa_crc_begin(&a);
+	swi_mpa_crc_begin(&a);
 	mpa_crc_update(&a, buf + off, len);
-	lin = mpa_crc_final(&a);
-	mpa_crc_begin(&b);
-	mpa_crc_update_page(&b, pages, off, len);
-	pg = mpa_crc_final(&b);
+	lin = swi_mpa_crc_final(&a);
+	swi_mpa_crc_begin(&b);
+	swi_mpa_crc_update_page(&b, pages, off, len);
+	pg = swi_mpa_crc_final(&b);
 	__free_pages(pages, 1);
 	KUNIT_EXPECT_EQ(test, le32_to_cpu(pg), le32_to_cpu(lin));
 }
@@ -168,10 +168,10 @@ static void mpa_crc_skb_with_frag_equals_linear(struct kunit *test)
 	memcpy(page_address(page) + 100, v.data + 20, v.len - 20);
 	skb_add_rx_frag(skb, 0, page, 100, v.len - 20, PAGE_SIZE);
 
-	mpa_crc_begin(&crc);
-	mpa_crc_update_skb(&crc, skb, 0, 7);
-	mpa_crc_update_skb(&crc, skb, 7, v.len - 7);
-	got = mpa_crc_final(&crc);
+	swi_mpa_crc_begin(&crc);
+	swi_mpa_crc_update_skb(&crc, skb, 0, 7);
+	swi_mpa_crc_update_skb(&crc, skb, 7, v.len - 7);
+	got = swi_mpa_crc_final(&crc);
 	kfree_skb(skb);
 	KUNIT_EXPECT_MEMEQ(test, &got, v.crc, MPA_CRC_SIZE);
 }
@@ -196,7 +196,7 @@ static void mpa_crc_pick_fastest(struct kunit *test)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++)
-		KUNIT_EXPECT_EQ_MSG(test, mpa_crc_pick(cases[i].ns, cases[i].n),
+		KUNIT_EXPECT_EQ_MSG(test, swi_mpa_crc_pick(cases[i].ns, cases[i].n),
 				    cases[i].want, "case %u", i);
 }
 

@@ -8,15 +8,15 @@
  * trip of more than 10,000 FPDUs in random pieces (down to single octets,
  * linear skbs, page frags and frag_lists), every single-bit flip of an
  * FPDU, wrong FPDUPTRs, refused lengths, a ULP that stops the parser, and
- * the sticky error of section 8; mpa_rx_copy() over every place an skb
+ * the sticky error of section 8; swi_mpa_rx_copy() over every place an skb
  * holds octets in (linear, page frags, a compound page, a frag_list).
- * The sink reads each span with mpa_rx_copy_ulpdu(), so every case with
+ * The sink reads each span with swi_mpa_rx_copy_ulpdu(), so every case with
  * Markers also checks that they are skipped wherever a span starts, is
  * cut or ends.
  *
- * Verify-first mode (mpa_rx_init_verified()), each piece given to the
- * checker (mpa_rx_scan()), then what was not consumed yet fed again
- * (mpa_rx_feed()), then mpa_rx_verdict(): good FPDUs cut at every kind of
+ * Verify-first mode (swi_mpa_rx_init_verified()), each piece given to the
+ * checker (swi_mpa_rx_scan()), then what was not consumed yet fed again
+ * (swi_mpa_rx_feed()), then swi_mpa_rx_verdict(): good FPDUs cut at every kind of
  * place (1-octet pieces, inside a header or a CRC, around an FPDU's end,
  * across the 2^32 stream position), with and without Markers, go up only
  * once the checker was given their last octet, then whole, delivery and
@@ -35,15 +35,15 @@
 
 #include "kunit/mpa_vectors.h"
 
-/* Like mpa_test_skb(), the octets from @split on in a frag_list skb. */
+/* Like swi_mpa_test_skb(), the octets from @split on in a frag_list skb. */
 static struct sk_buff *test_skb_chain(struct kunit *test, const u8 *data,
 				      unsigned int len, unsigned int lead,
 				      unsigned int split)
 {
-	struct sk_buff *skb = mpa_test_skb(test, data, split, lead, split / 2);
+	struct sk_buff *skb = swi_mpa_test_skb(test, data, split, lead, split / 2);
 	struct sk_buff *next;
 
-	next = mpa_test_skb(test, data + split, len - split, 0, 0);
+	next = swi_mpa_test_skb(test, data + split, len - split, 0, 0);
 	skb_shinfo(skb)->frag_list = next;
 	skb->len += next->len;
 	skb->data_len += next->len;
@@ -55,8 +55,8 @@ static struct sk_buff *test_skb_chain(struct kunit *test, const u8 *data,
 static int test_feed(struct kunit *test, struct mpa_rx *rx, const u8 *data,
 		     unsigned int len)
 {
-	struct sk_buff *skb = mpa_test_skb(test, data, len, 3, len / 2);
-	int ret = mpa_rx_feed(rx, skb, 3, len);
+	struct sk_buff *skb = swi_mpa_test_skb(test, data, len, 3, len / 2);
+	int ret = swi_mpa_rx_feed(rx, skb, 3, len);
 
 	kfree_skb(skb);
 	return ret;
@@ -78,15 +78,15 @@ static int test_feed_bytewise(struct kunit *test, struct mpa_rx *rx,
 
 static void mpa_deframe_figure5(struct kunit *test)
 {
-	struct mpa_test_sink *s = mpa_test_sink(test, 64, 4);
-	struct mpa_rx *rx = mpa_test_rx(test, s, 0, true, true, MPA_MULPDU_MAX);
+	struct swi_mpa_test_sink *s = swi_mpa_test_sink(test, 64, 4);
+	struct mpa_rx *rx = swi_mpa_test_rx(test, s, 0, true, true, MPA_MULPDU_MAX);
 	u8 ulpdu[MPA_FIG_ULPDU_LEN];
 
-	mpa_fig5_ulpdu(ulpdu);
-	KUNIT_EXPECT_EQ(test, test_feed(test, rx, mpa_fig5_wire,
-					sizeof(mpa_fig5_wire)),
-			sizeof(mpa_fig5_wire));
-	KUNIT_EXPECT_EQ(test, mpa_rx_error(rx), MPA_ERR_NONE);
+	swi_mpa_fig5_ulpdu(ulpdu);
+	KUNIT_EXPECT_EQ(test, test_feed(test, rx, swi_mpa_fig5_wire,
+					sizeof(swi_mpa_fig5_wire)),
+			sizeof(swi_mpa_fig5_wire));
+	KUNIT_EXPECT_EQ(test, swi_mpa_rx_error(rx), MPA_ERR_NONE);
 	KUNIT_ASSERT_EQ(test, s->nr, 1);
 	KUNIT_EXPECT_EQ(test, s->lens[0], MPA_FIG_ULPDU_LEN);
 	KUNIT_EXPECT_MEMEQ(test, s->buf, ulpdu, MPA_FIG_ULPDU_LEN);
@@ -95,16 +95,16 @@ static void mpa_deframe_figure5(struct kunit *test)
 
 static void mpa_deframe_figure6(struct kunit *test)
 {
-	struct mpa_test_sink *s = mpa_test_sink(test, 64, 4);
-	struct mpa_rx *rx = mpa_test_rx(test, s, MPA_FIG6_POS, true, true,
-					MPA_MULPDU_MAX);
+	struct swi_mpa_test_sink *s = swi_mpa_test_sink(test, 64, 4);
+	struct mpa_rx *rx = swi_mpa_test_rx(test, s, MPA_FIG6_POS, true, true,
+					    MPA_MULPDU_MAX);
 	u8 ulpdu[MPA_FIG_ULPDU_LEN];
 
-	mpa_fig6_ulpdu(ulpdu);
-	KUNIT_EXPECT_EQ(test, test_feed(test, rx, mpa_fig6_wire,
-					sizeof(mpa_fig6_wire)),
-			sizeof(mpa_fig6_wire));
-	KUNIT_EXPECT_EQ(test, mpa_rx_error(rx), MPA_ERR_NONE);
+	swi_mpa_fig6_ulpdu(ulpdu);
+	KUNIT_EXPECT_EQ(test, test_feed(test, rx, swi_mpa_fig6_wire,
+					sizeof(swi_mpa_fig6_wire)),
+			sizeof(swi_mpa_fig6_wire));
+	KUNIT_EXPECT_EQ(test, swi_mpa_rx_error(rx), MPA_ERR_NONE);
 	KUNIT_ASSERT_EQ(test, s->nr, 1);
 	KUNIT_EXPECT_MEMEQ(test, s->buf, ulpdu, MPA_FIG_ULPDU_LEN);
 	/* One span: the Marker inside it is skipped when it is read */
@@ -115,17 +115,17 @@ static void mpa_deframe_figure6(struct kunit *test)
 /* The first 492 octets of the stream, then Figure 6 as written in the RFC. */
 static unsigned int fig6_stream(struct kunit *test, u8 *out, u8 *ulpdus)
 {
-	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	struct mpa_fpdu *f = swi_mpa_test_fpdu(test);
 	struct mpa_tx tx;
 	unsigned int n;
 
-	mpa_test_tx_init(test, &tx, 0, true, true);
-	mpa_fig6_first_ulpdu(ulpdus);
-	n = mpa_test_frame(test, &tx, f, ulpdus, MPA_FIG6_FIRST_LEN, out);
+	swi_mpa_test_tx_init(test, &tx, 0, true, true);
+	swi_mpa_fig6_first_ulpdu(ulpdus);
+	n = swi_mpa_test_frame(test, &tx, f, ulpdus, MPA_FIG6_FIRST_LEN, out);
 	KUNIT_ASSERT_EQ(test, n, MPA_FIG6_POS);
-	memcpy(out + n, mpa_fig6_wire, sizeof(mpa_fig6_wire));
-	mpa_fig6_ulpdu(ulpdus + MPA_FIG6_FIRST_LEN);
-	return n + sizeof(mpa_fig6_wire);
+	memcpy(out + n, swi_mpa_fig6_wire, sizeof(swi_mpa_fig6_wire));
+	swi_mpa_fig6_ulpdu(ulpdus + MPA_FIG6_FIRST_LEN);
+	return n + sizeof(swi_mpa_fig6_wire);
 }
 
 /* Two FPDUs from the start of Full Operation, cut in two at every octet. */
@@ -134,7 +134,7 @@ static void mpa_deframe_figure6_stream_split_anywhere(struct kunit *test)
 	u8 *stream = kunit_kzalloc(test, 1024, GFP_KERNEL);
 	u8 *ulpdus = kunit_kzalloc(test, 1024, GFP_KERNEL);
 	const unsigned int total = MPA_FIG6_FIRST_LEN + MPA_FIG_ULPDU_LEN;
-	struct mpa_test_sink *s = mpa_test_sink(test, 1024, 4);
+	struct swi_mpa_test_sink *s = swi_mpa_test_sink(test, 1024, 4);
 	unsigned int len, cut;
 	struct mpa_rx *rx;
 	int got;
@@ -143,8 +143,8 @@ static void mpa_deframe_figure6_stream_split_anywhere(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, ulpdus);
 	len = fig6_stream(test, stream, ulpdus);
 	for (cut = 0; cut <= len; cut++) {
-		mpa_test_sink_reset(s);
-		rx = mpa_test_rx(test, s, 0, true, true, MPA_MULPDU_MAX);
+		swi_mpa_test_sink_reset(s);
+		rx = swi_mpa_test_rx(test, s, 0, true, true, MPA_MULPDU_MAX);
 		if (cut == len) {
 			got = test_feed_bytewise(test, rx, stream, len);
 		} else {
@@ -153,7 +153,7 @@ static void mpa_deframe_figure6_stream_split_anywhere(struct kunit *test)
 		}
 		KUNIT_EXPECT_EQ_MSG(test, got, len, "cut at %u", cut);
 		KUNIT_EXPECT_EQ_MSG(test, s->nr, 2, "cut at %u", cut);
-		KUNIT_EXPECT_EQ(test, mpa_rx_error(rx), MPA_ERR_NONE);
+		KUNIT_EXPECT_EQ(test, swi_mpa_rx_error(rx), MPA_ERR_NONE);
 		KUNIT_EXPECT_FALSE(test, s->misordered);
 		KUNIT_EXPECT_MEMEQ(test, s->buf, ulpdus, total);
 		kunit_kfree(test, rx);
@@ -162,14 +162,14 @@ static void mpa_deframe_figure6_stream_split_anywhere(struct kunit *test)
 	}
 }
 
-KUNIT_ARRAY_PARAM_DESC(layout, mpa_layout_cases, desc);
+KUNIT_ARRAY_PARAM_DESC(layout, swi_mpa_layout_cases, desc);
 
 /* Every layout of the placement table, CRC on, fed one octet at a time. */
 static void mpa_deframe_reads_marker_layouts(struct kunit *test)
 {
 	const struct mpa_layout_case *c = test->param_value;
-	struct mpa_fpdu *f = mpa_test_fpdu(test);
-	struct mpa_test_sink *s = mpa_test_sink(test, 2048, 4);
+	struct mpa_fpdu *f = swi_mpa_test_fpdu(test);
+	struct swi_mpa_test_sink *s = swi_mpa_test_sink(test, 2048, 4);
 	u8 *wire = kunit_kzalloc(test, 2048, GFP_KERNEL);
 	u8 *ulpdu = kunit_kzalloc(test, 1024, GFP_KERNEL);
 	struct mpa_rx *rx;
@@ -180,12 +180,12 @@ static void mpa_deframe_reads_marker_layouts(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, ulpdu);
 	prandom_bytes_state(&(struct rnd_state){ 1, 9, 9, 7 }, ulpdu,
 			    c->ulpdu_len);
-	mpa_test_tx_init(test, &tx, c->pos, c->markers, true);
-	n = mpa_test_frame(test, &tx, f, ulpdu, c->ulpdu_len, wire);
-	n += mpa_test_frame(test, &tx, f, ulpdu, c->ulpdu_len, wire + n);
-	rx = mpa_test_rx(test, s, c->pos, c->markers, true, MPA_MULPDU_MAX);
+	swi_mpa_test_tx_init(test, &tx, c->pos, c->markers, true);
+	n = swi_mpa_test_frame(test, &tx, f, ulpdu, c->ulpdu_len, wire);
+	n += swi_mpa_test_frame(test, &tx, f, ulpdu, c->ulpdu_len, wire + n);
+	rx = swi_mpa_test_rx(test, s, c->pos, c->markers, true, MPA_MULPDU_MAX);
 	KUNIT_EXPECT_EQ(test, test_feed_bytewise(test, rx, wire, n), n);
-	KUNIT_EXPECT_EQ(test, mpa_rx_error(rx), MPA_ERR_NONE);
+	KUNIT_EXPECT_EQ(test, swi_mpa_rx_error(rx), MPA_ERR_NONE);
 	KUNIT_ASSERT_EQ(test, s->nr, 2);
 	KUNIT_EXPECT_MEMEQ(test, s->buf, ulpdu, c->ulpdu_len);
 	KUNIT_EXPECT_MEMEQ(test, s->buf + c->ulpdu_len, ulpdu, c->ulpdu_len);
@@ -230,12 +230,12 @@ static unsigned int test_feed_random(struct kunit *test, struct mpa_rx *rx,
 		head = prandom_u32_state(rnd) % (n + 1);
 		a = prandom_u32_state(rnd) % (n + 1);
 		if (prandom_u32_state(rnd) % 8)
-			skb = mpa_test_skb(test, data + done, n, lead, head);
+			skb = swi_mpa_test_skb(test, data + done, n, lead, head);
 		else
 			skb = test_skb_chain(test, data + done, n, lead, head);
 		c->skbs++;
-		r1 = mpa_rx_feed(rx, skb, lead, a);
-		r2 = r1 == a ? mpa_rx_feed(rx, skb, lead + a, n - a) : 0;
+		r1 = swi_mpa_rx_feed(rx, skb, lead, a);
+		r2 = r1 == a ? swi_mpa_rx_feed(rx, skb, lead + a, n - a) : 0;
 		kfree_skb(skb);
 		if (r1 < 0 || r2 < 0)
 			return done;
@@ -288,7 +288,7 @@ struct rt_run {
 /* Random sizes 1..MULPDU, random payload, random start position. */
 static void rt_generate(struct rt_run *r, unsigned int emss)
 {
-	unsigned int mulpdu = mpa_mulpdu(emss, r->markers), i;
+	unsigned int mulpdu = swi_mpa_mulpdu(emss, r->markers), i;
 	struct kunit *test = r->test;
 	u32 pos = prandom_u32_state(r->rnd);
 
@@ -297,10 +297,10 @@ static void rt_generate(struct rt_run *r, unsigned int emss)
 		r->lens[i] = 1 + prandom_u32_state(r->rnd) % mulpdu;
 		r->total += r->lens[i];
 	}
-	r->src = mpa_test_vmalloc(test, r->total);
+	r->src = swi_mpa_test_vmalloc(test, r->total);
 	/* FPDU overhead: 9 octets, a leading Marker, a Marker per 508 */
-	r->wire = mpa_test_vmalloc(test, r->total + 16 * r->count +
-				   r->total / 100 + 64);
+	r->wire = swi_mpa_test_vmalloc(test, r->total + 16 * r->count +
+				       r->total / 100 + 64);
 	prandom_bytes_state(r->rnd, r->src, r->total);
 	if (prandom_u32_state(r->rnd) % 4)
 		pos &= ~3U;	/* mostly conforming, 4-aligned streams */
@@ -317,7 +317,7 @@ static void rt_frame(struct rt_run *r, struct mpa_fpdu *f, struct mpa_tx *tx)
 	struct iov_iter it;
 	struct kvec kv[3];
 
-	mpa_test_tx_init(test, tx, r->pos, r->markers, r->crc);
+	swi_mpa_test_tx_init(test, tx, r->pos, r->markers, r->crc);
 	r->wire_len = 0;
 	for (i = 0; i < r->count; off += len, i++) {
 		len = r->lens[i];
@@ -327,11 +327,11 @@ static void rt_frame(struct rt_run *r, struct mpa_fpdu *f, struct mpa_tx *tx)
 		kv[2] = (struct kvec){ .iov_base = r->src + off + a,
 				       .iov_len = len - a };
 		iov_iter_kvec(&it, ITER_SOURCE, kv, 3, len);
-		KUNIT_ASSERT_EQ(test, mpa_fpdu_layout(tx, f, len), 0);
-		KUNIT_ASSERT_EQ(test, mpa_fpdu_set_crc(f, &it), 0);
-		r->wire_len += mpa_test_linearise(f, r->src + off,
-						  r->wire + r->wire_len);
-		KUNIT_ASSERT_EQ(test, mpa_tx_commit(tx, f), 0);
+		KUNIT_ASSERT_EQ(test, swi_mpa_fpdu_layout(tx, f, len), 0);
+		KUNIT_ASSERT_EQ(test, swi_mpa_fpdu_set_crc(f, &it), 0);
+		r->wire_len += swi_mpa_test_linearise(f, r->src + off,
+						      r->wire + r->wire_len);
+		KUNIT_ASSERT_EQ(test, swi_mpa_tx_commit(tx, f), 0);
 	}
 	KUNIT_ASSERT_EQ(test, r->wire_len, tx->pos - r->pos);
 }
@@ -339,23 +339,23 @@ static void rt_frame(struct rt_run *r, struct mpa_fpdu *f, struct mpa_tx *tx)
 static void rt_check(struct rt_run *r, struct mpa_tx *tx)
 {
 	struct kunit *test = r->test;
-	struct mpa_test_sink *s;
+	struct swi_mpa_test_sink *s;
 	struct mpa_rx *rx;
 	unsigned int i;
 
 	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, s);
-	s->buf = mpa_test_vmalloc(test, r->total);
+	s->buf = swi_mpa_test_vmalloc(test, r->total);
 	s->cap = r->total;
 	s->lens = kunit_kcalloc(test, r->count, sizeof(*s->lens), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, s->lens);
 	s->max_lens = r->count;
-	rx = mpa_test_rx(test, s, r->pos, r->markers, r->crc, MPA_MULPDU_MAX);
+	rx = swi_mpa_test_rx(test, s, r->pos, r->markers, r->crc, MPA_MULPDU_MAX);
 
 	KUNIT_EXPECT_EQ(test, test_feed_random(test, rx, r->wire, r->wire_len,
 					       &r->cut), r->wire_len);
 	r->octets += r->wire_len;
-	KUNIT_EXPECT_EQ(test, mpa_rx_error(rx), MPA_ERR_NONE);
+	KUNIT_EXPECT_EQ(test, swi_mpa_rx_error(rx), MPA_ERR_NONE);
 	KUNIT_EXPECT_FALSE(test, s->misordered);
 	KUNIT_EXPECT_EQ(test, s->nr, r->count);
 	for (i = 0; i < r->count && i < s->nr; i++)
@@ -366,7 +366,7 @@ static void rt_check(struct rt_run *r, struct mpa_tx *tx)
 	KUNIT_EXPECT_EQ(test, memcmp(s->buf, r->src, r->total), 0);
 	KUNIT_EXPECT_EQ(test, rx->pos, tx->pos);
 	KUNIT_EXPECT_EQ(test, rx->state, MPA_RX_HDR);
-	mpa_test_vdone(test, s->buf);
+	swi_mpa_test_vdone(test, s->buf);
 	kunit_kfree(test, s->lens);
 	kunit_kfree(test, s);
 	kunit_kfree(test, rx);
@@ -374,7 +374,7 @@ static void rt_check(struct rt_run *r, struct mpa_tx *tx)
 
 static void mpa_deframe_random_round_trip(struct kunit *test)
 {
-	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	struct mpa_fpdu *f = swi_mpa_test_fpdu(test);
 	struct rnd_state rnd;
 	struct rt_run r = { .test = test, .rnd = &rnd, .cut.rnd = &rnd };
 	unsigned int cfg, b, fpdus = 0;
@@ -392,8 +392,8 @@ static void mpa_deframe_random_round_trip(struct kunit *test)
 			rt_generate(&r, rt_batches[b].emss);
 			rt_frame(&r, f, &tx);
 			rt_check(&r, &tx);
-			mpa_test_vdone(test, r.src);
-			mpa_test_vdone(test, r.wire);
+			swi_mpa_test_vdone(test, r.src);
+			swi_mpa_test_vdone(test, r.wire);
 			fpdus += r.count;
 			if (test->status == KUNIT_FAILURE) {
 				kunit_info(test, "failed: markers %d crc %d batch %u pos %u\n",
@@ -415,10 +415,10 @@ struct flip_case {
 };
 
 static const struct flip_case flip_cases[] = {
-	{ "Figure 5 (leading Marker)", mpa_fig5_wire, sizeof(mpa_fig5_wire),
+	{ "Figure 5 (leading Marker)", swi_mpa_fig5_wire, sizeof(swi_mpa_fig5_wire),
 	  0 },
-	{ "Figure 6 (Marker in the payload)", mpa_fig6_wire,
-	  sizeof(mpa_fig6_wire), MPA_FIG6_POS },
+	{ "Figure 6 (Marker in the payload)", swi_mpa_fig6_wire,
+	  sizeof(swi_mpa_fig6_wire), MPA_FIG6_POS },
 };
 
 KUNIT_ARRAY_PARAM_DESC(flip, flip_cases, desc);
@@ -426,16 +426,16 @@ KUNIT_ARRAY_PARAM_DESC(flip, flip_cases, desc);
 /* Good FPDUs to follow the flipped one: enough for any ULPDU_Length flip. */
 static unsigned int flip_tail(struct kunit *test, u32 pos, u8 *out)
 {
-	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	struct mpa_fpdu *f = swi_mpa_test_fpdu(test);
 	u8 *ulpdu = kunit_kzalloc(test, 4000, GFP_KERNEL);
 	unsigned int i, n = 0;
 	struct mpa_tx tx;
 
 	KUNIT_ASSERT_NOT_NULL(test, ulpdu);
 	prandom_bytes_state(&(struct rnd_state){ 3, 1, 4, 1 }, ulpdu, 4000);
-	mpa_test_tx_init(test, &tx, pos, true, true);
+	swi_mpa_test_tx_init(test, &tx, pos, true, true);
 	for (i = 0; i < 10; i++)
-		n += mpa_test_frame(test, &tx, f, ulpdu, 4000, out + n);
+		n += swi_mpa_test_frame(test, &tx, f, ulpdu, 4000, out + n);
 	return n;
 }
 
@@ -447,7 +447,7 @@ static void mpa_deframe_every_bit_flip_is_crc_error(struct kunit *test)
 {
 	const struct flip_case *c = test->param_value;
 	u8 *stream = kunit_kzalloc(test, 48 * 1024, GFP_KERNEL);
-	struct mpa_test_sink *s = mpa_test_sink(test, 48 * 1024, 16);
+	struct swi_mpa_test_sink *s = swi_mpa_test_sink(test, 48 * 1024, 16);
 	unsigned int bit, len, used;
 	struct mpa_rx *rx;
 	int ret;
@@ -455,19 +455,19 @@ static void mpa_deframe_every_bit_flip_is_crc_error(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, stream);
 	memcpy(stream, c->wire, c->len);
 	len = c->len + flip_tail(test, c->pos + c->len, stream + c->len);
-	rx = mpa_test_rx(test, s, c->pos, true, true, MPA_MULPDU_MAX);
+	rx = swi_mpa_test_rx(test, s, c->pos, true, true, MPA_MULPDU_MAX);
 	KUNIT_ASSERT_EQ(test, test_feed(test, rx, stream, len), len);
 	KUNIT_ASSERT_EQ(test, s->nr, 11);	/* the unflipped stream is good */
 
 	for (bit = 0; bit < c->len * 8; bit++) {
-		mpa_test_sink_reset(s);
+		swi_mpa_test_sink_reset(s);
 		stream[bit / 8] ^= BIT(bit % 8);
 		kunit_kfree(test, rx);
-		rx = mpa_test_rx(test, s, c->pos, true, true, MPA_MULPDU_MAX);
+		rx = swi_mpa_test_rx(test, s, c->pos, true, true, MPA_MULPDU_MAX);
 		ret = test_feed(test, rx, stream, len);
 		used = ret;
 		stream[bit / 8] ^= BIT(bit % 8);
-		KUNIT_EXPECT_EQ_MSG(test, mpa_rx_error(rx), MPA_ERR_CRC,
+		KUNIT_EXPECT_EQ_MSG(test, swi_mpa_rx_error(rx), MPA_ERR_CRC,
 				    "bit %u", bit);
 		KUNIT_EXPECT_EQ_MSG(test, s->err, MPA_ERR_CRC, "bit %u", bit);
 		KUNIT_EXPECT_EQ_MSG(test, s->nr, 0, "bit %u", bit);
@@ -522,8 +522,8 @@ static void mpa_deframe_checks_fpduptr(struct kunit *test)
 	u32 pos = c->fig6 ? MPA_FIG6_POS : 0;
 	struct mpa_marker m = { cpu_to_be16(c->reserved),
 				cpu_to_be16(c->fpduptr) };
-	struct mpa_fpdu *f = mpa_test_fpdu(test);
-	struct mpa_test_sink *s = mpa_test_sink(test, 64, 4);
+	struct mpa_fpdu *f = swi_mpa_test_fpdu(test);
+	struct swi_mpa_test_sink *s = swi_mpa_test_sink(test, 64, 4);
 	u8 ulpdu[MPA_FIG_ULPDU_LEN], wire[64];
 	struct kvec kv = { .iov_base = ulpdu, .iov_len = MPA_FIG_ULPDU_LEN };
 	struct iov_iter it;
@@ -531,24 +531,24 @@ static void mpa_deframe_checks_fpduptr(struct kunit *test)
 	struct mpa_tx tx;
 
 	if (c->fig6)
-		mpa_fig6_ulpdu(ulpdu);
+		swi_mpa_fig6_ulpdu(ulpdu);
 	else
-		mpa_fig5_ulpdu(ulpdu);
-	mpa_test_tx_init(test, &tx, pos, true, true);
-	KUNIT_ASSERT_EQ(test, mpa_fpdu_layout(&tx, f, MPA_FIG_ULPDU_LEN), 0);
+		swi_mpa_fig5_ulpdu(ulpdu);
+	swi_mpa_test_tx_init(test, &tx, pos, true, true);
+	KUNIT_ASSERT_EQ(test, swi_mpa_fpdu_layout(&tx, f, MPA_FIG_ULPDU_LEN), 0);
 	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, MPA_FIG_ULPDU_LEN);
-	KUNIT_ASSERT_EQ(test, mpa_fpdu_set_crc(f, &it), 0);
+	KUNIT_ASSERT_EQ(test, swi_mpa_fpdu_set_crc(f, &it), 0);
 	memcpy(f->bytes + (c->fig6 ? 2 : 0), &m, sizeof(m));
 	if (c->fix_crc)
-		KUNIT_ASSERT_EQ(test, mpa_fpdu_set_crc(f, &it), 0);
-	KUNIT_ASSERT_EQ(test, mpa_test_linearise(f, ulpdu, wire), 48 + 4);
+		KUNIT_ASSERT_EQ(test, swi_mpa_fpdu_set_crc(f, &it), 0);
+	KUNIT_ASSERT_EQ(test, swi_mpa_test_linearise(f, ulpdu, wire), 48 + 4);
 
-	rx = mpa_test_rx(test, s, pos, true, c->crc_on, MPA_MULPDU_MAX);
+	rx = swi_mpa_test_rx(test, s, pos, true, c->crc_on, MPA_MULPDU_MAX);
 	KUNIT_EXPECT_EQ(test, test_feed(test, rx, wire, 52), 52);
-	KUNIT_EXPECT_EQ(test, mpa_rx_error(rx), c->err);
+	KUNIT_EXPECT_EQ(test, swi_mpa_rx_error(rx), c->err);
 	KUNIT_EXPECT_EQ(test, s->err, c->err);
 	KUNIT_EXPECT_EQ(test, s->nr, c->err ? 0 : 1);
-	KUNIT_EXPECT_EQ(test, mpa_rx_stopped(rx), c->err != MPA_ERR_NONE);
+	KUNIT_EXPECT_EQ(test, swi_mpa_rx_stopped(rx), c->err != MPA_ERR_NONE);
 }
 
 /*
@@ -559,10 +559,10 @@ static void mpa_deframe_checks_fpduptr(struct kunit *test)
 static void mpa_deframe_checks_inner_fpduptr(struct kunit *test)
 {
 	static const u32 at[] = { 0, 512, 1024 };
-	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	struct mpa_fpdu *f = swi_mpa_test_fpdu(test);
 	u8 *ulpdu = kunit_kzalloc(test, 1024, GFP_KERNEL);
 	u8 *wire = kunit_kzalloc(test, 2048, GFP_KERNEL);
-	struct mpa_test_sink *s;
+	struct swi_mpa_test_sink *s;
 	struct mpa_marker m;
 	struct mpa_rx *rx;
 	struct mpa_tx tx;
@@ -571,8 +571,8 @@ static void mpa_deframe_checks_inner_fpduptr(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, ulpdu);
 	KUNIT_ASSERT_NOT_NULL(test, wire);
 	for (i = 0; i < ARRAY_SIZE(at); i++) {
-		mpa_test_tx_init(test, &tx, 0, true, false);
-		n = mpa_test_frame(test, &tx, f, ulpdu, 1024, wire);
+		swi_mpa_test_tx_init(test, &tx, 0, true, false);
+		n = swi_mpa_test_frame(test, &tx, f, ulpdu, 1024, wire);
 		KUNIT_ASSERT_EQ(test, n, 1044);
 		/* the header is at 4, behind the leading Marker */
 		memcpy(&m, wire + at[i], sizeof(m));
@@ -580,10 +580,10 @@ static void mpa_deframe_checks_inner_fpduptr(struct kunit *test)
 				at[i] ? at[i] - 4 : 0);
 		m.fpduptr = cpu_to_be16(at[i]);
 		memcpy(wire + at[i], &m, sizeof(m));
-		s = mpa_test_sink(test, 2048, 4);
-		rx = mpa_test_rx(test, s, 0, true, false, MPA_MULPDU_MAX);
+		s = swi_mpa_test_sink(test, 2048, 4);
+		rx = swi_mpa_test_rx(test, s, 0, true, false, MPA_MULPDU_MAX);
 		KUNIT_EXPECT_EQ(test, test_feed(test, rx, wire, n), n);
-		KUNIT_EXPECT_EQ(test, mpa_rx_error(rx),
+		KUNIT_EXPECT_EQ(test, swi_mpa_rx_error(rx),
 				at[i] ? MPA_ERR_MARKER : MPA_ERR_NONE);
 		KUNIT_EXPECT_EQ(test, s->nr, at[i] ? 0 : 1);
 	}
@@ -592,8 +592,8 @@ static void mpa_deframe_checks_inner_fpduptr(struct kunit *test)
 /* ULPDU_Length above the limit: refused before any payload goes up. */
 static void mpa_deframe_refuses_length_above_limit(struct kunit *test)
 {
-	struct mpa_fpdu *f = mpa_test_fpdu(test);
-	struct mpa_test_sink *s = mpa_test_sink(test, 4096, 4);
+	struct mpa_fpdu *f = swi_mpa_test_fpdu(test);
+	struct swi_mpa_test_sink *s = swi_mpa_test_sink(test, 4096, 4);
 	u8 *ulpdu = kunit_kzalloc(test, 1100, GFP_KERNEL);
 	u8 *wire = kunit_kzalloc(test, 4096, GFP_KERNEL);
 	unsigned int n1, n;
@@ -602,18 +602,18 @@ static void mpa_deframe_refuses_length_above_limit(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, ulpdu);
 	KUNIT_ASSERT_NOT_NULL(test, wire);
-	mpa_test_tx_init(test, &tx, 0, true, true);
-	n1 = mpa_test_frame(test, &tx, f, ulpdu, 1024, wire);
-	n = n1 + mpa_test_frame(test, &tx, f, ulpdu, 1025, wire + n1);
+	swi_mpa_test_tx_init(test, &tx, 0, true, true);
+	n1 = swi_mpa_test_frame(test, &tx, f, ulpdu, 1024, wire);
+	n = n1 + swi_mpa_test_frame(test, &tx, f, ulpdu, 1025, wire + n1);
 	KUNIT_ASSERT_EQ(test, n1, 1044);	/* 3 Markers, not at 1044 */
-	rx = mpa_test_rx(test, s, 0, true, true, 1024);
+	rx = swi_mpa_test_rx(test, s, 0, true, true, 1024);
 	/* the 1024-octet ULPDU passes, the header of the next one does not */
 	KUNIT_EXPECT_EQ(test, test_feed(test, rx, wire, n), n1 + MPA_HDR_SIZE);
 	KUNIT_EXPECT_EQ(test, s->nr, 1);
 	KUNIT_EXPECT_EQ(test, s->begins, 1);
 	KUNIT_EXPECT_EQ(test, s->ends, 2);
 	KUNIT_EXPECT_EQ(test, s->err, MPA_ERR_MARKER);
-	KUNIT_EXPECT_EQ(test, mpa_rx_error(rx), MPA_ERR_MARKER);
+	KUNIT_EXPECT_EQ(test, swi_mpa_rx_error(rx), MPA_ERR_MARKER);
 	KUNIT_EXPECT_EQ(test, test_feed(test, rx, wire, n), 0);
 	KUNIT_EXPECT_EQ(test, s->late, 0);
 }
@@ -621,12 +621,12 @@ static void mpa_deframe_refuses_length_above_limit(struct kunit *test)
 static void mpa_deframe_refuses_length_65535(struct kunit *test)
 {
 	static const u8 wire[] = { 0xff, 0xff, 0x41, 0x43, 0, 0, 0, 0 };
-	struct mpa_test_sink *s = mpa_test_sink(test, 64, 4);
-	struct mpa_rx *rx = mpa_test_rx(test, s, 4, false, false,
-					MPA_MULPDU_MAX);
+	struct swi_mpa_test_sink *s = swi_mpa_test_sink(test, 64, 4);
+	struct mpa_rx *rx = swi_mpa_test_rx(test, s, 4, false, false,
+					    MPA_MULPDU_MAX);
 
 	KUNIT_EXPECT_EQ(test, test_feed(test, rx, wire, sizeof(wire)), 2);
-	KUNIT_EXPECT_EQ(test, mpa_rx_error(rx), MPA_ERR_MARKER);
+	KUNIT_EXPECT_EQ(test, swi_mpa_rx_error(rx), MPA_ERR_MARKER);
 	KUNIT_EXPECT_EQ(test, s->datas, 0);
 }
 
@@ -638,12 +638,12 @@ static void mpa_deframe_passes_zero_length_ulpdu(struct kunit *test)
 		0x00, 0x00,		/* pad */
 		0xc7, 0x4b, 0x67, 0x48,	/* CRC32c of four zero octets */
 	};
-	struct mpa_test_sink *s = mpa_test_sink(test, 64, 4);
-	struct mpa_rx *rx = mpa_test_rx(test, s, 4, true, true, MPA_MULPDU_MAX);
+	struct swi_mpa_test_sink *s = swi_mpa_test_sink(test, 64, 4);
+	struct mpa_rx *rx = swi_mpa_test_rx(test, s, 4, true, true, MPA_MULPDU_MAX);
 
 	KUNIT_EXPECT_EQ(test, test_feed_bytewise(test, rx, wire, sizeof(wire)),
 			sizeof(wire));
-	KUNIT_EXPECT_EQ(test, mpa_rx_error(rx), MPA_ERR_NONE);
+	KUNIT_EXPECT_EQ(test, swi_mpa_rx_error(rx), MPA_ERR_NONE);
 	KUNIT_EXPECT_EQ(test, s->nr, 1);
 	KUNIT_EXPECT_EQ(test, s->begins, 1);
 	KUNIT_EXPECT_EQ(test, s->datas, 0);
@@ -652,22 +652,22 @@ static void mpa_deframe_passes_zero_length_ulpdu(struct kunit *test)
 /* A callback's non-zero return stops the parser right there, for good. */
 static void mpa_deframe_callback_stops_parser(struct kunit *test)
 {
-	struct mpa_fpdu *f = mpa_test_fpdu(test);
-	struct mpa_test_sink *s = mpa_test_sink(test, 4096, 4);
+	struct mpa_fpdu *f = swi_mpa_test_fpdu(test);
+	struct swi_mpa_test_sink *s = swi_mpa_test_sink(test, 4096, 4);
 	u8 ulpdu[100] = { 1, 2, 3 };
 	u8 wire[512];
 	struct mpa_rx *rx;
 	struct mpa_tx tx;
 	unsigned int n;
 
-	mpa_test_tx_init(test, &tx, 4, false, true);
-	n = mpa_test_frame(test, &tx, f, ulpdu, 100, wire);
-	n += mpa_test_frame(test, &tx, f, ulpdu, 100, wire + n);
+	swi_mpa_test_tx_init(test, &tx, 4, false, true);
+	n = swi_mpa_test_frame(test, &tx, f, ulpdu, 100, wire);
+	n += swi_mpa_test_frame(test, &tx, f, ulpdu, 100, wire + n);
 	s->stop_at = 1;
-	rx = mpa_test_rx(test, s, 4, false, true, MPA_MULPDU_MAX);
+	rx = swi_mpa_test_rx(test, s, 4, false, true, MPA_MULPDU_MAX);
 	KUNIT_EXPECT_EQ(test, test_feed(test, rx, wire, n), 2 + 100);
-	KUNIT_EXPECT_TRUE(test, mpa_rx_stopped(rx));
-	KUNIT_EXPECT_EQ(test, mpa_rx_error(rx), MPA_ERR_NONE);
+	KUNIT_EXPECT_TRUE(test, swi_mpa_rx_stopped(rx));
+	KUNIT_EXPECT_EQ(test, swi_mpa_rx_error(rx), MPA_ERR_NONE);
 	KUNIT_EXPECT_EQ(test, rx->ulp_err, -ECANCELED);
 	KUNIT_EXPECT_EQ(test, test_feed(test, rx, wire + 102, n - 102), 0);
 	KUNIT_EXPECT_EQ(test, s->datas, 1);
@@ -677,33 +677,33 @@ static void mpa_deframe_callback_stops_parser(struct kunit *test)
 /* After a CRC error, later skbs with good FPDUs are not even consumed. */
 static void mpa_deframe_error_is_sticky(struct kunit *test)
 {
-	struct mpa_test_sink *s = mpa_test_sink(test, 4096, 4);
-	struct mpa_rx *rx = mpa_test_rx(test, s, 0, true, true, MPA_MULPDU_MAX);
-	u8 bad[sizeof(mpa_fig5_wire)];
+	struct swi_mpa_test_sink *s = swi_mpa_test_sink(test, 4096, 4);
+	struct mpa_rx *rx = swi_mpa_test_rx(test, s, 0, true, true, MPA_MULPDU_MAX);
+	u8 bad[sizeof(swi_mpa_fig5_wire)];
 
-	memcpy(bad, mpa_fig5_wire, sizeof(bad));
+	memcpy(bad, swi_mpa_fig5_wire, sizeof(bad));
 	bad[20] ^= 0x80;
 	KUNIT_EXPECT_EQ(test, test_feed(test, rx, bad, sizeof(bad)),
 			sizeof(bad));
 	KUNIT_EXPECT_EQ(test, s->err, MPA_ERR_CRC);
 	KUNIT_EXPECT_EQ(test, s->datas, 1);	/* placed before the CRC */
-	KUNIT_EXPECT_EQ(test, test_feed(test, rx, mpa_fig6_wire,
-					sizeof(mpa_fig6_wire)), 0);
+	KUNIT_EXPECT_EQ(test, test_feed(test, rx, swi_mpa_fig6_wire,
+					sizeof(swi_mpa_fig6_wire)), 0);
 	KUNIT_EXPECT_EQ(test, s->nr, 0);
 	KUNIT_EXPECT_EQ(test, s->late, 0);
-	KUNIT_EXPECT_EQ(test, mpa_rx_error(rx), MPA_ERR_CRC);
+	KUNIT_EXPECT_EQ(test, swi_mpa_rx_error(rx), MPA_ERR_CRC);
 }
 
 static void mpa_deframe_rejects_range_outside_skb(struct kunit *test)
 {
-	struct mpa_test_sink *s = mpa_test_sink(test, 64, 4);
-	struct mpa_rx *rx = mpa_test_rx(test, s, 0, true, true, MPA_MULPDU_MAX);
-	struct sk_buff *skb = mpa_test_skb(test, mpa_fig5_wire, 10, 0, 10);
+	struct swi_mpa_test_sink *s = swi_mpa_test_sink(test, 64, 4);
+	struct mpa_rx *rx = swi_mpa_test_rx(test, s, 0, true, true, MPA_MULPDU_MAX);
+	struct sk_buff *skb = swi_mpa_test_skb(test, swi_mpa_fig5_wire, 10, 0, 10);
 
-	KUNIT_EXPECT_EQ(test, mpa_rx_feed(rx, skb, 0, 11), -EINVAL);
-	KUNIT_EXPECT_EQ(test, mpa_rx_feed(rx, skb, 11, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, mpa_rx_feed(rx, skb, 4, UINT_MAX), -EINVAL);
-	KUNIT_EXPECT_EQ(test, mpa_rx_feed(rx, skb, 10, 0), 0);
+	KUNIT_EXPECT_EQ(test, swi_mpa_rx_feed(rx, skb, 0, 11), -EINVAL);
+	KUNIT_EXPECT_EQ(test, swi_mpa_rx_feed(rx, skb, 11, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, swi_mpa_rx_feed(rx, skb, 4, UINT_MAX), -EINVAL);
+	KUNIT_EXPECT_EQ(test, swi_mpa_rx_feed(rx, skb, 10, 0), 0);
 	kfree_skb(skb);
 	KUNIT_EXPECT_EQ(test, rx->pos, 0);
 }
@@ -755,7 +755,7 @@ static struct sk_buff *test_copy_skb(struct kunit *test, const u8 *data,
 }
 
 /*
- * mpa_rx_copy() against the source octets: every range crossing a place
+ * swi_mpa_rx_copy() against the source octets: every range crossing a place
  * boundary (linear/frag, frag/frag, page/page in a compound frag,
  * frag/frag_list), then seeded random ranges, mostly moving forward as
  * the parser does and sometimes back (the cursor starts over), and the
@@ -786,8 +786,8 @@ static void mpa_deframe_copy_matches_source(struct kunit *test)
 		for (off = bounds[i] - 5; off <= bounds[i]; off++) {
 			for (n = 1; n <= 9 && off + n <= len; n++) {
 				memset(dst, 0, n);
-				KUNIT_ASSERT_EQ(test, mpa_rx_copy(rx, skb, off,
-								  dst, n), 0);
+				KUNIT_ASSERT_EQ(test, swi_mpa_rx_copy(rx, skb, off,
+								      dst, n), 0);
 				KUNIT_ASSERT_MEMEQ(test, dst, data + off, n);
 			}
 		}
@@ -796,42 +796,42 @@ static void mpa_deframe_copy_matches_source(struct kunit *test)
 		if (prandom_u32_state(&rnd) % 8 == 0 || off >= len)
 			off = prandom_u32_state(&rnd) % len;
 		n = 1 + prandom_u32_state(&rnd) % min(len - off, 1200U);
-		KUNIT_ASSERT_EQ(test, mpa_rx_copy(rx, skb, off, dst, n), 0);
+		KUNIT_ASSERT_EQ(test, swi_mpa_rx_copy(rx, skb, off, dst, n), 0);
 		KUNIT_ASSERT_MEMEQ(test, dst, data + off, n);
 		off += n + prandom_u32_state(&rnd) % 5;
 	}
-	KUNIT_EXPECT_EQ(test, mpa_rx_copy(rx, skb, 0, dst, len), 0);
+	KUNIT_EXPECT_EQ(test, swi_mpa_rx_copy(rx, skb, 0, dst, len), 0);
 	KUNIT_EXPECT_MEMEQ(test, dst, data, len);
-	KUNIT_EXPECT_EQ(test, mpa_rx_copy(rx, skb, len, dst, 0), 0);
-	KUNIT_EXPECT_EQ(test, mpa_rx_copy(rx, skb, len - 3, dst, 4), -EFAULT);
-	KUNIT_EXPECT_EQ(test, mpa_rx_copy(rx, skb, len + 1, dst, 0), -EFAULT);
-	KUNIT_EXPECT_EQ(test, mpa_rx_copy(rx, skb, 5, dst, UINT_MAX), -EFAULT);
+	KUNIT_EXPECT_EQ(test, swi_mpa_rx_copy(rx, skb, len, dst, 0), 0);
+	KUNIT_EXPECT_EQ(test, swi_mpa_rx_copy(rx, skb, len - 3, dst, 4), -EFAULT);
+	KUNIT_EXPECT_EQ(test, swi_mpa_rx_copy(rx, skb, len + 1, dst, 0), -EFAULT);
+	KUNIT_EXPECT_EQ(test, swi_mpa_rx_copy(rx, skb, 5, dst, UINT_MAX), -EFAULT);
 	kfree_skb(skb);
 }
 
 static void mpa_deframe_init_checks_arguments(struct kunit *test)
 {
-	const struct mpa_rx_ops no_end = { .data = mpa_test_sink_ops.data };
+	const struct mpa_rx_ops no_end = { .data = swi_mpa_test_sink_ops.data };
 	struct mpa_fo_cfg cfg = { .pos = 513, .markers = true };
 	struct mpa_rx *rx = kunit_kzalloc(test, sizeof(*rx), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, rx);
-	KUNIT_EXPECT_EQ(test, mpa_rx_init(rx, &cfg, 100, &mpa_test_sink_ops,
-					  NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, swi_mpa_rx_init(rx, &cfg, 100, &swi_mpa_test_sink_ops,
+					      NULL), -EINVAL);
 	cfg.pos = 516;
-	KUNIT_EXPECT_EQ(test, mpa_rx_init(rx, &cfg, 100, &no_end, NULL),
+	KUNIT_EXPECT_EQ(test, swi_mpa_rx_init(rx, &cfg, 100, &no_end, NULL),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, mpa_rx_init(rx, &cfg, 100, NULL, NULL), -EINVAL);
-	KUNIT_EXPECT_EQ(test, mpa_rx_init(rx, &cfg, 1 << 20,
-					  &mpa_test_sink_ops, NULL), 0);
+	KUNIT_EXPECT_EQ(test, swi_mpa_rx_init(rx, &cfg, 100, NULL, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, swi_mpa_rx_init(rx, &cfg, 1 << 20,
+					      &swi_mpa_test_sink_ops, NULL), 0);
 	KUNIT_EXPECT_EQ(test, rx->max_ulpdu, U16_MAX);
 }
 
 /*
- * Verify-first mode (mpa_rx_init_verified()): the checker is handed each
- * piece of the stream (mpa_rx_scan()), then the delivering parser is fed
- * everything it did not consume yet (mpa_rx_feed()), then asked for its
- * verdict (mpa_rx_verdict()).
+ * Verify-first mode (swi_mpa_rx_init_verified()): the checker is handed each
+ * piece of the stream (swi_mpa_rx_scan()), then the delivering parser is fed
+ * everything it did not consume yet (swi_mpa_rx_feed()), then asked for its
+ * verdict (swi_mpa_rx_verdict()).
  */
 
 #define VF_MAX_FPDUS	8
@@ -936,9 +936,9 @@ static void vf_add(struct kunit *test, struct vf_stream *st,
 	KUNIT_ASSERT_LE(test, st->total + len, VF_CAP);
 	prandom_bytes_state(st->rnd, ulpdu, len);
 	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, len);
-	KUNIT_ASSERT_EQ(test, mpa_fpdu_layout(tx, f, len), 0);
+	KUNIT_ASSERT_EQ(test, swi_mpa_fpdu_layout(tx, f, len), 0);
 	KUNIT_ASSERT_LE(test, st->len + f->len, VF_CAP);
-	KUNIT_ASSERT_EQ(test, mpa_fpdu_set_crc(f, &it), 0);
+	KUNIT_ASSERT_EQ(test, swi_mpa_fpdu_set_crc(f, &it), 0);
 	if (bad == VF_BAD_LEAD_FPDUPTR || bad == VF_BAD_INNER_FPDUPTR) {
 		/* from octet 1 on: past a leading Marker */
 		at = vf_fpduptr(f, bad == VF_BAD_INNER_FPDUPTR ? 1 : 0);
@@ -946,9 +946,9 @@ static void vf_add(struct kunit *test, struct vf_stream *st,
 		if (bad == VF_BAD_LEAD_FPDUPTR)
 			KUNIT_ASSERT_EQ(test, at, 2);
 		f->bytes[at + 1] ^= 0x04;
-		KUNIT_ASSERT_EQ(test, mpa_fpdu_set_crc(f, &it), 0);
+		KUNIT_ASSERT_EQ(test, swi_mpa_fpdu_set_crc(f, &it), 0);
 	}
-	KUNIT_ASSERT_EQ(test, mpa_test_linearise(f, ulpdu, wire), f->len);
+	KUNIT_ASSERT_EQ(test, swi_mpa_test_linearise(f, ulpdu, wire), f->len);
 	if (bad == VF_BAD_PAYLOAD || bad == VF_BAD_CRC) {
 		at = bad == VF_BAD_CRC ?
 		     vf_wire_off(f, MPA_PIECE_FRAMING, f->crc_pos[2]) :
@@ -956,7 +956,7 @@ static void vf_add(struct kunit *test, struct vf_stream *st,
 		KUNIT_ASSERT_LT(test, at, f->len);
 		wire[at] ^= 0x10;
 	}
-	KUNIT_ASSERT_EQ(test, mpa_tx_commit(tx, f), 0);
+	KUNIT_ASSERT_EQ(test, swi_mpa_tx_commit(tx, f), 0);
 	st->lens[st->nr] = len;
 	st->total += len;
 	st->len += f->len;
@@ -964,14 +964,14 @@ static void vf_add(struct kunit *test, struct vf_stream *st,
 }
 
 /*
- * The layer above: a struct mpa_test_sink behind a watch that counts
+ * The layer above: a struct swi_mpa_test_sink behind a watch that counts
  * every begin, data or good end call for an FPDU whose last octet the
  * checker was not given yet, and when the first error came.
  */
 struct vf_watch {
-	struct mpa_test_sink *s;
+	struct swi_mpa_test_sink *s;
 	const struct vf_stream *st;
-	unsigned int scanned;	/* stream octets given to mpa_rx_scan() */
+	unsigned int scanned;	/* stream octets given to swi_mpa_rx_scan() */
 	unsigned int early;	/* calls before their FPDU was scanned */
 	unsigned int errs;	/* end calls with an error */
 	unsigned int good_before; /* good ULPDUs that ended before the first */
@@ -991,7 +991,7 @@ static int vf_begin(void *ctx, unsigned int ulpdu_len)
 	struct vf_watch *w = ctx;
 
 	vf_watch_fpdu(w);
-	return mpa_test_sink_ops.begin(w->s, ulpdu_len);
+	return swi_mpa_test_sink_ops.begin(w->s, ulpdu_len);
 }
 
 static int vf_data(void *ctx, struct sk_buff *skb, unsigned int off,
@@ -1000,7 +1000,7 @@ static int vf_data(void *ctx, struct sk_buff *skb, unsigned int off,
 	struct vf_watch *w = ctx;
 
 	vf_watch_fpdu(w);
-	return mpa_test_sink_ops.data(w->s, skb, off, len, ulpdu_off);
+	return swi_mpa_test_sink_ops.data(w->s, skb, off, len, ulpdu_off);
 }
 
 static int vf_end(void *ctx, unsigned int ulpdu_len, enum mpa_error err)
@@ -1011,7 +1011,7 @@ static int vf_end(void *ctx, unsigned int ulpdu_len, enum mpa_error err)
 		vf_watch_fpdu(w);
 	else if (!w->errs++)
 		w->good_before = w->s->nr;
-	return mpa_test_sink_ops.end(w->s, ulpdu_len, err);
+	return swi_mpa_test_sink_ops.end(w->s, ulpdu_len, err);
 }
 
 static const struct mpa_rx_ops vf_ops = {
@@ -1028,9 +1028,9 @@ struct vf_run {
 	struct mpa_rx *scan;
 	struct vf_watch *w;
 	struct sk_buff *whole;	/* the stream after VF_LEAD octets, or NULL */
-	unsigned int fed;	/* stream octets mpa_rx_feed() consumed */
+	unsigned int fed;	/* stream octets swi_mpa_rx_feed() consumed */
 	unsigned int bad;	/* index of the bad FPDU, st->nr when none */
-	unsigned int short_scans; /* mpa_rx_scan() calls that checked less */
+	unsigned int short_scans; /* swi_mpa_rx_scan() calls that checked less */
 	unsigned int stale;	/* steps that left @fed or rx->verified
 				 * elsewhere than at the last good FPDU
 				 * wholly scanned
@@ -1051,13 +1051,13 @@ static struct vf_run *vf_start(struct kunit *test, const struct vf_stream *st,
 	KUNIT_ASSERT_NOT_NULL(test, r->rx);
 	KUNIT_ASSERT_NOT_NULL(test, r->scan);
 	KUNIT_ASSERT_NOT_NULL(test, r->w);
-	r->w->s = mpa_test_sink(test, st->total + 1, VF_MAX_FPDUS);
+	r->w->s = swi_mpa_test_sink(test, st->total + 1, VF_MAX_FPDUS);
 	r->w->st = st;
 	r->test = test;
 	r->st = st;
 	r->bad = st->nr;
-	KUNIT_ASSERT_EQ(test, mpa_rx_init_verified(r->rx, r->scan, &cfg,
-						   max_ulpdu, &vf_ops, r->w),
+	KUNIT_ASSERT_EQ(test, swi_mpa_rx_init_verified(r->rx, r->scan, &cfg,
+						       max_ulpdu, &vf_ops, r->w),
 			0);
 	KUNIT_ASSERT_PTR_EQ(test, r->rx->scan, r->scan);
 	r->w->s->rx = r->rx;
@@ -1090,12 +1090,12 @@ static int vf_call(struct vf_run *r, bool scan, unsigned int at,
 	int ret;
 
 	if (!skb) {
-		skb = mpa_test_skb(r->test, r->st->wire + at, n, VF_LEAD,
-				   n / 2);
+		skb = swi_mpa_test_skb(r->test, r->st->wire + at, n, VF_LEAD,
+				       n / 2);
 		off = VF_LEAD;
 	}
-	ret = scan ? mpa_rx_scan(r->rx, skb, off, n) :
-		     mpa_rx_feed(r->rx, skb, off, n);
+	ret = scan ? swi_mpa_rx_scan(r->rx, skb, off, n) :
+		     swi_mpa_rx_feed(r->rx, skb, off, n);
 	if (!r->whole)
 		kfree_skb(skb);
 	return ret;
@@ -1133,7 +1133,7 @@ static void vf_step(struct vf_run *r, unsigned int n)
 		r->short_scans++;
 	w->scanned += n;
 	vf_feed(r, w->scanned - r->fed);
-	mpa_rx_verdict(r->rx);
+	swi_mpa_rx_verdict(r->rx);
 	if (r->fed != vf_verified_end(r) ||
 	    r->rx->verified - r->st->pos != vf_verified_end(r))
 		r->stale++;
@@ -1143,7 +1143,7 @@ static void vf_step(struct vf_run *r, unsigned int n)
 static void vf_expect_all(struct vf_run *r, const char *what)
 {
 	const struct vf_stream *st = r->st;
-	struct mpa_test_sink *s = r->w->s;
+	struct swi_mpa_test_sink *s = r->w->s;
 	struct kunit *test = r->test;
 	unsigned int i;
 
@@ -1151,7 +1151,7 @@ static void vf_expect_all(struct vf_run *r, const char *what)
 	KUNIT_EXPECT_EQ_MSG(test, r->stale, 0, "%s", what);
 	KUNIT_EXPECT_EQ_MSG(test, r->short_scans, 0, "%s", what);
 	KUNIT_EXPECT_EQ_MSG(test, r->fed, st->len, "%s", what);
-	KUNIT_EXPECT_EQ_MSG(test, mpa_rx_error(r->rx), MPA_ERR_NONE, "%s",
+	KUNIT_EXPECT_EQ_MSG(test, swi_mpa_rx_error(r->rx), MPA_ERR_NONE, "%s",
 			    what);
 	KUNIT_EXPECT_EQ_MSG(test, s->err, MPA_ERR_NONE, "%s", what);
 	KUNIT_EXPECT_EQ_MSG(test, r->w->errs, 0, "%s", what);
@@ -1212,13 +1212,13 @@ static void mpa_deframe_verified_delivers_only_checked(struct kunit *test)
 	const struct vf_split_case *c = test->param_value;
 	struct rnd_state rnd = { 8, 0, 4, 1 };
 	struct vf_stream *st = vf_stream(test, &rnd);
-	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	struct mpa_fpdu *f = swi_mpa_test_fpdu(test);
 	unsigned int i, n, left;
 	struct vf_run *r;
 	struct mpa_tx tx;
 
 	vf_stream_reset(st, c->pos);
-	mpa_test_tx_init(test, &tx, c->pos, c->markers, c->crc);
+	swi_mpa_test_tx_init(test, &tx, c->pos, c->markers, c->crc);
 	for (i = 0; i < ARRAY_SIZE(lens); i++)
 		vf_add(test, st, &tx, f, lens[i], VF_GOOD);
 	r = vf_start(test, st, c->markers, c->crc, MPA_MULPDU_MAX);
@@ -1251,19 +1251,19 @@ static void vf_expect_bad_stops(struct kunit *test,
 {
 	struct rnd_state rnd = { 6, 5, 8, 1 };
 	struct vf_stream *st = vf_stream(test, &rnd);
-	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	struct mpa_fpdu *f = swi_mpa_test_fpdu(test);
 	unsigned int i, len = 700, good, left;
 	bool found = c->bad != VF_BAD_LEAD_FPDUPTR;
-	struct mpa_test_sink *s;
+	struct swi_mpa_test_sink *s;
 	struct vf_run *r;
 	struct mpa_tx tx;
 
 	vf_stream_reset(st, c->markers ? 0 : 4);
-	mpa_test_tx_init(test, &tx, st->pos, c->markers, c->crc);
+	swi_mpa_test_tx_init(test, &tx, st->pos, c->markers, c->crc);
 	vf_add(test, st, &tx, f, 100, VF_GOOD);
 	/* the bad FPDU starts at a Marker when its leading one is spoilt */
 	for (i = 1; !found && i <= VF_MAX_ULPDU; i++) {
-		KUNIT_ASSERT_EQ(test, mpa_fpdu_layout(&tx, f, i), 0);
+		KUNIT_ASSERT_EQ(test, swi_mpa_fpdu_layout(&tx, f, i), 0);
 		len = i;
 		found = !((tx.pos + f->len) % MPA_MARKER_INTERVAL);
 	}
@@ -1279,16 +1279,16 @@ static void vf_expect_bad_stops(struct kunit *test,
 	s = r->w->s;
 	if (c->scan_first) {
 		/* all checked; delivery an octet at a time */
-		r->whole = mpa_test_skb(test, st->wire, st->len, VF_LEAD, 64);
+		r->whole = swi_mpa_test_skb(test, st->wire, st->len, VF_LEAD, 64);
 		r->w->scanned = st->len;
-		KUNIT_EXPECT_LT(test, mpa_rx_scan(r->rx, r->whole, VF_LEAD,
-						  st->len), st->len);
-		mpa_rx_verdict(r->rx);
+		KUNIT_EXPECT_LT(test, swi_mpa_rx_scan(r->rx, r->whole, VF_LEAD,
+						      st->len), st->len);
+		swi_mpa_rx_verdict(r->rx);
 		KUNIT_EXPECT_EQ(test, s->ends, 0);
 		do {
 			good = r->fed;
 			vf_feed(r, 1);
-			mpa_rx_verdict(r->rx);
+			swi_mpa_rx_verdict(r->rx);
 		} while (r->fed != good);
 	} else {
 		while ((left = st->len - r->w->scanned))
@@ -1310,12 +1310,12 @@ static void vf_expect_bad_stops(struct kunit *test,
 	KUNIT_EXPECT_EQ(test, r->w->good_before, 2);
 	KUNIT_EXPECT_EQ(test, s->ends, 3);
 	KUNIT_EXPECT_EQ(test, s->err, c->err);
-	KUNIT_EXPECT_EQ(test, mpa_rx_error(r->rx), c->err);
-	KUNIT_EXPECT_TRUE(test, mpa_rx_stopped(r->rx));
+	KUNIT_EXPECT_EQ(test, swi_mpa_rx_error(r->rx), c->err);
+	KUNIT_EXPECT_TRUE(test, swi_mpa_rx_stopped(r->rx));
 
 	/* nothing afterwards, though good FPDUs follow */
 	vf_feed(r, st->len - r->fed);
-	mpa_rx_verdict(r->rx);
+	swi_mpa_rx_verdict(r->rx);
 	KUNIT_EXPECT_EQ(test, r->fed, st->end[1]);
 	KUNIT_EXPECT_EQ(test, r->w->errs, 1);
 	KUNIT_EXPECT_EQ(test, s->late, 0);
@@ -1397,7 +1397,7 @@ static unsigned int vf_cut(struct rnd_state *rnd, unsigned int left,
 static void mpa_deframe_verified_random_round_trip(struct kunit *test)
 {
 	static const unsigned int max_len[] = { 16, 512, 1460, 4000 };
-	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	struct mpa_fpdu *f = swi_mpa_test_fpdu(test);
 	struct rnd_state rnd;
 	struct vf_stream *st = vf_stream(test, &rnd);
 	unsigned int run, i, nr, fpdus = 0, steps = 0;
@@ -1416,14 +1416,14 @@ static void mpa_deframe_verified_random_round_trip(struct kunit *test)
 		if (markers && mpa_pos_in_marker(pos))
 			pos -= pos % MPA_MARKER_INTERVAL;
 		vf_stream_reset(st, pos);
-		mpa_test_tx_init(test, &tx, pos, markers, true);
+		swi_mpa_test_tx_init(test, &tx, pos, markers, true);
 		nr = 1 + prandom_u32_state(&rnd) % 6;
 		for (i = 0; i < nr; i++)
 			vf_add(test, st, &tx, f, 1 + prandom_u32_state(&rnd) %
 			       max_len[prandom_u32_state(&rnd) % 4], VF_GOOD);
 		r = vf_start(test, st, markers, true, MPA_MULPDU_MAX);
-		r->whole = mpa_test_skb(test, st->wire, st->len, VF_LEAD,
-					prandom_u32_state(&rnd) % st->len);
+		r->whole = swi_mpa_test_skb(test, st->wire, st->len, VF_LEAD,
+					    prandom_u32_state(&rnd) % st->len);
 		while (r->w->scanned < st->len) {
 			vf_step(r, vf_cut(&rnd, st->len - r->w->scanned,
 					  run % 4 == 3));
@@ -1448,10 +1448,10 @@ static void mpa_deframe_verified_random_round_trip(struct kunit *test)
  */
 static void mpa_deframe_verified_off_delivers_as_read(struct kunit *test)
 {
-	struct mpa_test_sink *s = mpa_test_sink(test, 256, 4);
+	struct swi_mpa_test_sink *s = swi_mpa_test_sink(test, 256, 4);
 	struct mpa_rx *rx = kunit_kzalloc(test, sizeof(*rx), GFP_KERNEL);
 	struct mpa_rx *scan = kunit_kzalloc(test, sizeof(*scan), GFP_KERNEL);
-	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	struct mpa_fpdu *f = swi_mpa_test_fpdu(test);
 	struct mpa_fo_cfg cfg = { .pos = 4 };
 	u8 ulpdu[100], wire[128];
 	struct sk_buff *skb;
@@ -1462,33 +1462,33 @@ static void mpa_deframe_verified_off_delivers_as_read(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, scan);
 	prandom_bytes_state(&(struct rnd_state){ 2, 7, 1, 8 }, ulpdu,
 			    sizeof(ulpdu));
-	mpa_test_tx_init(test, &tx, 4, false, false);
-	n = mpa_test_frame(test, &tx, f, ulpdu, sizeof(ulpdu), wire);
-	KUNIT_ASSERT_EQ(test, mpa_rx_init_verified(rx, scan, &cfg,
-						   MPA_MULPDU_MAX,
-						   &mpa_test_sink_ops, s), 0);
+	swi_mpa_test_tx_init(test, &tx, 4, false, false);
+	n = swi_mpa_test_frame(test, &tx, f, ulpdu, sizeof(ulpdu), wire);
+	KUNIT_ASSERT_EQ(test, swi_mpa_rx_init_verified(rx, scan, &cfg,
+						       MPA_MULPDU_MAX,
+						       &swi_mpa_test_sink_ops, s), 0);
 	s->rx = rx;
 	KUNIT_EXPECT_NULL(test, rx->scan);
-	skb = mpa_test_skb(test, wire, n, 0, n);
-	KUNIT_EXPECT_EQ(test, mpa_rx_scan(rx, skb, 0, n), n);
+	skb = swi_mpa_test_skb(test, wire, n, 0, n);
+	KUNIT_EXPECT_EQ(test, swi_mpa_rx_scan(rx, skb, 0, n), n);
 	kfree_skb(skb);
 	/* the header and half the ULPDU go up at once */
 	KUNIT_EXPECT_EQ(test, test_feed(test, rx, wire, 52), 52);
 	KUNIT_EXPECT_EQ(test, s->begins, 1);
 	KUNIT_EXPECT_EQ(test, s->cur, 50);
 	KUNIT_EXPECT_EQ(test, test_feed(test, rx, wire + 52, n - 52), n - 52);
-	mpa_rx_verdict(rx);
-	KUNIT_EXPECT_EQ(test, mpa_rx_error(rx), MPA_ERR_NONE);
+	swi_mpa_rx_verdict(rx);
+	KUNIT_EXPECT_EQ(test, swi_mpa_rx_error(rx), MPA_ERR_NONE);
 	KUNIT_EXPECT_EQ(test, s->ends, 1);
 	KUNIT_ASSERT_EQ(test, s->nr, 1);
 	KUNIT_EXPECT_MEMEQ(test, s->buf, ulpdu, sizeof(ulpdu));
 
 	/* CRCs on: a checker, and unchecked octets stay where they are */
-	mpa_test_sink_reset(s);
+	swi_mpa_test_sink_reset(s);
 	cfg.crc = true;
-	KUNIT_ASSERT_EQ(test, mpa_rx_init_verified(rx, scan, &cfg,
-						   MPA_MULPDU_MAX,
-						   &mpa_test_sink_ops, s), 0);
+	KUNIT_ASSERT_EQ(test, swi_mpa_rx_init_verified(rx, scan, &cfg,
+						       MPA_MULPDU_MAX,
+						       &swi_mpa_test_sink_ops, s), 0);
 	KUNIT_EXPECT_PTR_EQ(test, rx->scan, scan);
 	KUNIT_EXPECT_EQ(test, test_feed(test, rx, wire, 52), 0);
 	KUNIT_EXPECT_EQ(test, s->begins, 0);

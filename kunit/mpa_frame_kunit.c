@@ -27,42 +27,42 @@ static void expect_piece(struct kunit *test, const struct mpa_fpdu *f,
 
 static void mpa_frame_figure5_byte_for_byte(struct kunit *test)
 {
-	struct mpa_fpdu *f = mpa_test_fpdu(test);
-	u8 ulpdu[MPA_FIG_ULPDU_LEN], wire[sizeof(mpa_fig5_wire)];
+	struct mpa_fpdu *f = swi_mpa_test_fpdu(test);
+	u8 ulpdu[MPA_FIG_ULPDU_LEN], wire[sizeof(swi_mpa_fig5_wire)];
 	struct mpa_tx tx;
 
-	mpa_fig5_ulpdu(ulpdu);
-	mpa_test_tx_init(test, &tx, 0, true, true);
-	KUNIT_ASSERT_EQ(test, mpa_test_frame(test, &tx, f, ulpdu,
-					     sizeof(ulpdu), wire),
-			sizeof(mpa_fig5_wire));
-	KUNIT_EXPECT_MEMEQ(test, wire, mpa_fig5_wire, sizeof(mpa_fig5_wire));
+	swi_mpa_fig5_ulpdu(ulpdu);
+	swi_mpa_test_tx_init(test, &tx, 0, true, true);
+	KUNIT_ASSERT_EQ(test, swi_mpa_test_frame(test, &tx, f, ulpdu,
+						 sizeof(ulpdu), wire),
+			sizeof(swi_mpa_fig5_wire));
+	KUNIT_EXPECT_MEMEQ(test, wire, swi_mpa_fig5_wire, sizeof(swi_mpa_fig5_wire));
 	KUNIT_EXPECT_EQ(test, f->nr_pieces, 3);
 	expect_piece(test, f, 0, MPA_PIECE_FRAMING, 0, 6);
 	expect_piece(test, f, 1, MPA_PIECE_PAYLOAD, 0, MPA_FIG_ULPDU_LEN);
 	expect_piece(test, f, 2, MPA_PIECE_FRAMING, 6, 4);
-	KUNIT_EXPECT_EQ(test, tx.pos, sizeof(mpa_fig5_wire));
+	KUNIT_EXPECT_EQ(test, tx.pos, sizeof(swi_mpa_fig5_wire));
 }
 
 static void mpa_frame_figure6_after_492_octet_fpdu(struct kunit *test)
 {
-	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	struct mpa_fpdu *f = swi_mpa_test_fpdu(test);
 	u8 *buf = kunit_kzalloc(test, 1024, GFP_KERNEL);
 	u8 ulpdu[MPA_FIG6_FIRST_LEN];
 	struct mpa_tx tx;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	mpa_test_tx_init(test, &tx, 0, true, true);
-	mpa_fig6_first_ulpdu(ulpdu);
-	KUNIT_EXPECT_EQ(test, mpa_test_frame(test, &tx, f, ulpdu,
-					     MPA_FIG6_FIRST_LEN, buf), 492);
+	swi_mpa_test_tx_init(test, &tx, 0, true, true);
+	swi_mpa_fig6_first_ulpdu(ulpdu);
+	KUNIT_EXPECT_EQ(test, swi_mpa_test_frame(test, &tx, f, ulpdu,
+						 MPA_FIG6_FIRST_LEN, buf), 492);
 	KUNIT_ASSERT_EQ(test, tx.pos, MPA_FIG6_POS);
 
-	mpa_fig6_ulpdu(ulpdu);
-	KUNIT_ASSERT_EQ(test, mpa_test_frame(test, &tx, f, ulpdu,
-					     MPA_FIG_ULPDU_LEN, buf),
-			sizeof(mpa_fig6_wire));
-	KUNIT_EXPECT_MEMEQ(test, buf, mpa_fig6_wire, sizeof(mpa_fig6_wire));
+	swi_mpa_fig6_ulpdu(ulpdu);
+	KUNIT_ASSERT_EQ(test, swi_mpa_test_frame(test, &tx, f, ulpdu,
+						 MPA_FIG_ULPDU_LEN, buf),
+			sizeof(swi_mpa_fig6_wire));
+	KUNIT_EXPECT_MEMEQ(test, buf, swi_mpa_fig6_wire, sizeof(swi_mpa_fig6_wire));
 	KUNIT_EXPECT_EQ(test, f->nr_pieces, 5);
 	expect_piece(test, f, 0, MPA_PIECE_FRAMING, 0, 2);
 	expect_piece(test, f, 1, MPA_PIECE_PAYLOAD, 0, 18);
@@ -71,17 +71,17 @@ static void mpa_frame_figure6_after_492_octet_fpdu(struct kunit *test)
 	expect_piece(test, f, 4, MPA_PIECE_FRAMING, 6, 4);
 }
 
-KUNIT_ARRAY_PARAM_DESC(layout, mpa_layout_cases, desc);
+KUNIT_ARRAY_PARAM_DESC(layout, swi_mpa_layout_cases, desc);
 
 static void mpa_frame_places_markers(struct kunit *test)
 {
 	const struct mpa_layout_case *c = test->param_value;
-	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	struct mpa_fpdu *f = swi_mpa_test_fpdu(test);
 	struct mpa_tx tx;
 	unsigned int i;
 
-	mpa_test_tx_init(test, &tx, c->pos, c->markers, false);
-	KUNIT_ASSERT_EQ(test, mpa_fpdu_layout(&tx, f, c->ulpdu_len), 0);
+	swi_mpa_test_tx_init(test, &tx, c->pos, c->markers, false);
+	KUNIT_ASSERT_EQ(test, swi_mpa_fpdu_layout(&tx, f, c->ulpdu_len), 0);
 	KUNIT_EXPECT_EQ(test, f->len, c->fpdu_len);
 	KUNIT_ASSERT_EQ(test, f->nr_pieces, c->nr_pieces);
 	for (i = 0; i < c->nr_pieces; i++)
@@ -89,7 +89,7 @@ static void mpa_frame_places_markers(struct kunit *test)
 			     c->pieces[i].len);
 	KUNIT_ASSERT_EQ(test, f->nr_bytes, c->nr_bytes);
 	KUNIT_EXPECT_MEMEQ(test, f->bytes, c->bytes, c->nr_bytes);
-	KUNIT_ASSERT_EQ(test, mpa_tx_commit(&tx, f), 0);
+	KUNIT_ASSERT_EQ(test, swi_mpa_tx_commit(&tx, f), 0);
 	KUNIT_EXPECT_EQ(test, tx.pos, c->pos + c->fpdu_len);
 }
 
@@ -97,14 +97,14 @@ static void mpa_frame_places_markers(struct kunit *test)
 static void mpa_frame_marker_after_crc_leads_next_fpdu(struct kunit *test)
 {
 	static const u8 lead[] = { 0, 0, 0, 0, 0x00, 0x08 };
-	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	struct mpa_fpdu *f = swi_mpa_test_fpdu(test);
 	struct mpa_tx tx;
 
-	mpa_test_tx_init(test, &tx, 488, true, false);
-	KUNIT_ASSERT_EQ(test, mpa_fpdu_layout(&tx, f, 16), 0);
-	KUNIT_ASSERT_EQ(test, mpa_tx_commit(&tx, f), 0);
+	swi_mpa_test_tx_init(test, &tx, 488, true, false);
+	KUNIT_ASSERT_EQ(test, swi_mpa_fpdu_layout(&tx, f, 16), 0);
+	KUNIT_ASSERT_EQ(test, swi_mpa_tx_commit(&tx, f), 0);
 	KUNIT_ASSERT_EQ(test, tx.pos, 512);
-	KUNIT_ASSERT_EQ(test, mpa_fpdu_layout(&tx, f, 8), 0);
+	KUNIT_ASSERT_EQ(test, swi_mpa_fpdu_layout(&tx, f, 8), 0);
 	KUNIT_EXPECT_EQ(test, f->start, 512);
 	KUNIT_EXPECT_EQ(test, f->hdr_pos, 516);
 	expect_piece(test, f, 0, MPA_PIECE_FRAMING, 0, sizeof(lead));
@@ -144,7 +144,7 @@ static void mpa_frame_mulpdu_follows_section_4_5(struct kunit *test)
 {
 	const struct mulpdu_case *c = test->param_value;
 
-	KUNIT_EXPECT_EQ(test, mpa_mulpdu(c->emss, c->markers), c->mulpdu);
+	KUNIT_EXPECT_EQ(test, swi_mpa_mulpdu(c->emss, c->markers), c->mulpdu);
 }
 
 struct room_case {
@@ -190,8 +190,8 @@ static void mpa_frame_ulpdu_room_counts_the_markers_in_reach(struct kunit *test)
 
 	u32 seg_end = c.pos;	/* no previous segment */
 
-	mpa_test_tx_init(test, &tx, c.pos, c.markers, true);
-	KUNIT_EXPECT_EQ(test, mpa_tx_ulpdu_room(&tx, c.emss, &seg_end), c.room);
+	swi_mpa_test_tx_init(test, &tx, c.pos, c.markers, true);
+	KUNIT_EXPECT_EQ(test, swi_mpa_tx_ulpdu_room(&tx, c.emss, &seg_end), c.room);
 	KUNIT_EXPECT_EQ(test, seg_end, c.pos + c.emss - c.emss % 4);
 }
 
@@ -202,25 +202,25 @@ static void mpa_frame_ulpdu_room_counts_the_markers_in_reach(struct kunit *test)
  */
 static void mpa_frame_ulpdu_room_leading_marker_rides(struct kunit *test)
 {
-	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	struct mpa_fpdu *f = swi_mpa_test_fpdu(test);
 	struct mpa_tx tx;
 	u32 seg_end;
 
-	mpa_test_tx_init(test, &tx, 1024, true, true);
+	swi_mpa_test_tx_init(test, &tx, 1024, true, true);
 	seg_end = 1028;		/* the previous FPDU ended at the Marker */
 	/* Markers at 1024 (before the segment) and 1536, 2048 in it */
-	KUNIT_EXPECT_EQ(test, mpa_tx_ulpdu_room(&tx, 1448, &seg_end), 1434);
+	KUNIT_EXPECT_EQ(test, swi_mpa_tx_ulpdu_room(&tx, 1448, &seg_end), 1434);
 	KUNIT_EXPECT_EQ(test, seg_end, 1028 + 1448);
-	KUNIT_ASSERT_EQ(test, mpa_fpdu_layout(&tx, f, 1434), 0);
+	KUNIT_ASSERT_EQ(test, swi_mpa_fpdu_layout(&tx, f, 1434), 0);
 	KUNIT_EXPECT_EQ(test, f->hdr_pos, 1028);
 	KUNIT_EXPECT_EQ(test, f->start + f->len, 1028 + 1448);
 
 	seg_end = 1024;		/* no previous segment */
-	KUNIT_EXPECT_EQ(test, mpa_tx_ulpdu_room(&tx, 1448, &seg_end), 1430);
+	KUNIT_EXPECT_EQ(test, swi_mpa_tx_ulpdu_room(&tx, 1448, &seg_end), 1430);
 	KUNIT_EXPECT_EQ(test, seg_end, 1024 + 1448);
 	seg_end = 1028;		/* without Markers there is nothing to ride */
 	tx.markers = false;
-	KUNIT_EXPECT_EQ(test, mpa_tx_ulpdu_room(&tx, 1448, &seg_end), 1442);
+	KUNIT_EXPECT_EQ(test, swi_mpa_tx_ulpdu_room(&tx, 1448, &seg_end), 1442);
 	KUNIT_EXPECT_EQ(test, seg_end, 1024 + 1448);
 }
 
@@ -234,7 +234,7 @@ static void mpa_frame_ulpdu_room_leading_marker_rides(struct kunit *test)
 static void mpa_frame_ulpdu_room_keeps_segments_aligned(struct kunit *test)
 {
 	struct rnd_state rnd = { 11, 12, 13, 14 };
-	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	struct mpa_fpdu *f = swi_mpa_test_fpdu(test);
 	unsigned int i, k, emss, span, room, rides = 0;
 	u32 seg, seg_end;
 	struct mpa_tx tx;
@@ -245,21 +245,21 @@ static void mpa_frame_ulpdu_room_keeps_segments_aligned(struct kunit *test)
 		do {
 			seg = prandom_u32_state(&rnd) & ~3U;
 		} while (mpa_pos_in_marker(seg));
-		mpa_test_tx_init(test, &tx, seg, true, true);
+		swi_mpa_test_tx_init(test, &tx, seg, true, true);
 		seg_end = seg;
 		for (k = 0; k < 40; k++, seg += span) {
-			room = mpa_tx_ulpdu_room(&tx, emss, &seg_end);
-			KUNIT_ASSERT_GE(test, room, mpa_mulpdu(emss, true));
+			room = swi_mpa_tx_ulpdu_room(&tx, emss, &seg_end);
+			KUNIT_ASSERT_GE(test, room, swi_mpa_mulpdu(emss, true));
 			KUNIT_ASSERT_EQ(test, seg_end, seg + span);
-			KUNIT_ASSERT_EQ(test, mpa_fpdu_layout(&tx, f, room + 1), 0);
+			KUNIT_ASSERT_EQ(test, swi_mpa_fpdu_layout(&tx, f, room + 1), 0);
 			KUNIT_ASSERT_GT(test, f->start + f->len - seg, span);
-			KUNIT_ASSERT_EQ(test, mpa_fpdu_layout(&tx, f, room), 0);
+			KUNIT_ASSERT_EQ(test, swi_mpa_fpdu_layout(&tx, f, room), 0);
 			KUNIT_ASSERT_TRUE_MSG(test, f->start == seg ||
 					      f->hdr_pos == seg, "i %u k %u", i, k);
 			KUNIT_ASSERT_LE(test, f->start + f->len - seg, span);
 			KUNIT_ASSERT_GE(test, f->start + f->len - seg, span - 4);
 			rides += f->hdr_pos == seg && f->start != seg;
-			KUNIT_ASSERT_EQ(test, mpa_tx_commit(&tx, f), 0);
+			KUNIT_ASSERT_EQ(test, swi_mpa_tx_commit(&tx, f), 0);
 		}
 	}
 	/* the case does come up: a Marker in the last 4 octets */
@@ -268,15 +268,15 @@ static void mpa_frame_ulpdu_room_keeps_segments_aligned(struct kunit *test)
 
 static void mpa_frame_layout_rejects_bad_lengths(struct kunit *test)
 {
-	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	struct mpa_fpdu *f = swi_mpa_test_fpdu(test);
 	struct mpa_tx tx;
 	unsigned int i, sum = 0;
 
-	mpa_test_tx_init(test, &tx, 0, true, true);
-	KUNIT_EXPECT_EQ(test, mpa_fpdu_layout(&tx, f, 0), -EMSGSIZE);
-	KUNIT_EXPECT_EQ(test, mpa_fpdu_layout(&tx, f, MPA_MULPDU_MAX + 1),
+	swi_mpa_test_tx_init(test, &tx, 0, true, true);
+	KUNIT_EXPECT_EQ(test, swi_mpa_fpdu_layout(&tx, f, 0), -EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, swi_mpa_fpdu_layout(&tx, f, MPA_MULPDU_MAX + 1),
 			-EMSGSIZE);
-	KUNIT_ASSERT_EQ(test, mpa_fpdu_layout(&tx, f, MPA_MULPDU_MAX), 0);
+	KUNIT_ASSERT_EQ(test, swi_mpa_fpdu_layout(&tx, f, MPA_MULPDU_MAX), 0);
 	for (i = 0; i < f->nr_pieces; i++)
 		sum += f->piece[i].len;
 	KUNIT_EXPECT_EQ(test, sum, f->len);
@@ -292,13 +292,13 @@ static void mpa_frame_init_rejects_position_inside_marker(struct kunit *test)
 	struct mpa_tx tx;
 
 	for (cfg.pos = 1024; cfg.pos < 1032; cfg.pos++)
-		KUNIT_EXPECT_EQ_MSG(test, mpa_tx_init(&tx, &cfg),
+		KUNIT_EXPECT_EQ_MSG(test, swi_mpa_tx_init(&tx, &cfg),
 				    mpa_pos_in_marker(cfg.pos) ? -EINVAL : 0,
 				    "pos %u", cfg.pos);
-	KUNIT_EXPECT_EQ(test, mpa_tx_init(&tx, &cfg), 0);
+	KUNIT_EXPECT_EQ(test, swi_mpa_tx_init(&tx, &cfg), 0);
 	cfg.pos = 1025;
 	cfg.markers = false;
-	KUNIT_EXPECT_EQ(test, mpa_tx_init(&tx, &cfg), 0);
+	KUNIT_EXPECT_EQ(test, swi_mpa_tx_init(&tx, &cfg), 0);
 	KUNIT_EXPECT_TRUE(test, mpa_pos_in_marker(1027));
 	KUNIT_EXPECT_FALSE(test, mpa_pos_in_marker(1028));
 }
@@ -312,7 +312,7 @@ static void mpa_frame_init_rejects_position_inside_marker(struct kunit *test)
 static void mpa_frame_crc_same_for_kvec_bvec_and_wire(struct kunit *test)
 {
 	const unsigned int len = 3000, pos = 100;
-	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	struct mpa_fpdu *f = swi_mpa_test_fpdu(test);
 	u8 *wire = kunit_kzalloc(test, 4096, GFP_KERNEL);
 	struct page *pages = alloc_pages(GFP_KERNEL, 1);
 	struct bio_vec bv[2];
@@ -328,19 +328,19 @@ static void mpa_frame_crc_same_for_kvec_bvec_and_wire(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, pages);
 	buf = page_address(pages);
 	prandom_bytes_state(&(struct rnd_state){ 5, 6, 7, 8 }, buf, 2 * PAGE_SIZE);
-	mpa_test_tx_init(test, &tx, pos, true, true);
-	KUNIT_ASSERT_EQ(test, mpa_fpdu_layout(&tx, f, len), 0);
+	swi_mpa_test_tx_init(test, &tx, pos, true, true);
+	KUNIT_ASSERT_EQ(test, swi_mpa_fpdu_layout(&tx, f, len), 0);
 	KUNIT_ASSERT_GT(test, f->nr_pieces, 3);
 
 	kv[0] = (struct kvec){ .iov_base = buf + 3000, .iov_len = 1000 };
 	kv[1] = (struct kvec){ .iov_base = buf, .iov_len = 0 };
 	kv[2] = (struct kvec){ .iov_base = buf + 4000, .iov_len = 2000 };
 	iov_iter_kvec(&it, ITER_SOURCE, kv, 3, 3000);
-	KUNIT_ASSERT_EQ(test, mpa_fpdu_set_crc(f, &it), 0);
-	KUNIT_ASSERT_EQ(test, mpa_test_linearise(f, buf + 3000, wire), f->len);
-	mpa_crc_begin(&crc);
+	KUNIT_ASSERT_EQ(test, swi_mpa_fpdu_set_crc(f, &it), 0);
+	KUNIT_ASSERT_EQ(test, swi_mpa_test_linearise(f, buf + 3000, wire), f->len);
+	swi_mpa_crc_begin(&crc);
 	mpa_crc_update(&crc, wire, f->len - MPA_CRC_SIZE);
-	ref = mpa_crc_final(&crc);
+	ref = swi_mpa_crc_final(&crc);
 	KUNIT_EXPECT_MEMEQ(test, wire + f->len - MPA_CRC_SIZE, &ref,
 			   MPA_CRC_SIZE);
 
@@ -351,8 +351,8 @@ static void mpa_frame_crc_same_for_kvec_bvec_and_wire(struct kunit *test)
 	iov_iter_advance(&it, 3000);
 	for (i = 0; i < MPA_CRC_SIZE; i++)
 		f->bytes[f->crc_pos[i]] = 0;
-	KUNIT_ASSERT_EQ(test, mpa_fpdu_set_crc(f, &it), 0);
-	KUNIT_ASSERT_EQ(test, mpa_test_linearise(f, buf + 3000, wire), f->len);
+	KUNIT_ASSERT_EQ(test, swi_mpa_fpdu_set_crc(f, &it), 0);
+	KUNIT_ASSERT_EQ(test, swi_mpa_test_linearise(f, buf + 3000, wire), f->len);
 	memcpy(&got, wire + f->len - MPA_CRC_SIZE, MPA_CRC_SIZE);
 	__free_pages(pages, 1);
 	KUNIT_EXPECT_EQ(test, le32_to_cpu(got), le32_to_cpu(ref));
@@ -361,46 +361,46 @@ static void mpa_frame_crc_same_for_kvec_bvec_and_wire(struct kunit *test)
 static void mpa_frame_crc_off_sends_zero_crc(struct kunit *test)
 {
 	static const u8 zeros[MPA_CRC_SIZE];
-	struct mpa_fpdu *f = mpa_test_fpdu(test);
-	u8 ulpdu[MPA_FIG_ULPDU_LEN], wire[sizeof(mpa_fig5_wire)];
+	struct mpa_fpdu *f = swi_mpa_test_fpdu(test);
+	u8 ulpdu[MPA_FIG_ULPDU_LEN], wire[sizeof(swi_mpa_fig5_wire)];
 	struct mpa_tx tx;
 
-	mpa_fig5_ulpdu(ulpdu);
-	mpa_test_tx_init(test, &tx, 0, true, false);
-	KUNIT_ASSERT_EQ(test, mpa_test_frame(test, &tx, f, ulpdu,
-					     sizeof(ulpdu), wire),
-			sizeof(mpa_fig5_wire));
-	KUNIT_EXPECT_MEMEQ(test, wire, mpa_fig5_wire,
-			   sizeof(mpa_fig5_wire) - 4);
-	KUNIT_EXPECT_MEMEQ(test, wire + sizeof(mpa_fig5_wire) - 4, zeros, 4);
+	swi_mpa_fig5_ulpdu(ulpdu);
+	swi_mpa_test_tx_init(test, &tx, 0, true, false);
+	KUNIT_ASSERT_EQ(test, swi_mpa_test_frame(test, &tx, f, ulpdu,
+						 sizeof(ulpdu), wire),
+			sizeof(swi_mpa_fig5_wire));
+	KUNIT_EXPECT_MEMEQ(test, wire, swi_mpa_fig5_wire,
+			   sizeof(swi_mpa_fig5_wire) - 4);
+	KUNIT_EXPECT_MEMEQ(test, wire + sizeof(swi_mpa_fig5_wire) - 4, zeros, 4);
 }
 
 static void mpa_frame_crc_rejects_short_or_user_payload(struct kunit *test)
 {
-	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	struct mpa_fpdu *f = swi_mpa_test_fpdu(test);
 	u8 ulpdu[64] = {};
 	struct kvec kv = { .iov_base = ulpdu, .iov_len = 63 };
 	struct iov_iter it;
 	struct mpa_tx tx;
 
-	mpa_test_tx_init(test, &tx, 0, false, true);
-	KUNIT_ASSERT_EQ(test, mpa_fpdu_layout(&tx, f, 64), 0);
+	swi_mpa_test_tx_init(test, &tx, 0, false, true);
+	KUNIT_ASSERT_EQ(test, swi_mpa_fpdu_layout(&tx, f, 64), 0);
 	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, 63);
-	KUNIT_EXPECT_EQ(test, mpa_fpdu_set_crc(f, &it), -EINVAL);
+	KUNIT_EXPECT_EQ(test, swi_mpa_fpdu_set_crc(f, &it), -EINVAL);
 	iov_iter_ubuf(&it, ITER_SOURCE, (void __user *)0x1000, 64);
-	KUNIT_EXPECT_EQ(test, mpa_fpdu_set_crc(f, &it), -EINVAL);
+	KUNIT_EXPECT_EQ(test, swi_mpa_fpdu_set_crc(f, &it), -EINVAL);
 }
 
 static void mpa_frame_commit_advances_once(struct kunit *test)
 {
-	struct mpa_fpdu *f = mpa_test_fpdu(test);
+	struct mpa_fpdu *f = swi_mpa_test_fpdu(test);
 	struct mpa_tx tx;
 
-	mpa_test_tx_init(test, &tx, 8, true, true);
-	KUNIT_ASSERT_EQ(test, mpa_fpdu_layout(&tx, f, 1000), 0);
-	KUNIT_EXPECT_EQ(test, mpa_tx_commit(&tx, f), 0);
+	swi_mpa_test_tx_init(test, &tx, 8, true, true);
+	KUNIT_ASSERT_EQ(test, swi_mpa_fpdu_layout(&tx, f, 1000), 0);
+	KUNIT_EXPECT_EQ(test, swi_mpa_tx_commit(&tx, f), 0);
 	KUNIT_EXPECT_EQ(test, tx.pos, 8 + f->len);
-	KUNIT_EXPECT_EQ(test, mpa_tx_commit(&tx, f), -EINVAL);
+	KUNIT_EXPECT_EQ(test, swi_mpa_tx_commit(&tx, f), -EINVAL);
 	KUNIT_EXPECT_EQ(test, tx.pos, 8 + f->len);
 }
 

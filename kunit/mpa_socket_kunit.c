@@ -5,7 +5,7 @@
  * mpa/mpa_frame.c and mpa/mpa_deframe.c together over a real loopback TCP
  * connection: 1 MiB of ULPDUs framed with Markers and CRCs, sent with
  * kernel_sendmsg() and deframed with tcp_read_sock() and
- * mpa_rx_tcp_actor().
+ * swi_mpa_rx_tcp_actor().
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -39,11 +39,11 @@ static int sock_tx_frame(struct sock_tx *t, const u8 *src, unsigned int len)
 	unsigned int i;
 	int err;
 
-	err = mpa_fpdu_layout(&t->tx, t->f, len);
+	err = swi_mpa_fpdu_layout(&t->tx, t->f, len);
 	if (err)
 		return err;
 	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, len);
-	err = mpa_fpdu_set_crc(t->f, &it);
+	err = swi_mpa_fpdu_set_crc(t->f, &it);
 	for (i = 0; i < t->f->nr_pieces; i++) {
 		const struct mpa_piece *p = &t->f->piece[i];
 
@@ -90,7 +90,7 @@ static int sock_tx_push(struct sock_tx *t, struct socket *sock, const u8 *src,
 		}
 		if (t->left)
 			continue;
-		ret = mpa_tx_commit(&t->tx, t->f);
+		ret = swi_mpa_tx_commit(&t->tx, t->f);
 		if (ret)
 			return ret;
 		t->off += lens[t->idx++];
@@ -104,7 +104,7 @@ static int sock_rx_pull(struct mpa_rx *rx, struct socket *sock)
 	int ret;
 
 	lock_sock(sock->sk);
-	ret = tcp_read_sock(sock->sk, &desc, mpa_rx_tcp_actor);
+	ret = tcp_read_sock(sock->sk, &desc, swi_mpa_rx_tcp_actor);
 	release_sock(sock->sk);
 	return ret;
 }
@@ -132,7 +132,7 @@ static unsigned int sock_plan(struct kunit *test, struct rnd_state *rnd,
  * ULPDU arrived, an error occurred, or 60 s passed.
  */
 static void sock_transfer(struct kunit *test, struct sock_tx *t,
-			  struct mpa_rx *rx, const struct mpa_test_sink *s,
+			  struct mpa_rx *rx, const struct swi_mpa_test_sink *s,
 			  const u8 *src, const unsigned int *lens,
 			  unsigned int count)
 {
@@ -141,7 +141,7 @@ static void sock_transfer(struct kunit *test, struct sock_tx *t,
 	int sent = 0, got = 0;
 
 	swi_kunit_sock_pair(test, &cli, &srv);
-	while (s->nr < count && !mpa_rx_stopped(rx) &&
+	while (s->nr < count && !swi_mpa_rx_stopped(rx) &&
 	       time_before(jiffies, deadline)) {
 		sent = sock_tx_push(t, cli, src, lens, count);
 		got = sock_rx_pull(rx, srv);
@@ -165,7 +165,7 @@ static void mpa_socket_loopback_1mib(struct kunit *test)
 	const unsigned int total = SZ_1M;
 	struct rnd_state rnd = { 11, 22, 33, 44 };
 	unsigned int *lens, count;
-	struct mpa_test_sink *s;
+	struct swi_mpa_test_sink *s;
 	struct sock_tx *t;
 	struct mpa_rx *rx;
 	u8 *src;
@@ -174,23 +174,23 @@ static void mpa_socket_loopback_1mib(struct kunit *test)
 	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, lens);
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	t->f = mpa_test_fpdu(test);
+	t->f = swi_mpa_test_fpdu(test);
 	t->iov = kunit_kcalloc(test, MPA_FPDU_MAX_PIECES, sizeof(*t->iov),
 			       GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, t->iov);
-	count = sock_plan(test, &rnd, lens, total, mpa_mulpdu(1460, true));
-	src = mpa_test_vmalloc(test, total);
+	count = sock_plan(test, &rnd, lens, total, swi_mpa_mulpdu(1460, true));
+	src = swi_mpa_test_vmalloc(test, total);
 	prandom_bytes_state(&rnd, src, total);
-	s = mpa_test_sink(test, 1, count);
-	s->buf = mpa_test_vmalloc(test, total);
+	s = swi_mpa_test_sink(test, 1, count);
+	s->buf = swi_mpa_test_vmalloc(test, total);
 	s->cap = total;
-	mpa_test_tx_init(test, &t->tx, 0, true, true);
-	rx = mpa_test_rx(test, s, 0, true, true, MPA_MULPDU_MAX);
+	swi_mpa_test_tx_init(test, &t->tx, 0, true, true);
+	rx = swi_mpa_test_rx(test, s, 0, true, true, MPA_MULPDU_MAX);
 
 	sock_transfer(test, t, rx, s, src, lens, count);
 	KUNIT_EXPECT_EQ(test, t->idx, count);
 	KUNIT_EXPECT_EQ(test, s->nr, count);
-	KUNIT_EXPECT_EQ(test, mpa_rx_error(rx), MPA_ERR_NONE);
+	KUNIT_EXPECT_EQ(test, swi_mpa_rx_error(rx), MPA_ERR_NONE);
 	KUNIT_EXPECT_FALSE(test, s->misordered);
 	KUNIT_EXPECT_EQ(test, s->used, total);
 	KUNIT_EXPECT_EQ(test, memcmp(s->buf, src, total), 0);

@@ -184,8 +184,8 @@ static void mpa_startup_parses_vector(struct kunit *test,
 {
 	struct mpa_startup_frame f;
 
-	KUNIT_EXPECT_EQ(test, mpa_startup_need(v->wire, v->len, v->f.kind), 0);
-	KUNIT_ASSERT_EQ(test, mpa_startup_parse(v->wire, v->len, v->f.kind, &f),
+	KUNIT_EXPECT_EQ(test, swi_mpa_startup_need(v->wire, v->len, v->f.kind), 0);
+	KUNIT_ASSERT_EQ(test, swi_mpa_startup_parse(v->wire, v->len, v->f.kind, &f),
 			0);
 	expect_frame_eq(test, &f, &v->f);
 	if (f.pdata_len)
@@ -210,8 +210,8 @@ static void mpa_startup_build_matches_hand_vector(struct kunit *test)
 
 	KUNIT_ASSERT_LE(test, v->len, sizeof(buf));
 	memset(buf, 0xa5, sizeof(buf));
-	KUNIT_EXPECT_EQ(test, mpa_startup_frame_len(&v->f), v->len);
-	KUNIT_ASSERT_EQ(test, mpa_startup_build(&v->f, buf, sizeof(buf)),
+	KUNIT_EXPECT_EQ(test, swi_mpa_startup_frame_len(&v->f), v->len);
+	KUNIT_ASSERT_EQ(test, swi_mpa_startup_build(&v->f, buf, sizeof(buf)),
 			(int)v->len);
 	KUNIT_EXPECT_MEMEQ(test, buf, v->wire, v->len);
 	KUNIT_EXPECT_EQ(test, buf[v->len], 0xa5);	/* no overrun */
@@ -226,27 +226,27 @@ static void mpa_startup_truncated_needs_more(struct kunit *test)
 	int need;
 
 	for (n = 0; n < v->len; n++) {
-		need = mpa_startup_need(v->wire, n, v->f.kind);
+		need = swi_mpa_startup_need(v->wire, n, v->f.kind);
 		KUNIT_EXPECT_GT_MSG(test, need, 0, "at length %u", n);
 		KUNIT_EXPECT_LE_MSG(test, n + need, v->len, "at length %u", n);
 		if (n >= MPA_RR_HDR_SIZE)
 			KUNIT_EXPECT_EQ_MSG(test, n + need, v->len,
 					    "at length %u", n);
 		KUNIT_EXPECT_EQ_MSG(test,
-				    mpa_startup_parse(v->wire, n, v->f.kind,
-						      &f),
+				    swi_mpa_startup_parse(v->wire, n, v->f.kind,
+							  &f),
 				    -EPROTO, "at length %u", n);
 	}
 }
 
-/* A reader that reads what mpa_startup_need() asks for ends on the frame. */
+/* A reader that reads what swi_mpa_startup_need() asks for ends on the frame. */
 static void mpa_startup_need_guides_reader_to_frame_end(struct kunit *test)
 {
 	const struct wire_vector *v = test->param_value;
 	unsigned int n = 0, reads = 0;
 	int need;
 
-	while ((need = mpa_startup_need(v->wire, n, v->f.kind)) > 0 &&
+	while ((need = swi_mpa_startup_need(v->wire, n, v->f.kind)) > 0 &&
 	       reads < 4) {
 		n += need;
 		reads++;
@@ -266,10 +266,10 @@ static void mpa_startup_trailing_octet_is_malformed(struct kunit *test)
 	KUNIT_ASSERT_LT(test, v->len, sizeof(buf));
 	memcpy(buf, v->wire, v->len);
 	buf[v->len] = 0;
-	KUNIT_EXPECT_EQ(test, mpa_startup_need(buf, v->len + 1, v->f.kind),
+	KUNIT_EXPECT_EQ(test, swi_mpa_startup_need(buf, v->len + 1, v->f.kind),
 			-EPROTO);
-	KUNIT_EXPECT_EQ(test, mpa_startup_parse(buf, v->len + 1, v->f.kind,
-						&f), -EPROTO);
+	KUNIT_EXPECT_EQ(test, swi_mpa_startup_parse(buf, v->len + 1, v->f.kind,
+						    &f), -EPROTO);
 }
 
 /* The other key is refused, as soon as the first differing octet is in. */
@@ -280,11 +280,11 @@ static void mpa_startup_other_key_is_refused(struct kunit *test)
 	struct mpa_startup_frame f;
 
 	/* "MPA ID Re" is common to both keys; 'q' and 'p' differ */
-	KUNIT_EXPECT_GT(test, mpa_startup_need(v->wire, 9, wrong), 0);
-	KUNIT_EXPECT_EQ(test, mpa_startup_need(v->wire, 10, wrong), -EBADMSG);
-	KUNIT_EXPECT_EQ(test, mpa_startup_need(v->wire, v->len, wrong),
+	KUNIT_EXPECT_GT(test, swi_mpa_startup_need(v->wire, 9, wrong), 0);
+	KUNIT_EXPECT_EQ(test, swi_mpa_startup_need(v->wire, 10, wrong), -EBADMSG);
+	KUNIT_EXPECT_EQ(test, swi_mpa_startup_need(v->wire, v->len, wrong),
 			-EBADMSG);
-	KUNIT_EXPECT_EQ(test, mpa_startup_parse(v->wire, v->len, wrong, &f),
+	KUNIT_EXPECT_EQ(test, swi_mpa_startup_parse(v->wire, v->len, wrong, &f),
 			-EBADMSG);
 }
 
@@ -300,14 +300,14 @@ static void mpa_startup_damaged_key_is_refused(struct kunit *test)
 	for (i = 0; i < MPA_KEY_SIZE; i++) {
 		memcpy(buf, v->wire, v->len);
 		buf[i] ^= 0x20;
-		KUNIT_EXPECT_GT_MSG(test, mpa_startup_need(buf, i, v->f.kind),
+		KUNIT_EXPECT_GT_MSG(test, swi_mpa_startup_need(buf, i, v->f.kind),
 				    0, "octet %u", i);
 		KUNIT_EXPECT_EQ_MSG(test,
-				    mpa_startup_need(buf, i + 1, v->f.kind),
+				    swi_mpa_startup_need(buf, i + 1, v->f.kind),
 				    -EBADMSG, "octet %u", i);
 		KUNIT_EXPECT_EQ_MSG(test,
-				    mpa_startup_parse(buf, v->len, v->f.kind,
-						      &f),
+				    swi_mpa_startup_parse(buf, v->len, v->f.kind,
+							  &f),
 				    -EBADMSG, "octet %u", i);
 	}
 }
@@ -320,10 +320,10 @@ static void mpa_startup_long_rev0_private_data_accepted(struct kunit *test)
 	buf = kunit_kzalloc(test, sizeof(rep_v0_long_hdr) + 600, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	memcpy(buf, rep_v0_long_hdr, sizeof(rep_v0_long_hdr));
-	KUNIT_EXPECT_EQ(test, mpa_startup_need(buf, MPA_RR_HDR_SIZE,
-					       MPA_STARTUP_REPLY), 600);
-	KUNIT_ASSERT_EQ(test, mpa_startup_parse(buf, MPA_RR_HDR_SIZE + 600,
-						MPA_STARTUP_REPLY, &f), 0);
+	KUNIT_EXPECT_EQ(test, swi_mpa_startup_need(buf, MPA_RR_HDR_SIZE,
+						   MPA_STARTUP_REPLY), 600);
+	KUNIT_ASSERT_EQ(test, swi_mpa_startup_parse(buf, MPA_RR_HDR_SIZE + 600,
+						    MPA_STARTUP_REPLY, &f), 0);
 	KUNIT_EXPECT_EQ(test, f.rev, 0);
 	KUNIT_EXPECT_FALSE(test, f.enhanced);
 	KUNIT_EXPECT_EQ(test, f.pdata_len, 600);
@@ -334,7 +334,7 @@ struct pd_len_case {
 	u8 bits_hi;	/* M C R H Res */
 	u8 rev;
 	u16 pd_len;
-	int need;	/* mpa_startup_need() on the 20 header octets */
+	int need;	/* swi_mpa_startup_need() on the 20 header octets */
 };
 
 static const struct pd_len_case pd_len_cases[] = {
@@ -365,8 +365,8 @@ static void mpa_startup_pd_length_limits(struct kunit *test)
 	hdr[17] = c->rev;
 	hdr[18] = c->pd_len >> 8;
 	hdr[19] = c->pd_len & 0xff;
-	KUNIT_EXPECT_EQ(test, mpa_startup_need(hdr, sizeof(hdr),
-					       MPA_STARTUP_REQUEST), c->need);
+	KUNIT_EXPECT_EQ(test, swi_mpa_startup_need(hdr, sizeof(hdr),
+						   MPA_STARTUP_REQUEST), c->need);
 }
 
 struct garbage_case {
@@ -396,12 +396,12 @@ static void mpa_startup_garbage_is_refused(struct kunit *test)
 	if (c->random)
 		prandom_bytes_state(&(struct rnd_state){ 5, 6, 7, 8 }, buf,
 				    sizeof(buf));
-	KUNIT_EXPECT_EQ(test, mpa_startup_need(buf, sizeof(buf),
-					       MPA_STARTUP_REQUEST), -EBADMSG);
-	KUNIT_EXPECT_EQ(test, mpa_startup_need(buf, sizeof(buf),
-					       MPA_STARTUP_REPLY), -EBADMSG);
-	KUNIT_EXPECT_EQ(test, mpa_startup_parse(buf, sizeof(buf),
-						MPA_STARTUP_REQUEST, &f),
+	KUNIT_EXPECT_EQ(test, swi_mpa_startup_need(buf, sizeof(buf),
+						   MPA_STARTUP_REQUEST), -EBADMSG);
+	KUNIT_EXPECT_EQ(test, swi_mpa_startup_need(buf, sizeof(buf),
+						   MPA_STARTUP_REPLY), -EBADMSG);
+	KUNIT_EXPECT_EQ(test, swi_mpa_startup_parse(buf, sizeof(buf),
+						    MPA_STARTUP_REQUEST, &f),
 			-EBADMSG);
 }
 
@@ -450,12 +450,12 @@ static void mpa_startup_round_trip_one(struct kunit *test,
 				       const struct mpa_startup_frame *in,
 				       u8 *buf, size_t size)
 {
-	size_t len = mpa_startup_frame_len(in);
+	size_t len = swi_mpa_startup_frame_len(in);
 	struct mpa_startup_frame out;
 
-	KUNIT_ASSERT_EQ(test, mpa_startup_build(in, buf, size), (int)len);
-	KUNIT_EXPECT_EQ(test, mpa_startup_need(buf, len, in->kind), 0);
-	KUNIT_ASSERT_EQ(test, mpa_startup_parse(buf, len, in->kind, &out), 0);
+	KUNIT_ASSERT_EQ(test, swi_mpa_startup_build(in, buf, size), (int)len);
+	KUNIT_EXPECT_EQ(test, swi_mpa_startup_need(buf, len, in->kind), 0);
+	KUNIT_ASSERT_EQ(test, swi_mpa_startup_parse(buf, len, in->kind, &out), 0);
 	expect_frame_eq(test, &out, in);
 	KUNIT_EXPECT_PTR_EQ(test, out.pdata, buf + len - in->pdata_len);
 }
@@ -533,7 +533,7 @@ static void mpa_startup_build_refuses_bad_frame(struct kunit *test)
 
 	buf = kunit_kzalloc(test, c->size, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	KUNIT_EXPECT_EQ(test, mpa_startup_build(&c->f, buf, c->size), c->err);
+	KUNIT_EXPECT_EQ(test, swi_mpa_startup_build(&c->f, buf, c->size), c->err);
 }
 
 /* Negotiation */
@@ -587,7 +587,7 @@ static void mpa_startup_crc_and_markers_per_direction(struct kunit *test)
 		peer.kind = role == MPA_STARTUP_INITIATOR ?
 			    MPA_STARTUP_REPLY : MPA_STARTUP_REQUEST;
 		KUNIT_ASSERT_EQ(test,
-				mpa_startup_negotiate(&pol, role, &peer, &res),
+				swi_mpa_startup_negotiate(&pol, role, &peer, &res),
 				0);
 		KUNIT_EXPECT_EQ(test, res.rev, peer.rev);
 		KUNIT_EXPECT_EQ(test, res.crc_tx, c->crc);
@@ -878,8 +878,8 @@ static void mpa_startup_negotiation_table(struct kunit *test)
 	struct mpa_startup_result res;
 
 	memset(&res, 0x5a, sizeof(res));
-	KUNIT_EXPECT_EQ(test, mpa_startup_negotiate(&c->pol, c->role,
-						    &c->peer, &res), c->ret);
+	KUNIT_EXPECT_EQ(test, swi_mpa_startup_negotiate(&c->pol, c->role,
+							&c->peer, &res), c->ret);
 	KUNIT_EXPECT_EQ(test, res.error, want->error);
 	KUNIT_EXPECT_EQ(test, res.rejected, want->rejected);
 	KUNIT_EXPECT_EQ(test, res.rev, want->rev);
@@ -906,7 +906,7 @@ static void mpa_startup_negotiate_refuses_unknown_role(struct kunit *test)
 	struct mpa_startup_result res;
 	enum mpa_startup_role bad = (enum mpa_startup_role)7;
 
-	KUNIT_EXPECT_EQ(test, mpa_startup_negotiate(&pol, bad, &peer, &res),
+	KUNIT_EXPECT_EQ(test, swi_mpa_startup_negotiate(&pol, bad, &peer, &res),
 			-EINVAL);
 }
 
@@ -921,13 +921,13 @@ static void respond_and_expect(struct kunit *test,
 	struct mpa_startup_result res;
 	u8 buf[64];
 
-	KUNIT_ASSERT_EQ(test, mpa_startup_parse(req, req_len,
-						MPA_STARTUP_REQUEST, &peer), 0);
-	KUNIT_ASSERT_EQ(test, mpa_startup_negotiate(pol, MPA_STARTUP_RESPONDER,
-						    &peer, &res), 0);
-	mpa_startup_reply(pol, &res, pdata, pdata ? strlen(pdata) : 0,
-			  &reply);
-	KUNIT_ASSERT_EQ(test, mpa_startup_build(&reply, buf, sizeof(buf)),
+	KUNIT_ASSERT_EQ(test, swi_mpa_startup_parse(req, req_len,
+						    MPA_STARTUP_REQUEST, &peer), 0);
+	KUNIT_ASSERT_EQ(test, swi_mpa_startup_negotiate(pol, MPA_STARTUP_RESPONDER,
+							&peer, &res), 0);
+	swi_mpa_startup_reply(pol, &res, pdata, pdata ? strlen(pdata) : 0,
+			      &reply);
+	KUNIT_ASSERT_EQ(test, swi_mpa_startup_build(&reply, buf, sizeof(buf)),
 			(int)rep_len);
 	KUNIT_EXPECT_MEMEQ(test, buf, rep, rep_len);
 }
@@ -987,8 +987,8 @@ static void mpa_startup_initiator_request_bytes(struct kunit *test)
 	struct mpa_startup_frame req;
 	u8 buf[64];
 
-	mpa_startup_request(&pol, "abc", 3, &req);
-	KUNIT_ASSERT_EQ(test, mpa_startup_build(&req, buf, sizeof(buf)),
+	swi_mpa_startup_request(&pol, "abc", 3, &req);
+	KUNIT_ASSERT_EQ(test, swi_mpa_startup_build(&req, buf, sizeof(buf)),
 			(int)sizeof(want));
 	KUNIT_EXPECT_MEMEQ(test, buf, want, sizeof(want));
 }
@@ -1008,8 +1008,8 @@ static void mpa_startup_initiator_rev1_request_bytes(struct kunit *test)
 	struct mpa_startup_frame req;
 	u8 buf[64];
 
-	mpa_startup_request(&pol, NULL, 0, &req);
-	KUNIT_ASSERT_EQ(test, mpa_startup_build(&req, buf, sizeof(buf)),
+	swi_mpa_startup_request(&pol, NULL, 0, &req);
+	KUNIT_ASSERT_EQ(test, swi_mpa_startup_build(&req, buf, sizeof(buf)),
 			(int)sizeof(want));
 	KUNIT_EXPECT_MEMEQ(test, buf, want, sizeof(want));
 }

@@ -6,7 +6,7 @@
  * the Marker placement table that softiwarp_mpa_frame checks on transmit
  * and softiwarp_mpa_deframe reads back; and the helpers the MPA suites
  * share: framing a ULPDU into wire octets, building skbs of linear and
- * page frag parts, and the receiving layer (struct mpa_test_sink) the
+ * page frag parts, and the receiving layer (struct swi_mpa_test_sink) the
  * parser passes its ULPDUs to.
  */
 #include <linux/vmalloc.h>
@@ -14,7 +14,7 @@
 #include "kunit/mpa_vectors.h"
 
 /* RFC 5044 Figure 5: the first FPDU of the stream, after the first Marker. */
-const u8 mpa_fig5_wire[] = {
+const u8 swi_mpa_fig5_wire[] = {
 	0x00, 0x00, 0x00, 0x00,	/* Marker: reserved, FPDUPTR 0 */
 	0x00, 0x2a,		/* ULPDU_Length 42 */
 	0x41, 0x43,		/* DDP control: Send, Last */
@@ -29,7 +29,7 @@ const u8 mpa_fig5_wire[] = {
 };
 
 /* RFC 5044 Figure 6: the second FPDU, at stream offset 0x1ec. */
-const u8 mpa_fig6_wire[] = {
+const u8 swi_mpa_fig6_wire[] = {
 	0x00, 0x2a,		/* ULPDU_Length 42 */
 	0x41, 0x43,		/* DDP control: Send, Last */
 	0x00, 0x00, 0x00, 0x00,	/* reserved (no STag) */
@@ -45,32 +45,32 @@ const u8 mpa_fig6_wire[] = {
 };
 
 /**
- * mpa_fig5_ulpdu() - the ULPDU of RFC 5044 Figure 5
+ * swi_mpa_fig5_ulpdu() - the ULPDU of RFC 5044 Figure 5
  * @ulpdu: MPA_FIG_ULPDU_LEN octets to fill
  *
  * Context: any.
  * Return: nothing.
  */
-void mpa_fig5_ulpdu(u8 *ulpdu)
+void swi_mpa_fig5_ulpdu(u8 *ulpdu)
 {
-	memcpy(ulpdu, mpa_fig5_wire + 6, MPA_FIG_ULPDU_LEN);
+	memcpy(ulpdu, swi_mpa_fig5_wire + 6, MPA_FIG_ULPDU_LEN);
 }
 
 /**
- * mpa_fig6_ulpdu() - the ULPDU of RFC 5044 Figure 6, without its Marker
+ * swi_mpa_fig6_ulpdu() - the ULPDU of RFC 5044 Figure 6, without its Marker
  * @ulpdu: MPA_FIG_ULPDU_LEN octets to fill
  *
  * Context: any.
  * Return: nothing.
  */
-void mpa_fig6_ulpdu(u8 *ulpdu)
+void swi_mpa_fig6_ulpdu(u8 *ulpdu)
 {
-	memcpy(ulpdu, mpa_fig6_wire + 2, 18);
-	memcpy(ulpdu + 18, mpa_fig6_wire + 24, 24);
+	memcpy(ulpdu, swi_mpa_fig6_wire + 2, 18);
+	memcpy(ulpdu + 18, swi_mpa_fig6_wire + 24, 24);
 }
 
 /**
- * mpa_fig6_first_ulpdu() - the ULPDU of the FPDU Figure 6 comes after
+ * swi_mpa_fig6_first_ulpdu() - the ULPDU of the FPDU Figure 6 comes after
  * @ulpdu: MPA_FIG6_FIRST_LEN octets to fill
  *
  * The first FPDU Figure 6 assumes: a Send to queue 0, Last, MSN 1, whose
@@ -79,17 +79,17 @@ void mpa_fig6_ulpdu(u8 *ulpdu)
  * Context: any.
  * Return: nothing.
  */
-void mpa_fig6_first_ulpdu(u8 *ulpdu)
+void swi_mpa_fig6_first_ulpdu(u8 *ulpdu)
 {
 	memset(ulpdu, 0, MPA_FIG6_FIRST_LEN);
-	memcpy(ulpdu, mpa_fig5_wire + 6, 18);
+	memcpy(ulpdu, swi_mpa_fig5_wire + 6, 18);
 }
 
 #define TF(o, l)	{ .off = (o), .len = (l), .type = MPA_PIECE_FRAMING }
 #define TP(o, l)	{ .off = (o), .len = (l), .type = MPA_PIECE_PAYLOAD }
 
 /* The header's size of the array makes a case more or less a build error. */
-const struct mpa_layout_case mpa_layout_cases[] = {
+const struct mpa_layout_case swi_mpa_layout_cases[] = {
 	{
 		.desc = "Marker before the header (between FPDUs)",
 		.pos = 3 * 512, .ulpdu_len = 16, .markers = true,
@@ -175,14 +175,14 @@ const struct mpa_layout_case mpa_layout_cases[] = {
 };
 
 /**
- * mpa_test_fpdu() - a zeroed struct mpa_fpdu, freed when the test ends
+ * swi_mpa_test_fpdu() - a zeroed struct mpa_fpdu, freed when the test ends
  * @test: the test case
  *
  * Context: process context (a KUnit case). Fails the test with an
  * assertion when out of memory.
  * Return: the FPDU.
  */
-struct mpa_fpdu *mpa_test_fpdu(struct kunit *test)
+struct mpa_fpdu *swi_mpa_test_fpdu(struct kunit *test)
 {
 	struct mpa_fpdu *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 
@@ -196,18 +196,18 @@ static void mpa_test_vfree(void *p)
 }
 
 /**
- * mpa_test_vmalloc() - vmalloc() memory the test frees
+ * swi_mpa_test_vmalloc() - vmalloc() memory the test frees
  * @test: the test case
  * @size: octets
  *
  * The memory is freed when the test ends, or earlier with
- * mpa_test_vdone().
+ * swi_mpa_test_vdone().
  *
  * Context: process context (a KUnit case), sleeps. Fails the test with
  * an assertion when out of memory.
  * Return: the memory.
  */
-void *mpa_test_vmalloc(struct kunit *test, unsigned long size)
+void *swi_mpa_test_vmalloc(struct kunit *test, unsigned long size)
 {
 	void *p = vmalloc(size);
 
@@ -218,20 +218,20 @@ void *mpa_test_vmalloc(struct kunit *test, unsigned long size)
 }
 
 /**
- * mpa_test_vdone() - free memory of mpa_test_vmalloc() now
+ * swi_mpa_test_vdone() - free memory of swi_mpa_test_vmalloc() now
  * @test: the test case
- * @p: what mpa_test_vmalloc() gave
+ * @p: what swi_mpa_test_vmalloc() gave
  *
  * Context: process context (a KUnit case).
  * Return: nothing.
  */
-void mpa_test_vdone(struct kunit *test, void *p)
+void swi_mpa_test_vdone(struct kunit *test, void *p)
 {
 	kunit_release_action(test, mpa_test_vfree, p);
 }
 
 /**
- * mpa_test_tx_init() - mpa_tx_init() that must succeed
+ * swi_mpa_test_tx_init() - swi_mpa_tx_init() that must succeed
  * @test: the test case
  * @tx: the transmit state
  * @pos: stream position of the next FPDU
@@ -239,19 +239,19 @@ void mpa_test_vdone(struct kunit *test, void *p)
  * @crc: CRCs on
  *
  * Context: process context (a KUnit case). Fails the test with an
- * assertion when mpa_tx_init() refuses.
+ * assertion when swi_mpa_tx_init() refuses.
  * Return: nothing.
  */
-void mpa_test_tx_init(struct kunit *test, struct mpa_tx *tx, u32 pos,
-		      bool markers, bool crc)
+void swi_mpa_test_tx_init(struct kunit *test, struct mpa_tx *tx, u32 pos,
+			  bool markers, bool crc)
 {
 	struct mpa_fo_cfg cfg = { .pos = pos, .markers = markers, .crc = crc };
 
-	KUNIT_ASSERT_EQ(test, mpa_tx_init(tx, &cfg), 0);
+	KUNIT_ASSERT_EQ(test, swi_mpa_tx_init(tx, &cfg), 0);
 }
 
 /**
- * mpa_test_linearise() - the wire octets of a laid out FPDU
+ * swi_mpa_test_linearise() - the wire octets of a laid out FPDU
  * @f: the FPDU
  * @ulpdu: its payload
  * @out: room for f->len octets
@@ -259,8 +259,8 @@ void mpa_test_tx_init(struct kunit *test, struct mpa_tx *tx, u32 pos,
  * Context: any.
  * Return: octets written to @out.
  */
-unsigned int mpa_test_linearise(const struct mpa_fpdu *f, const u8 *ulpdu,
-				u8 *out)
+unsigned int swi_mpa_test_linearise(const struct mpa_fpdu *f, const u8 *ulpdu,
+				    u8 *out)
 {
 	unsigned int i, n = 0;
 
@@ -275,7 +275,7 @@ unsigned int mpa_test_linearise(const struct mpa_fpdu *f, const u8 *ulpdu,
 }
 
 /**
- * mpa_test_frame() - frame one ULPDU, append its FPDU to @out, commit it
+ * swi_mpa_test_frame() - frame one ULPDU, append its FPDU to @out, commit it
  * @test: the test case
  * @tx: the transmit state
  * @f: the FPDU to lay out
@@ -287,26 +287,26 @@ unsigned int mpa_test_linearise(const struct mpa_fpdu *f, const u8 *ulpdu,
  * assertion when a step fails.
  * Return: octets of the FPDU written to @out.
  */
-unsigned int mpa_test_frame(struct kunit *test, struct mpa_tx *tx,
-			    struct mpa_fpdu *f, const u8 *ulpdu,
-			    unsigned int len, u8 *out)
+unsigned int swi_mpa_test_frame(struct kunit *test, struct mpa_tx *tx,
+				struct mpa_fpdu *f, const u8 *ulpdu,
+				unsigned int len, u8 *out)
 {
 	struct kvec kv = { .iov_base = (void *)ulpdu, .iov_len = len };
 	struct iov_iter it;
 	unsigned int n;
 
-	KUNIT_ASSERT_EQ(test, mpa_fpdu_layout(tx, f, len), 0);
+	KUNIT_ASSERT_EQ(test, swi_mpa_fpdu_layout(tx, f, len), 0);
 	iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, len);
-	KUNIT_ASSERT_EQ(test, mpa_fpdu_set_crc(f, &it), 0);
-	n = mpa_test_linearise(f, ulpdu, out);
+	KUNIT_ASSERT_EQ(test, swi_mpa_fpdu_set_crc(f, &it), 0);
+	n = swi_mpa_test_linearise(f, ulpdu, out);
 	KUNIT_ASSERT_EQ(test, n, f->len);
-	KUNIT_ASSERT_EQ(test, mpa_tx_commit(tx, f), 0);
+	KUNIT_ASSERT_EQ(test, swi_mpa_tx_commit(tx, f), 0);
 	return n;
 }
 
 static int sink_begin(void *ctx, unsigned int ulpdu_len)
 {
-	struct mpa_test_sink *s = ctx;
+	struct swi_mpa_test_sink *s = ctx;
 
 	s->late += s->err != MPA_ERR_NONE;
 	s->begins++;
@@ -318,14 +318,14 @@ static int sink_begin(void *ctx, unsigned int ulpdu_len)
 static int sink_data(void *ctx, struct sk_buff *skb, unsigned int off,
 		     unsigned int len, unsigned int ulpdu_off)
 {
-	struct mpa_test_sink *s = ctx;
+	struct swi_mpa_test_sink *s = ctx;
 
 	s->late += s->err != MPA_ERR_NONE;
 	s->datas++;
 	if (ulpdu_off != s->cur || len > s->want - s->cur ||
 	    len > s->cap - s->used - s->cur ||
-	    !s->rx || mpa_rx_copy_ulpdu(s->rx, skb, &off,
-					s->buf + s->used + s->cur, len))
+	    !s->rx || swi_mpa_rx_copy_ulpdu(s->rx, skb, &off,
+					    s->buf + s->used + s->cur, len))
 		s->misordered = true;
 	else
 		s->cur += len;
@@ -334,7 +334,7 @@ static int sink_data(void *ctx, struct sk_buff *skb, unsigned int off,
 
 static int sink_end(void *ctx, unsigned int ulpdu_len, enum mpa_error err)
 {
-	struct mpa_test_sink *s = ctx;
+	struct swi_mpa_test_sink *s = ctx;
 
 	s->late += s->err != MPA_ERR_NONE;
 	s->ends++;
@@ -352,15 +352,15 @@ static int sink_end(void *ctx, unsigned int ulpdu_len, enum mpa_error err)
 	return 0;
 }
 
-/* The callbacks of a struct mpa_test_sink, the context of the parser */
-const struct mpa_rx_ops mpa_test_sink_ops = {
+/* The callbacks of a struct swi_mpa_test_sink, the context of the parser */
+const struct mpa_rx_ops swi_mpa_test_sink_ops = {
 	.begin = sink_begin,
 	.data = sink_data,
 	.end = sink_end,
 };
 
 /**
- * mpa_test_sink() - a receiving layer, freed when the test ends
+ * swi_mpa_test_sink() - a receiving layer, freed when the test ends
  * @test: the test case
  * @cap: octets of good ULPDUs it keeps
  * @max_lens: how many ULPDU lengths it keeps
@@ -369,10 +369,10 @@ const struct mpa_rx_ops mpa_test_sink_ops = {
  * assertion when out of memory.
  * Return: the sink.
  */
-struct mpa_test_sink *mpa_test_sink(struct kunit *test, unsigned int cap,
-				    unsigned int max_lens)
+struct swi_mpa_test_sink *swi_mpa_test_sink(struct kunit *test, unsigned int cap,
+					    unsigned int max_lens)
 {
-	struct mpa_test_sink *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	struct swi_mpa_test_sink *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, s);
 	s->buf = kunit_kzalloc(test, cap, GFP_KERNEL);
@@ -385,13 +385,13 @@ struct mpa_test_sink *mpa_test_sink(struct kunit *test, unsigned int cap,
 }
 
 /**
- * mpa_test_sink_reset() - forget what was received, keep the buffers
+ * swi_mpa_test_sink_reset() - forget what was received, keep the buffers
  * @s: the sink
  *
  * Context: any.
  * Return: nothing.
  */
-void mpa_test_sink_reset(struct mpa_test_sink *s)
+void swi_mpa_test_sink_reset(struct swi_mpa_test_sink *s)
 {
 	s->used = 0;
 	s->cur = 0;
@@ -406,7 +406,7 @@ void mpa_test_sink_reset(struct mpa_test_sink *s)
 }
 
 /**
- * mpa_test_rx() - a receive parser passing its ULPDUs to @s
+ * swi_mpa_test_rx() - a receive parser passing its ULPDUs to @s
  * @test: the test case; it frees the parser when it ends
  * @s: the sink
  * @pos: stream position of the first octet to come
@@ -415,28 +415,28 @@ void mpa_test_sink_reset(struct mpa_test_sink *s)
  * @max_ulpdu: the largest ULPDU_Length accepted
  *
  * Context: process context (a KUnit case). Fails the test with an
- * assertion when out of memory or when mpa_rx_init() refuses.
+ * assertion when out of memory or when swi_mpa_rx_init() refuses.
  * Return: the parser.
  */
-struct mpa_rx *mpa_test_rx(struct kunit *test, struct mpa_test_sink *s,
-			   u32 pos, bool markers, bool crc,
-			   unsigned int max_ulpdu)
+struct mpa_rx *swi_mpa_test_rx(struct kunit *test, struct swi_mpa_test_sink *s,
+			       u32 pos, bool markers, bool crc,
+			       unsigned int max_ulpdu)
 {
 	struct mpa_fo_cfg cfg = { .pos = pos, .markers = markers, .crc = crc };
 	struct mpa_rx *rx = kunit_kzalloc(test, sizeof(*rx), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, rx);
-	KUNIT_ASSERT_EQ(test, mpa_rx_init(rx, &cfg, max_ulpdu,
-					  &mpa_test_sink_ops, s), 0);
+	KUNIT_ASSERT_EQ(test, swi_mpa_rx_init(rx, &cfg, max_ulpdu,
+					      &swi_mpa_test_sink_ops, s), 0);
 	s->rx = rx;
 	return rx;
 }
 
-/* Room left in page frags after the page offsets mpa_test_skb() uses. */
+/* Room left in page frags after the page offsets swi_mpa_test_skb() uses. */
 #define TEST_FRAG_ROOM	(PAGE_SIZE - 128)
 
 /**
- * mpa_test_skb() - an skb of junk octets and then @data
+ * swi_mpa_test_skb() - an skb of junk octets and then @data
  * @test: the test case
  * @data: the octets after the junk
  * @len: how many
@@ -449,9 +449,9 @@ struct mpa_rx *mpa_test_rx(struct kunit *test, struct mpa_test_sink *s,
  * an assertion when out of memory.
  * Return: the skb; the caller frees it with kfree_skb().
  */
-struct sk_buff *mpa_test_skb(struct kunit *test, const u8 *data,
-			     unsigned int len, unsigned int lead,
-			     unsigned int head)
+struct sk_buff *swi_mpa_test_skb(struct kunit *test, const u8 *data,
+				 unsigned int len, unsigned int lead,
+				 unsigned int head)
 {
 	unsigned int i, n, po, lin;
 	struct sk_buff *skb;

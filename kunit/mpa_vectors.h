@@ -7,7 +7,7 @@
  * RFC 5044 Figures 5 and 6 and their ULPDUs, the table of Marker
  * placements (checked on transmit, read back on receive), and the helpers
  * that frame ULPDUs, build skbs, and collect what the receive parser
- * passes up (struct mpa_test_sink). Memory comes from KUnit or is freed by
+ * passes up (struct swi_mpa_test_sink). Memory comes from KUnit or is freed by
  * a KUnit deferred action, so a failed assertion leaks nothing.
  */
 #ifndef SOFTIWARP_KUNIT_MPA_VECTORS_H
@@ -24,12 +24,12 @@
 #define MPA_FIG6_POS		0x1ec	/* stream offset of Figure 6 */
 #define MPA_FIG6_FIRST_LEN	482	/* ULPDU of the 492-octet first FPDU */
 
-extern const u8 mpa_fig5_wire[MPA_FIG_WIRE_LEN];
-extern const u8 mpa_fig6_wire[MPA_FIG_WIRE_LEN];
+extern const u8 swi_mpa_fig5_wire[MPA_FIG_WIRE_LEN];
+extern const u8 swi_mpa_fig6_wire[MPA_FIG_WIRE_LEN];
 
-void mpa_fig5_ulpdu(u8 *ulpdu);
-void mpa_fig6_ulpdu(u8 *ulpdu);
-void mpa_fig6_first_ulpdu(u8 *ulpdu);
+void swi_mpa_fig5_ulpdu(u8 *ulpdu);
+void swi_mpa_fig6_ulpdu(u8 *ulpdu);
+void swi_mpa_fig6_first_ulpdu(u8 *ulpdu);
 
 /**
  * struct mpa_layout_case - one Marker placement of an FPDU
@@ -39,7 +39,7 @@ void mpa_fig6_first_ulpdu(u8 *ulpdu);
  * @markers: Markers on
  * @fpdu_len: octets of the FPDU, Markers included
  * @nr_pieces: entries of @pieces
- * @pieces: the pieces mpa_fpdu_layout() gives
+ * @pieces: the pieces swi_mpa_fpdu_layout() gives
  * @nr_bytes: octets of @bytes
  * @bytes: the framing octets, with CRCs off (CRC field zero)
  */
@@ -57,22 +57,22 @@ struct mpa_layout_case {
 
 #define MPA_NR_LAYOUT_CASES	11
 
-extern const struct mpa_layout_case mpa_layout_cases[MPA_NR_LAYOUT_CASES];
+extern const struct mpa_layout_case swi_mpa_layout_cases[MPA_NR_LAYOUT_CASES];
 
-struct mpa_fpdu *mpa_test_fpdu(struct kunit *test);
-void *mpa_test_vmalloc(struct kunit *test, unsigned long size);
-void mpa_test_vdone(struct kunit *test, void *p);
-void mpa_test_tx_init(struct kunit *test, struct mpa_tx *tx, u32 pos,
-		      bool markers, bool crc);
-unsigned int mpa_test_linearise(const struct mpa_fpdu *f, const u8 *ulpdu,
-				u8 *out);
-unsigned int mpa_test_frame(struct kunit *test, struct mpa_tx *tx,
-			    struct mpa_fpdu *f, const u8 *ulpdu,
-			    unsigned int len, u8 *out);
+struct mpa_fpdu *swi_mpa_test_fpdu(struct kunit *test);
+void *swi_mpa_test_vmalloc(struct kunit *test, unsigned long size);
+void swi_mpa_test_vdone(struct kunit *test, void *p);
+void swi_mpa_test_tx_init(struct kunit *test, struct mpa_tx *tx, u32 pos,
+			  bool markers, bool crc);
+unsigned int swi_mpa_test_linearise(const struct mpa_fpdu *f, const u8 *ulpdu,
+				    u8 *out);
+unsigned int swi_mpa_test_frame(struct kunit *test, struct mpa_tx *tx,
+				struct mpa_fpdu *f, const u8 *ulpdu,
+				unsigned int len, u8 *out);
 
 /**
- * struct mpa_test_sink - the receiving layer of the tests
- * @rx: the parser feeding it (set by mpa_test_rx()); spans are read
+ * struct swi_mpa_test_sink - the receiving layer of the tests
+ * @rx: the parser feeding it (set by swi_mpa_test_rx()); spans are read
  *	through it
  * @buf: good ULPDUs, concatenated
  * @cap: octets of @buf
@@ -91,9 +91,9 @@ unsigned int mpa_test_frame(struct kunit *test, struct mpa_tx *tx,
  * @err: the error the end callback reported
  *
  * It collects the ULPDUs, checks that ranges come in order, and counts
- * every callback after an error (mpa_test_sink_ops).
+ * every callback after an error (swi_mpa_test_sink_ops).
  */
-struct mpa_test_sink {
+struct swi_mpa_test_sink {
 	struct mpa_rx *rx;
 	u8 *buf;
 	unsigned int cap;
@@ -110,16 +110,16 @@ struct mpa_test_sink {
 	enum mpa_error err;
 };
 
-extern const struct mpa_rx_ops mpa_test_sink_ops;
+extern const struct mpa_rx_ops swi_mpa_test_sink_ops;
 
-struct mpa_test_sink *mpa_test_sink(struct kunit *test, unsigned int cap,
-				    unsigned int max_lens);
-void mpa_test_sink_reset(struct mpa_test_sink *s);
-struct mpa_rx *mpa_test_rx(struct kunit *test, struct mpa_test_sink *s,
-			   u32 pos, bool markers, bool crc,
-			   unsigned int max_ulpdu);
-struct sk_buff *mpa_test_skb(struct kunit *test, const u8 *data,
-			     unsigned int len, unsigned int lead,
-			     unsigned int head);
+struct swi_mpa_test_sink *swi_mpa_test_sink(struct kunit *test, unsigned int cap,
+					    unsigned int max_lens);
+void swi_mpa_test_sink_reset(struct swi_mpa_test_sink *s);
+struct mpa_rx *swi_mpa_test_rx(struct kunit *test, struct swi_mpa_test_sink *s,
+			       u32 pos, bool markers, bool crc,
+			       unsigned int max_ulpdu);
+struct sk_buff *swi_mpa_test_skb(struct kunit *test, const u8 *data,
+				 unsigned int len, unsigned int lead,
+				 unsigned int head);
 
 #endif /* SOFTIWARP_KUNIT_MPA_VECTORS_H */

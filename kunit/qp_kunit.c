@@ -416,7 +416,7 @@ static u32 qpt_tx_buf(struct qpt *t, int i)
 {
 	struct eng_stream_info si;
 
-	eng_stream_get_info(to_swi_qp(t->qp[i])->stream, &si);
+	swi_eng_stream_get_info(to_swi_qp(t->qp[i])->stream, &si);
 	return si.tx_buf;
 }
 
@@ -548,7 +548,7 @@ static void qpt_crc_error_terminates(struct kunit *test)
  * A Send whose first SGE is good and whose second names no object fails
  * its check: the first SGE's MR, which the transmitter keeps for the
  * gather once checked, must be let go at once, so that the consumer can
- * deregister it while the QP lives on (rdmap_mem_dereg() waits for the
+ * deregister it while the QP lives on (swi_rdmap_mem_dereg() waits for the
  * last reference).
  */
 static void qpt_failed_check_releases_mr(struct kunit *test)
@@ -607,7 +607,7 @@ static void qpt_local_error_terminates(struct kunit *test)
 
 static void qpt_tx_faults_off(void *unused)
 {
-	eng_tx_fail_allocs(0);
+	swi_eng_tx_fail_allocs(0);
 }
 
 /*
@@ -645,7 +645,7 @@ static void qpt_tx_nomem(struct kunit *test, bool read, unsigned int fails)
 	}
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, qpt_tx_faults_off,
 							NULL), 0);
-	eng_tx_fail_allocs(fails);
+	swi_eng_tx_fail_allocs(fails);
 	qpt_post(test, t, 0, read ? &rw.wr : &sw, 64);
 	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[0], &wc), 1);
 	KUNIT_EXPECT_EQ(test, wc.wr_id, read ? 42 : 41);
@@ -1015,10 +1015,10 @@ static void qpt_send_invalidate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
 	KUNIT_EXPECT_TRUE(test, wc.wc_flags & IB_WC_WITH_INVALIDATE);
 	KUNIT_EXPECT_EQ(test, wc.ex.invalidate_rkey, mr->rkey);
-	mem = rdmap_mem_lookup(&to_swi_dev(t->dev)->mem, mr->rkey);
+	mem = swi_rdmap_mem_lookup(&to_swi_dev(t->dev)->mem, mr->rkey);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mem));
 	KUNIT_EXPECT_FALSE(test, mem->valid);
-	rdmap_mem_put(mem);
+	swi_rdmap_mem_put(mem);
 	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
 }
 
@@ -1050,14 +1050,14 @@ static void qpt_rw_one(struct kunit *test, struct qpt *t, struct ib_mr *mr,
 /* Is the STag of the MR the rdma_rw API used last still valid? */
 static bool qpt_stag_valid(struct qpt *t, u32 stag)
 {
-	struct rdmap_mem *mem = rdmap_mem_lookup(&to_swi_dev(t->dev)->mem,
-						 stag);
+	struct rdmap_mem *mem = swi_rdmap_mem_lookup(&to_swi_dev(t->dev)->mem,
+						     stag);
 	bool valid;
 
 	if (IS_ERR(mem))
 		return false;
 	valid = mem->valid && mem->key == rdmap_stag_key(stag);
-	rdmap_mem_put(mem);
+	swi_rdmap_mem_put(mem);
 	return valid;
 }
 
@@ -1560,13 +1560,13 @@ static bool qpt_wait_byte(const u8 *buf, size_t at, u8 v)
 /* The references on the MR of @stag: one is the caller's, from the lookup */
 static unsigned int qpt_mem_refs(struct kunit *test, struct qpt *t, u32 stag)
 {
-	struct rdmap_mem *mem = rdmap_mem_lookup(&to_swi_dev(t->dev)->mem,
-						 stag);
+	struct rdmap_mem *mem = swi_rdmap_mem_lookup(&to_swi_dev(t->dev)->mem,
+						     stag);
 	unsigned int refs;
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mem);
 	refs = kref_read(&mem->ref);
-	rdmap_mem_put(mem);
+	swi_rdmap_mem_put(mem);
 	return refs;
 }
 
@@ -1574,10 +1574,10 @@ static unsigned int qpt_mem_refs(struct kunit *test, struct qpt *t, u32 stag)
  * The peer (a raw socket) sends the header and 16 of the 64 payload
  * octets of an RDMA Write into B's MR, without CRCs (so nothing is held
  * back for a check), and stops. B places what came; the segment never
- * completes, but B's receiver only holds the MR (rdmap_mem_hold()): no
+ * completes, but B's receiver only holds the MR (swi_rdmap_mem_hold()): no
  * reference is left between two reads of the socket, and the consumer
  * can deregister the MR at once while the QP lives on (rping hung in D
- * state when rdmap_mem_dereg() waited for a cut segment's reference).
+ * state when swi_rdmap_mem_dereg() waited for a cut segment's reference).
  */
 static void qpt_cut_write_releases_mr(struct kunit *test)
 {
@@ -1597,8 +1597,8 @@ static void qpt_cut_write_releases_mr(struct kunit *test)
 	unsigned int base = qpt_mem_refs(test, t, mr->rkey);
 
 	memcpy(buf, &ulen, sizeof(ulen));
-	KUNIT_ASSERT_EQ(test, ddp_hdr_build(buf + MPA_HDR_SIZE,
-					    DDP_TAGGED_HDR_SIZE, &h),
+	KUNIT_ASSERT_EQ(test, swi_ddp_hdr_build(buf + MPA_HDR_SIZE,
+						DDP_TAGGED_HDR_SIZE, &h),
 			DDP_TAGGED_HDR_SIZE);
 	memset(buf + MPA_HDR_SIZE + DDP_TAGGED_HDR_SIZE, 0x5a, 16);
 	KUNIT_ASSERT_EQ(test, kernel_sendmsg(t->raw, &msg, &kv, 1,
@@ -1649,7 +1649,7 @@ static void qpt_raw_tagged(struct kunit *test, struct qpt *t, u8 opcode,
 	u8 *u = kunit_kzalloc(test, DDP_TAGGED_HDR_SIZE + len, GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, u);
-	KUNIT_ASSERT_EQ(test, ddp_hdr_build(u, DDP_TAGGED_HDR_SIZE, &h),
+	KUNIT_ASSERT_EQ(test, swi_ddp_hdr_build(u, DDP_TAGGED_HDR_SIZE, &h),
 			DDP_TAGGED_HDR_SIZE);
 	memset(u + DDP_TAGGED_HDR_SIZE, fill, len);
 	qpt_raw_fpdu(test, t, u, DDP_TAGGED_HDR_SIZE + len, crc);
@@ -1667,7 +1667,7 @@ static void qpt_raw_untagged(struct kunit *test, struct qpt *t, u8 opcode,
 	u8 *u = kunit_kzalloc(test, DDP_UNTAGGED_HDR_SIZE + len, GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, u);
-	KUNIT_ASSERT_EQ(test, ddp_hdr_build(u, DDP_UNTAGGED_HDR_SIZE, &h),
+	KUNIT_ASSERT_EQ(test, swi_ddp_hdr_build(u, DDP_UNTAGGED_HDR_SIZE, &h),
 			DDP_UNTAGGED_HDR_SIZE);
 	memcpy(u + DDP_UNTAGGED_HDR_SIZE, payload, len);
 	qpt_raw_fpdu(test, t, u, DDP_UNTAGGED_HDR_SIZE + len, 0);
@@ -1675,7 +1675,7 @@ static void qpt_raw_untagged(struct kunit *test, struct qpt *t, u8 opcode,
 
 static void qpt_index_max_restore(void *unused)
 {
-	rdmap_mem_set_index_max(0);
+	swi_rdmap_mem_set_index_max(0);
 }
 
 /* STag indexes the index-reuse cases draw from: a range they can fill */
@@ -1693,7 +1693,7 @@ static struct ib_mr *qpt_reg_low(struct kunit *test, struct qpt *t, int i,
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
 							qpt_index_max_restore,
 							NULL), 0);
-	rdmap_mem_set_index_max(QPT_LOW_INDEXES);
+	swi_rdmap_mem_set_index_max(QPT_LOW_INDEXES);
 	return qpt_reg(test, t, i, access);
 }
 
@@ -1885,13 +1885,13 @@ static void qpt_raw_write_crc(struct kunit *test, struct qpt *t, u32 stag,
 	f = kunit_kzalloc(test, n, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, f);
 	memcpy(f, &wire_len, MPA_HDR_SIZE);
-	KUNIT_ASSERT_EQ(test, ddp_hdr_build(f + MPA_HDR_SIZE,
-					    DDP_TAGGED_HDR_SIZE, &h),
+	KUNIT_ASSERT_EQ(test, swi_ddp_hdr_build(f + MPA_HDR_SIZE,
+						DDP_TAGGED_HDR_SIZE, &h),
 			DDP_TAGGED_HDR_SIZE);
 	memset(f + MPA_HDR_SIZE + DDP_TAGGED_HDR_SIZE, 0x5a, len);
-	mpa_crc_begin(&crc);
+	swi_mpa_crc_begin(&crc);
 	mpa_crc_update(&crc, f, n);
-	sum = mpa_crc_final(&crc);
+	sum = swi_mpa_crc_final(&crc);
 	if (bad_crc)
 		sum ^= cpu_to_le32(1);
 	qpt_raw_fpdu(test, t, f + MPA_HDR_SIZE, ulen, sum);
@@ -1916,12 +1916,12 @@ static void qpt_raw_expect_term(struct kunit *test, struct qpt *t, u8 layer,
 
 	KUNIT_ASSERT_NOT_NULL(test, u);
 	n = qpt_raw_read_fpdu(test, t, u);
-	hl = ddp_hdr_parse(u, n, &h);
+	hl = swi_ddp_hdr_parse(u, n, &h);
 	KUNIT_ASSERT_EQ(test, hl, DDP_UNTAGGED_HDR_SIZE);
 	KUNIT_EXPECT_FALSE(test, h.tagged);
 	KUNIT_EXPECT_EQ(test, h.opcode, RDMAP_TERMINATE);
 	KUNIT_EXPECT_EQ(test, h.qn, RDMAP_QN_TERMINATE);
-	KUNIT_ASSERT_GE(test, rdmap_term_parse(u + hl, n - hl, &ti), 0);
+	KUNIT_ASSERT_GE(test, swi_rdmap_term_parse(u + hl, n - hl, &ti), 0);
 	SWI_EXPECT_TERM_CAUSE(test, ti.cause, layer, etype, code);
 }
 
@@ -1993,12 +1993,12 @@ static void qpt_held_terminates_after_first_fpdu(struct kunit *test)
 
 static void qpt_rresp_src_restore(void *unused)
 {
-	eng_tx_lose_rresp_src(-1);
+	swi_eng_tx_lose_rresp_src(-1);
 }
 
 /*
  * A Read Response whose Data Source goes away mid-Response (the KUnit
- * knob eng_tx_lose_rresp_src() stands for an invalidation or a
+ * knob swi_eng_tx_lose_rresp_src() stands for an invalidation or a
  * deregistration, after one FPDU): B sends the Response segments it
  * could, then a Terminate, a remote protection error (invalid STag) with
  * R and the Read Request updated to the progress made, RFC 5040 sections
@@ -2027,13 +2027,13 @@ static void qpt_rresp_source_lost_terminates(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, u);
 	err = kunit_add_action_or_reset(test, qpt_rresp_src_restore, NULL);
 	KUNIT_ASSERT_EQ(test, err, 0);
-	rdmap_read_req_build(&rr, &r);
-	eng_tx_lose_rresp_src(1);
+	swi_rdmap_read_req_build(&rr, &r);
+	swi_eng_tx_lose_rresp_src(1);
 	qpt_raw_untagged(test, t, RDMAP_READ_REQ, RDMAP_QN_READ_REQ,
 			 DDP_MSN_FIRST, 0, true, &rr, sizeof(rr));
 	for (;;) {
 		n = qpt_raw_read_fpdu(test, t, u);
-		hl = ddp_hdr_parse(u, n, &h);
+		hl = swi_ddp_hdr_parse(u, n, &h);
 		KUNIT_ASSERT_GT(test, hl, 0);
 		if (h.tagged) {
 			KUNIT_ASSERT_EQ(test, h.opcode, RDMAP_READ_RESP);
@@ -2043,7 +2043,7 @@ static void qpt_rresp_source_lost_terminates(struct kunit *test)
 			continue;
 		}
 		KUNIT_ASSERT_EQ(test, h.opcode, RDMAP_TERMINATE);
-		KUNIT_ASSERT_GT(test, rdmap_term_parse(u + hl, n - hl, &ti), 0);
+		KUNIT_ASSERT_GT(test, swi_rdmap_term_parse(u + hl, n - hl, &ti), 0);
 		break;
 	}
 	KUNIT_EXPECT_EQ(test, fpdus, 1);
@@ -2101,7 +2101,7 @@ static void qpt_segments_of_one_message(struct kunit *test)
 	for (got = 0, segs = 0; got < QPT_BUF; segs++) {
 		n = qpt_raw_read_fpdu(test, t, u);
 		KUNIT_EXPECT_LE(test, n, MPA_MULPDU_MAX);
-		hl = ddp_hdr_parse(u, n, &h);
+		hl = swi_ddp_hdr_parse(u, n, &h);
 		KUNIT_ASSERT_EQ(test, hl, DDP_UNTAGGED_HDR_SIZE);
 		KUNIT_EXPECT_EQ(test, h.opcode, RDMAP_SEND_INVAL);
 		KUNIT_EXPECT_EQ(test, h.stag, 0x4477);
@@ -2115,7 +2115,7 @@ static void qpt_segments_of_one_message(struct kunit *test)
 	qpt_post(test, t, 1, &ww.wr, QPT_BUF);
 	for (got = 0, segs = 0; got < QPT_BUF; segs++) {
 		n = qpt_raw_read_fpdu(test, t, u);
-		hl = ddp_hdr_parse(u, n, &h);
+		hl = swi_ddp_hdr_parse(u, n, &h);
 		KUNIT_ASSERT_EQ(test, hl, DDP_TAGGED_HDR_SIZE);
 		KUNIT_EXPECT_EQ(test, h.opcode, RDMAP_WRITE);
 		KUNIT_EXPECT_EQ(test, h.stag, 0x5588);
@@ -2126,12 +2126,12 @@ static void qpt_segments_of_one_message(struct kunit *test)
 	KUNIT_EXPECT_GT(test, segs, 1);
 	qpt_post(test, t, 1, &rw.wr, 64);
 	n = qpt_raw_read_fpdu(test, t, u);
-	hl = ddp_hdr_parse(u, n, &h);
+	hl = swi_ddp_hdr_parse(u, n, &h);
 	KUNIT_ASSERT_EQ(test, hl, DDP_UNTAGGED_HDR_SIZE);
 	KUNIT_EXPECT_EQ(test, h.opcode, RDMAP_READ_REQ);
 	KUNIT_EXPECT_EQ(test, h.qn, RDMAP_QN_READ_REQ);
 	KUNIT_EXPECT_TRUE(test, h.last);
-	KUNIT_ASSERT_EQ(test, rdmap_read_req_parse(u + hl, n - hl, &r),
+	KUNIT_ASSERT_EQ(test, swi_rdmap_read_req_parse(u + hl, n - hl, &r),
 			RDMAP_READ_REQ_SIZE);
 	KUNIT_EXPECT_EQ(test, r.src_stag, 0x6699);
 	KUNIT_EXPECT_EQ(test, r.src_to, 0x20000);
@@ -2195,7 +2195,7 @@ static void qpt_rresps_in_request_order(struct kunit *test)
 		r.sink_stag = 0x100 * (i + 1);
 		r.src_stag = mr->rkey;
 		r.src_to = mr->iova + i * QPT_RREQ_LEN;
-		rdmap_read_req_build(&rr, &r);
+		swi_rdmap_read_req_build(&rr, &r);
 		qpt_raw_untagged(test, t, RDMAP_READ_REQ, RDMAP_QN_READ_REQ,
 				 DDP_MSN_FIRST + i, 0, true, &rr, sizeof(rr));
 	}
@@ -2203,7 +2203,7 @@ static void qpt_rresps_in_request_order(struct kunit *test)
 		got = 0;
 		do {
 			n = qpt_raw_read_fpdu(test, t, u);
-			hl = ddp_hdr_parse(u, n, &h);
+			hl = swi_ddp_hdr_parse(u, n, &h);
 			KUNIT_ASSERT_EQ(test, hl, DDP_TAGGED_HDR_SIZE);
 			KUNIT_ASSERT_EQ(test, h.opcode, RDMAP_READ_RESP);
 			KUNIT_ASSERT_EQ_MSG(test, h.stag, 0x100 * (i + 1),
@@ -2234,7 +2234,7 @@ static void qpt_raw_expect(struct kunit *test, struct qpt *t, u8 *u,
 	struct ddp_hdr_info h;
 	u16 n = qpt_raw_read_fpdu(test, t, u);
 
-	KUNIT_ASSERT_GT(test, ddp_hdr_parse(u, n, &h), 0);
+	KUNIT_ASSERT_GT(test, swi_ddp_hdr_parse(u, n, &h), 0);
 	KUNIT_ASSERT_EQ(test, h.opcode, opcode);
 }
 
@@ -2283,7 +2283,7 @@ static void qpt_completions_in_order(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ib_post_send(t->qp[1], &inv, NULL), 0);
 
 	qpt_raw_expect(test, t, u, RDMAP_READ_REQ);
-	rdmap_read_req_parse(u + DDP_UNTAGGED_HDR_SIZE, RDMAP_READ_REQ_SIZE, &r);
+	swi_rdmap_read_req_parse(u + DDP_UNTAGGED_HDR_SIZE, RDMAP_READ_REQ_SIZE, &r);
 	qpt_raw_expect(test, t, u, RDMAP_WRITE);
 	qpt_raw_expect(test, t, u, RDMAP_SEND);
 	msleep(50);
@@ -2352,7 +2352,7 @@ static void qpt_raw_fill_reads(struct kunit *test, struct qpt *t,
 		r.sink_stag = 0x100 + i;
 		r.src_stag = mr->rkey;
 		r.src_to = mr->iova;
-		rdmap_read_req_build(&rr, &r);
+		swi_rdmap_read_req_build(&rr, &r);
 		qpt_raw_untagged(test, t, RDMAP_READ_REQ, RDMAP_QN_READ_REQ,
 				 DDP_MSN_FIRST + i, 0, true, &rr, sizeof(rr));
 	}
@@ -2398,13 +2398,13 @@ static void qpt_closing_error_terminates_before_fin(struct kunit *test)
 	do {
 		fpdus++;
 		n = qpt_raw_read_fpdu(test, t, u);
-		hl = ddp_hdr_parse(u, n, &h);
+		hl = swi_ddp_hdr_parse(u, n, &h);
 		KUNIT_ASSERT_GT(test, hl, 0);
 	} while (h.tagged && h.opcode == RDMAP_READ_RESP);
 	KUNIT_ASSERT_EQ_MSG(test, h.opcode, RDMAP_TERMINATE,
 			    "FPDU %u after the Responses is no Terminate",
 			    fpdus);
-	KUNIT_ASSERT_GE(test, rdmap_term_parse(u + hl, n - hl, &ti), 0);
+	KUNIT_ASSERT_GE(test, swi_rdmap_term_parse(u + hl, n - hl, &ti), 0);
 	SWI_EXPECT_TERM_CAUSE(test, ti.cause, TERM_LAYER_DDP,
 			      TERM_ETYPE_DDP_UNTAGGED, TERM_DDP_U_MSN_NO_BUF);
 	KUNIT_EXPECT_GT(test, fpdus, 2);	/* our FIN was still due */
@@ -2459,7 +2459,7 @@ static void qpt_send_completes_before_read_answered(struct kunit *test)
 			    "every Read Request was answered already");
 	while (last < QPT_CLOSING_READS) {
 		n = qpt_raw_read_fpdu(test, t, u);
-		hl = ddp_hdr_parse(u, n, &h);
+		hl = swi_ddp_hdr_parse(u, n, &h);
 		KUNIT_ASSERT_EQ(test, hl, DDP_TAGGED_HDR_SIZE);
 		KUNIT_ASSERT_EQ(test, h.opcode, RDMAP_READ_RESP);
 		last += h.last;
@@ -2548,7 +2548,7 @@ static void qpt_rresp_zero_len_wrong_stag(struct kunit *test)
 
 static void qpt_flush_races_off(void *unused)
 {
-	eng_rx_race_flush(0);
+	swi_eng_rx_race_flush(0);
 }
 
 /* The work requests of qpt_rresp_after_flush(), off the stack */
@@ -2565,7 +2565,7 @@ struct qpt_two_reads {
  * the receiver's check and its completion (security.rst): B has two
  * Reads out, the first into MR A, the second a Read with Invalidate into
  * a fast-register MR F. The last segment of the first Response arrives
- * and a flush (eng_rx_race_flush()) completes the first Read first. The
+ * and a flush (swi_eng_rx_race_flush()) completes the first Read first. The
  * second must not complete with the first's Response, nor F be
  * invalidated: it completes, and F goes, when its own Response arrived,
  * with its data. Before the receiver remembered its Read, it completed
@@ -2616,7 +2616,7 @@ static void qpt_rresp_after_flush(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
 							qpt_flush_races_off,
 							NULL), 0);
-	eng_rx_race_flush(1);
+	swi_eng_rx_race_flush(1);
 	qpt_raw_tagged(test, t, RDMAP_READ_RESP, a->lkey, a->iova, 64, 0x11, 0);
 	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[1], &w->wc), 1);
 	KUNIT_EXPECT_EQ(test, w->wc.wr_id, 71);
@@ -2687,8 +2687,8 @@ static void qpt_partial_fpdu_not_placed(struct kunit *test)
 	__be16 ulen = cpu_to_be16(DDP_TAGGED_HDR_SIZE + 64);
 
 	memcpy(buf, &ulen, sizeof(ulen));
-	KUNIT_ASSERT_EQ(test, ddp_hdr_build(buf + MPA_HDR_SIZE,
-					    DDP_TAGGED_HDR_SIZE, &h),
+	KUNIT_ASSERT_EQ(test, swi_ddp_hdr_build(buf + MPA_HDR_SIZE,
+						DDP_TAGGED_HDR_SIZE, &h),
 			DDP_TAGGED_HDR_SIZE);
 	memset(buf + MPA_HDR_SIZE + DDP_TAGGED_HDR_SIZE, 0x5a, 32);
 	KUNIT_ASSERT_EQ(test, kernel_sendmsg(t->raw, &msg, &kv, 1,
@@ -2743,7 +2743,7 @@ static void qpt_ird_fixed_by_stream(struct kunit *test)
 	mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ);
 	r.src_stag = mr->rkey;
 	r.src_to = mr->iova;
-	rdmap_read_req_build(&rr, &r);
+	swi_rdmap_read_req_build(&rr, &r);
 	/* both in one sendmsg(): B reads them in one go, answering neither */
 	for (i = 0; i < 2; i++) {
 		struct ddp_hdr_info h = {
@@ -2756,8 +2756,8 @@ static void qpt_ird_fixed_by_stream(struct kunit *test)
 					  RDMAP_READ_REQ_SIZE);
 
 		memcpy(f, &ulen, MPA_HDR_SIZE);
-		KUNIT_ASSERT_EQ(test, ddp_hdr_build(f + MPA_HDR_SIZE,
-						    DDP_UNTAGGED_HDR_SIZE, &h),
+		KUNIT_ASSERT_EQ(test, swi_ddp_hdr_build(f + MPA_HDR_SIZE,
+							DDP_UNTAGGED_HDR_SIZE, &h),
 				DDP_UNTAGGED_HDR_SIZE);
 		memcpy(f + MPA_HDR_SIZE + DDP_UNTAGGED_HDR_SIZE, &rr,
 		       sizeof(rr));
@@ -2830,13 +2830,13 @@ static void qpt_largest_fpdu_placed(struct kunit *test)
 	for (i = 0; i < 2; i++) {
 		h.to = mr->iova + i;
 		memcpy(f, &ulen, MPA_HDR_SIZE);
-		KUNIT_ASSERT_EQ(test, ddp_hdr_build(f + MPA_HDR_SIZE,
-						    DDP_TAGGED_HDR_SIZE, &h),
+		KUNIT_ASSERT_EQ(test, swi_ddp_hdr_build(f + MPA_HDR_SIZE,
+							DDP_TAGGED_HDR_SIZE, &h),
 				DDP_TAGGED_HDR_SIZE);
 		memset(f + MPA_HDR_SIZE + DDP_TAGGED_HDR_SIZE, 0x31 + i, plen);
-		mpa_crc_begin(&crc);
+		swi_mpa_crc_begin(&crc);
 		mpa_crc_update(&crc, f, n - MPA_CRC_SIZE);
-		sum = mpa_crc_final(&crc);
+		sum = swi_mpa_crc_final(&crc);
 		memcpy(f + n - MPA_CRC_SIZE, &sum, MPA_CRC_SIZE);
 		kv = (struct kvec){ .iov_base = f, .iov_len = n };
 		KUNIT_ASSERT_EQ(test, kernel_sendmsg(t->raw, &msg, &kv, 1, n),

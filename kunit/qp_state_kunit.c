@@ -251,9 +251,9 @@ static void check_step(struct kunit *test)
 	u32 act = ACTIONS_POISON;
 	int ret;
 
-	ret = rdmap_qp_next(c->state, c->event, &c->ctx, &act);
+	ret = swi_rdmap_qp_next(c->state, c->event, &c->ctx, &act);
 	KUNIT_EXPECT_EQ_MSG(test, ret, c->next, "went to %s, expected %s",
-			    rdmap_qps_name(ret), rdmap_qps_name(c->next));
+			    swi_rdmap_qps_name(ret), swi_rdmap_qps_name(c->next));
 	KUNIT_EXPECT_EQ_MSG(test, act, c->act, "actions 0x%x, expected 0x%x",
 			    act, c->act);
 }
@@ -289,8 +289,8 @@ static void qp_table_cases_cover_every_pair(struct kunit *test)
 		for (e = 0; e < RDMAP_QPE_COUNT; e++)
 			KUNIT_EXPECT_EQ_MSG(test, seen[s][e], 1,
 					    "%s + %s missing",
-					    rdmap_qps_name(s),
-					    rdmap_qp_event_name(e));
+					    swi_rdmap_qps_name(s),
+					    swi_rdmap_qp_event_name(e));
 }
 
 /*
@@ -313,15 +313,15 @@ static void qp_next_busy_matters_only_at_close(struct kunit *test)
 
 	for (s = 0; s < RDMAP_QPS_COUNT; s++) {
 		for (e = 0; e < RDMAP_QPE_COUNT; e++) {
-			r0 = rdmap_qp_next(s, e, &idle, &a0);
-			r1 = rdmap_qp_next(s, e, &busy, &a1);
+			r0 = swi_rdmap_qp_next(s, e, &idle, &a0);
+			r1 = swi_rdmap_qp_next(s, e, &busy, &a1);
 			if (r0 == r1 && a0 == a1)
 				continue;
 			differ++;
 			KUNIT_EXPECT_TRUE_MSG(test, busy_decides(s, e),
 					      "%s + %s depends on busy",
-					      rdmap_qps_name(s),
-					      rdmap_qp_event_name(e));
+					      swi_rdmap_qps_name(s),
+					      swi_rdmap_qp_event_name(e));
 		}
 	}
 	KUNIT_EXPECT_EQ(test, differ, 3);
@@ -341,22 +341,22 @@ static void qp_next_cut_matters_only_at_peer_fin(struct kunit *test)
 
 	for (s = 0; s < RDMAP_QPS_COUNT; s++) {
 		for (e = 0; e < RDMAP_QPE_COUNT; e++) {
-			r0 = rdmap_qp_next(s, e, &busy, &a0);
-			r1 = rdmap_qp_next(s, e, &busy_cut, &a1);
+			r0 = swi_rdmap_qp_next(s, e, &busy, &a0);
+			r1 = swi_rdmap_qp_next(s, e, &busy_cut, &a1);
 			KUNIT_EXPECT_EQ_MSG(test, r0, r1, "%s + %s busy",
-					    rdmap_qps_name(s),
-					    rdmap_qp_event_name(e));
+					    swi_rdmap_qps_name(s),
+					    swi_rdmap_qp_event_name(e));
 			KUNIT_EXPECT_EQ(test, a0, a1);
-			r0 = rdmap_qp_next(s, e, &whole, &a0);
-			r1 = rdmap_qp_next(s, e, &cut, &a1);
+			r0 = swi_rdmap_qp_next(s, e, &whole, &a0);
+			r1 = swi_rdmap_qp_next(s, e, &cut, &a1);
 			if (r0 == r1 && a0 == a1)
 				continue;
 			differ++;
 			KUNIT_EXPECT_TRUE_MSG(test, s == RDMAP_QPS_RTS &&
 					      e == RDMAP_QPE_LLP_FIN,
 					      "%s + %s depends on cut",
-					      rdmap_qps_name(s),
-					      rdmap_qp_event_name(e));
+					      swi_rdmap_qps_name(s),
+					      swi_rdmap_qp_event_name(e));
 		}
 	}
 	KUNIT_EXPECT_EQ(test, differ, 1);
@@ -372,16 +372,16 @@ static void qp_next_fin_due_matters_only_at_closing_error(struct kunit *test)
 
 	for (s = 0; s < RDMAP_QPS_COUNT; s++) {
 		for (e = 0; e < RDMAP_QPE_COUNT; e++) {
-			r0 = rdmap_qp_next(s, e, &out, &a0);
-			r1 = rdmap_qp_next(s, e, &due, &a1);
+			r0 = swi_rdmap_qp_next(s, e, &out, &a0);
+			r1 = swi_rdmap_qp_next(s, e, &due, &a1);
 			if (r0 == r1 && a0 == a1)
 				continue;
 			differ++;
 			KUNIT_EXPECT_TRUE_MSG(test, s == RDMAP_QPS_CLOSING &&
 					      e == RDMAP_QPE_LOCAL_ERROR,
 					      "%s + %s depends on fin_due",
-					      rdmap_qps_name(s),
-					      rdmap_qp_event_name(e));
+					      swi_rdmap_qps_name(s),
+					      swi_rdmap_qp_event_name(e));
 		}
 	}
 	KUNIT_EXPECT_EQ(test, differ, 1);
@@ -391,17 +391,17 @@ static void qp_next_refuses_values_out_of_range(struct kunit *test)
 {
 	u32 act = ACTIONS_POISON;
 
-	KUNIT_EXPECT_EQ(test, rdmap_qp_next(RDMAP_QPS_COUNT,
-					    RDMAP_QPE_MOD_ERROR, NULL, &act),
+	KUNIT_EXPECT_EQ(test, swi_rdmap_qp_next(RDMAP_QPS_COUNT,
+						RDMAP_QPE_MOD_ERROR, NULL, &act),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, act, 0);
 	act = ACTIONS_POISON;
-	KUNIT_EXPECT_EQ(test, rdmap_qp_next(RDMAP_QPS_RTS, RDMAP_QPE_COUNT,
-					    NULL, &act), -EINVAL);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_qp_next(RDMAP_QPS_RTS, RDMAP_QPE_COUNT,
+						NULL, &act), -EINVAL);
 	KUNIT_EXPECT_EQ(test, act, 0);
 	act = ACTIONS_POISON;
-	KUNIT_EXPECT_EQ(test, rdmap_qp_next(-1, RDMAP_QPE_MOD_ERROR, NULL,
-					    &act), -EINVAL);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_qp_next(-1, RDMAP_QPE_MOD_ERROR, NULL,
+						&act), -EINVAL);
 	KUNIT_EXPECT_EQ(test, act, 0);
 }
 
@@ -410,12 +410,12 @@ static void qp_next_takes_null_context(struct kunit *test)
 {
 	u32 act;
 
-	KUNIT_EXPECT_EQ(test, rdmap_qp_next(RDMAP_QPS_RTS,
-					    RDMAP_QPE_LOCAL_ERROR, NULL, &act),
+	KUNIT_EXPECT_EQ(test, swi_rdmap_qp_next(RDMAP_QPS_RTS,
+						RDMAP_QPE_LOCAL_ERROR, NULL, &act),
 			RDMAP_QPS_TERMINATE);
 	KUNIT_EXPECT_EQ(test, act, Q_TERM | Q_FSQ | Q_FRQ | Q_FATAL | Q_TIMER);
-	KUNIT_EXPECT_EQ(test, rdmap_qp_next(RDMAP_QPS_CLOSING,
-					    RDMAP_QPE_CLOSE_DONE, NULL, &act),
+	KUNIT_EXPECT_EQ(test, swi_rdmap_qp_next(RDMAP_QPS_CLOSING,
+						RDMAP_QPE_CLOSE_DONE, NULL, &act),
 			RDMAP_QPS_IDLE);
 	KUNIT_EXPECT_EQ(test, act, 0);
 }
@@ -448,7 +448,7 @@ KUNIT_ARRAY_PARAM_DESC(ib_cases, ib_cases, desc);
 static void qps_from_ib_maps_modify_requests(struct kunit *test)
 {
 	const struct ib_case *c = test->param_value;
-	int s = rdmap_qps_from_ib(c->ib);
+	int s = swi_rdmap_qps_from_ib(c->ib);
 
 	KUNIT_EXPECT_EQ(test, s, c->state);
 	if (s < 0)
@@ -458,14 +458,14 @@ static void qps_from_ib_maps_modify_requests(struct kunit *test)
 
 static void qps_to_ib_maps_query(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, rdmap_qps_to_ib(RDMAP_QPS_IDLE), IB_QPS_INIT);
-	KUNIT_EXPECT_EQ(test, rdmap_qps_to_ib(RDMAP_QPS_RTS), IB_QPS_RTS);
-	KUNIT_EXPECT_EQ(test, rdmap_qps_to_ib(RDMAP_QPS_CLOSING), IB_QPS_SQD);
-	KUNIT_EXPECT_EQ(test, rdmap_qps_to_ib(RDMAP_QPS_TERMINATE),
+	KUNIT_EXPECT_EQ(test, swi_rdmap_qps_to_ib(RDMAP_QPS_IDLE), IB_QPS_INIT);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_qps_to_ib(RDMAP_QPS_RTS), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_qps_to_ib(RDMAP_QPS_CLOSING), IB_QPS_SQD);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_qps_to_ib(RDMAP_QPS_TERMINATE),
 			IB_QPS_SQE);
-	KUNIT_EXPECT_EQ(test, rdmap_qps_to_ib(RDMAP_QPS_ERROR), IB_QPS_ERR);
-	KUNIT_EXPECT_EQ(test, rdmap_qps_to_ib(RDMAP_QPS_COUNT), -EINVAL);
-	KUNIT_EXPECT_EQ(test, rdmap_qps_to_ib(-1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_qps_to_ib(RDMAP_QPS_ERROR), IB_QPS_ERR);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_qps_to_ib(RDMAP_QPS_COUNT), -EINVAL);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_qps_to_ib(-1), -EINVAL);
 }
 
 /* What query_qp reports, modify_qp takes back to the same state. */
@@ -474,10 +474,10 @@ static void qps_ib_round_trip(struct kunit *test)
 	int s, ib;
 
 	for (s = 0; s < RDMAP_QPS_COUNT; s++) {
-		ib = rdmap_qps_to_ib(s);
+		ib = swi_rdmap_qps_to_ib(s);
 		KUNIT_ASSERT_GE(test, ib, 0);
-		KUNIT_EXPECT_EQ_MSG(test, rdmap_qps_from_ib(ib), s,
-				    "state %s", rdmap_qps_name(s));
+		KUNIT_EXPECT_EQ_MSG(test, swi_rdmap_qps_from_ib(ib), s,
+				    "state %s", swi_rdmap_qps_name(s));
 	}
 }
 
@@ -509,11 +509,11 @@ static void qp_iw_cm_sequence_through_ib_states(struct kunit *test)
 		enum rdmap_qp_event ev = RDMAP_QPE_LLP_UP;
 
 		if (seq[i].ib >= 0) {
-			target = rdmap_qps_from_ib(seq[i].ib);
+			target = swi_rdmap_qps_from_ib(seq[i].ib);
 			KUNIT_ASSERT_GE(test, target, 0);
 			ev = rdmap_qp_modify_event(target);
 		}
-		state = rdmap_qp_next(state, ev, NULL, &act);
+		state = swi_rdmap_qp_next(state, ev, NULL, &act);
 		KUNIT_ASSERT_EQ_MSG(test, state, seq[i].next, "step %u", i);
 		KUNIT_EXPECT_EQ_MSG(test, act, seq[i].act, "step %u", i);
 	}
@@ -530,19 +530,19 @@ static void qp_names_for_logs(struct kunit *test)
 	};
 	unsigned int i;
 
-	KUNIT_EXPECT_STREQ(test, rdmap_qps_name(RDMAP_QPS_IDLE), "IDLE");
-	KUNIT_EXPECT_STREQ(test, rdmap_qps_name(RDMAP_QPS_RTS), "RTS");
-	KUNIT_EXPECT_STREQ(test, rdmap_qps_name(RDMAP_QPS_CLOSING),
+	KUNIT_EXPECT_STREQ(test, swi_rdmap_qps_name(RDMAP_QPS_IDLE), "IDLE");
+	KUNIT_EXPECT_STREQ(test, swi_rdmap_qps_name(RDMAP_QPS_RTS), "RTS");
+	KUNIT_EXPECT_STREQ(test, swi_rdmap_qps_name(RDMAP_QPS_CLOSING),
 			   "CLOSING");
-	KUNIT_EXPECT_STREQ(test, rdmap_qps_name(RDMAP_QPS_TERMINATE),
+	KUNIT_EXPECT_STREQ(test, swi_rdmap_qps_name(RDMAP_QPS_TERMINATE),
 			   "TERMINATE");
-	KUNIT_EXPECT_STREQ(test, rdmap_qps_name(RDMAP_QPS_ERROR), "ERROR");
-	KUNIT_EXPECT_STREQ(test, rdmap_qps_name(RDMAP_QPS_COUNT), "UNKNOWN");
-	KUNIT_EXPECT_STREQ(test, rdmap_qps_name(-1), "UNKNOWN");
+	KUNIT_EXPECT_STREQ(test, swi_rdmap_qps_name(RDMAP_QPS_ERROR), "ERROR");
+	KUNIT_EXPECT_STREQ(test, swi_rdmap_qps_name(RDMAP_QPS_COUNT), "UNKNOWN");
+	KUNIT_EXPECT_STREQ(test, swi_rdmap_qps_name(-1), "UNKNOWN");
 	KUNIT_ASSERT_EQ(test, RDMAP_QPE_COUNT, 13);
 	for (i = 0; i < RDMAP_QPE_COUNT; i++)
-		KUNIT_EXPECT_STREQ(test, rdmap_qp_event_name(i), ev[i]);
-	KUNIT_EXPECT_STREQ(test, rdmap_qp_event_name(RDMAP_QPE_COUNT),
+		KUNIT_EXPECT_STREQ(test, swi_rdmap_qp_event_name(i), ev[i]);
+	KUNIT_EXPECT_STREQ(test, swi_rdmap_qp_event_name(RDMAP_QPE_COUNT),
 			   "UNKNOWN");
 }
 
@@ -577,12 +577,12 @@ static void qp_err_from_term_classifies_cause(struct kunit *test)
 {
 	const struct err_case *c = test->param_value;
 
-	KUNIT_EXPECT_EQ(test, rdmap_qp_err_from_term(&c->cause), c->err);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_qp_err_from_term(&c->cause), c->err);
 }
 
 static void qp_err_from_term_takes_null(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, rdmap_qp_err_from_term(NULL), ERR_FATAL);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_qp_err_from_term(NULL), ERR_FATAL);
 }
 
 /* Scenarios: one QP through several events */
@@ -725,13 +725,13 @@ static void qp_scenario_runs_as_expected(struct kunit *test)
 		const struct scen_step *st = &sc->step[i];
 
 		act = ACTIONS_POISON;
-		ret = rdmap_qp_next(state, st->event, &st->ctx, &act);
+		ret = swi_rdmap_qp_next(state, st->event, &st->ctx, &act);
 		KUNIT_EXPECT_EQ_MSG(test, ret, st->next, "step %u: %s in %s",
-				    i, rdmap_qp_event_name(st->event),
-				    rdmap_qps_name(state));
+				    i, swi_rdmap_qp_event_name(st->event),
+				    swi_rdmap_qps_name(state));
 		KUNIT_EXPECT_EQ_MSG(test, act, st->act, "step %u: %s in %s",
-				    i, rdmap_qp_event_name(st->event),
-				    rdmap_qps_name(state));
+				    i, swi_rdmap_qp_event_name(st->event),
+				    swi_rdmap_qps_name(state));
 		if (ret >= 0)
 			state = ret;
 	}

@@ -54,7 +54,7 @@ static void rpcrdma_cm_encode_matches_hand_vector(struct kunit *test)
 	u8 buf[RPCRDMA_CM_SIZE + 2];
 
 	memset(buf, 0xa5, sizeof(buf));
-	rpcrdma_cm_encode(&v->p, buf + 1);	/* unaligned on purpose */
+	swi_rpcrdma_cm_encode(&v->p, buf + 1);	/* unaligned on purpose */
 	KUNIT_EXPECT_MEMEQ(test, buf + 1, v->wire, RPCRDMA_CM_SIZE);
 	KUNIT_EXPECT_EQ(test, buf[0], 0xa5);
 	KUNIT_EXPECT_EQ(test, buf[RPCRDMA_CM_SIZE + 1], 0xa5);
@@ -65,7 +65,7 @@ static void rpcrdma_cm_decode_matches_hand_vector(struct kunit *test)
 	const struct cm_vector *v = test->param_value;
 	struct rpcrdma_cm_params p;
 
-	KUNIT_ASSERT_EQ(test, rpcrdma_cm_decode(v->wire, sizeof(v->wire), &p),
+	KUNIT_ASSERT_EQ(test, swi_rpcrdma_cm_decode(v->wire, sizeof(v->wire), &p),
 			0);
 	expect_params_eq(test, &p, &v->p);
 }
@@ -78,9 +78,9 @@ static void rpcrdma_cm_truncated_is_not_present(struct kunit *test)
 	unsigned int n;
 
 	for (n = 0; n < RPCRDMA_CM_SIZE; n++) {
-		KUNIT_EXPECT_EQ_MSG(test, rpcrdma_cm_decode(v->wire, n, &p),
+		KUNIT_EXPECT_EQ_MSG(test, swi_rpcrdma_cm_decode(v->wire, n, &p),
 				    -ENOENT, "length %u", n);
-		KUNIT_EXPECT_EQ_MSG(test, rpcrdma_cm_find(v->wire, n, &p, NULL),
+		KUNIT_EXPECT_EQ_MSG(test, swi_rpcrdma_cm_find(v->wire, n, &p, NULL),
 				    -ENOENT, "length %u", n);
 	}
 }
@@ -99,7 +99,7 @@ static void rpcrdma_cm_found_at_every_offset(struct kunit *test)
 		memcpy(buf + off, v->wire, RPCRDMA_CM_SIZE);
 		at = SIZE_MAX;
 		KUNIT_EXPECT_EQ_MSG(test,
-				    rpcrdma_cm_find(buf, sizeof(buf), &p, &at),
+				    swi_rpcrdma_cm_find(buf, sizeof(buf), &p, &at),
 				    0, "offset %u", off);
 		KUNIT_EXPECT_EQ_MSG(test, at, off, "offset %u", off);
 		expect_params_eq(test, &p, &v->p);
@@ -132,16 +132,16 @@ static void rpcrdma_cm_size_encoding(struct kunit *test)
 {
 	const struct size_case *c = test->param_value;
 
-	KUNIT_EXPECT_EQ(test, rpcrdma_cm_size_encode(c->size), c->enc);
+	KUNIT_EXPECT_EQ(test, swi_rpcrdma_cm_size_encode(c->size), c->enc);
 }
 
 static void rpcrdma_cm_size_decoding(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, rpcrdma_cm_size_decode(0), 1024U);
-	KUNIT_EXPECT_EQ(test, rpcrdma_cm_size_decode(1), 2048U);
-	KUNIT_EXPECT_EQ(test, rpcrdma_cm_size_decode(3), 4096U);
-	KUNIT_EXPECT_EQ(test, rpcrdma_cm_size_decode(127), 131072U);
-	KUNIT_EXPECT_EQ(test, rpcrdma_cm_size_decode(255), 262144U);
+	KUNIT_EXPECT_EQ(test, swi_rpcrdma_cm_size_decode(0), 1024U);
+	KUNIT_EXPECT_EQ(test, swi_rpcrdma_cm_size_decode(1), 2048U);
+	KUNIT_EXPECT_EQ(test, swi_rpcrdma_cm_size_decode(3), 4096U);
+	KUNIT_EXPECT_EQ(test, swi_rpcrdma_cm_size_decode(127), 131072U);
+	KUNIT_EXPECT_EQ(test, swi_rpcrdma_cm_size_decode(255), 262144U);
 }
 
 struct find_case {
@@ -217,7 +217,7 @@ static void rpcrdma_cm_find_table(struct kunit *test)
 	struct rpcrdma_cm_params p = { true, 7, 7 };
 	size_t at = SIZE_MAX;
 
-	KUNIT_EXPECT_EQ(test, rpcrdma_cm_find(c->buf, c->len, &p, &at), c->ret);
+	KUNIT_EXPECT_EQ(test, swi_rpcrdma_cm_find(c->buf, c->len, &p, &at), c->ret);
 	expect_params_eq(test, &p, &c->p);
 	KUNIT_EXPECT_EQ(test, at, c->ret ? SIZE_MAX : c->off);
 }
@@ -232,9 +232,9 @@ static void rpcrdma_cm_decode_refuses_other_versions(struct kunit *test)
 	};
 	struct rpcrdma_cm_params p;
 
-	KUNIT_EXPECT_EQ(test, rpcrdma_cm_decode(v2, sizeof(v2), &p),
+	KUNIT_EXPECT_EQ(test, swi_rpcrdma_cm_decode(v2, sizeof(v2), &p),
 			-EPROTONOSUPPORT);
-	KUNIT_EXPECT_EQ(test, rpcrdma_cm_decode(v0, sizeof(v0), &p),
+	KUNIT_EXPECT_EQ(test, swi_rpcrdma_cm_decode(v0, sizeof(v0), &p),
 			-EPROTONOSUPPORT);
 }
 
@@ -242,7 +242,7 @@ static void rpcrdma_cm_defaults_are_section_5_1(struct kunit *test)
 {
 	struct rpcrdma_cm_params p = { true, 0, 0 };
 
-	rpcrdma_cm_defaults(&p);
+	swi_rpcrdma_cm_defaults(&p);
 	KUNIT_EXPECT_FALSE(test, p.remote_inv);
 	KUNIT_EXPECT_EQ(test, p.send_size, 1024U);
 	KUNIT_EXPECT_EQ(test, p.recv_size, 1024U);
@@ -265,10 +265,10 @@ static void rpcrdma_cm_found_in_mpa_v2_request(struct kunit *test)
 	struct rpcrdma_cm_params p;
 	size_t at = SIZE_MAX;
 
-	KUNIT_ASSERT_EQ(test, mpa_startup_parse(frame, sizeof(frame),
-						MPA_STARTUP_REQUEST, &f), 0);
+	KUNIT_ASSERT_EQ(test, swi_mpa_startup_parse(frame, sizeof(frame),
+						    MPA_STARTUP_REQUEST, &f), 0);
 	KUNIT_ASSERT_TRUE(test, f.enhanced);
-	KUNIT_EXPECT_EQ(test, rpcrdma_cm_find(f.pdata, f.pdata_len, &p, &at),
+	KUNIT_EXPECT_EQ(test, swi_rpcrdma_cm_find(f.pdata, f.pdata_len, &p, &at),
 			0);
 	KUNIT_EXPECT_EQ(test, at, 0);
 	KUNIT_EXPECT_TRUE(test, p.remote_inv);
@@ -276,9 +276,9 @@ static void rpcrdma_cm_found_in_mpa_v2_request(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p.recv_size, 32768U);
 
 	at = SIZE_MAX;
-	KUNIT_EXPECT_EQ(test, rpcrdma_cm_find(frame + MPA_RR_HDR_SIZE,
-					      sizeof(frame) - MPA_RR_HDR_SIZE,
-					      &p, &at), 0);
+	KUNIT_EXPECT_EQ(test, swi_rpcrdma_cm_find(frame + MPA_RR_HDR_SIZE,
+						  sizeof(frame) - MPA_RR_HDR_SIZE,
+						  &p, &at), 0);
 	KUNIT_EXPECT_EQ(test, at, MPA_V2_DATA_SIZE);
 }
 

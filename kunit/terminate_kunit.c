@@ -195,7 +195,7 @@ static void rdmap_term_build_gives_vector_octets(struct kunit *test)
 
 	term_vector_wire(v, wire);
 	memset(&t, 0xa5, sizeof(t));
-	len = rdmap_term_build(&t, &v->cause, v->seg ? &seg : NULL);
+	len = swi_rdmap_term_build(&t, &v->cause, v->seg ? &seg : NULL);
 	KUNIT_ASSERT_EQ(test, len, v->len);
 	KUNIT_EXPECT_MEMEQ(test, &t, wire, v->len);
 	KUNIT_EXPECT_MEMEQ(test, (u8 *)&t + len, zero, sizeof(t) - len);
@@ -210,7 +210,7 @@ static void rdmap_term_parse_gives_vector_fields(struct kunit *test)
 	int n;
 
 	term_vector_wire(v, wire);
-	KUNIT_ASSERT_EQ(test, rdmap_term_parse(wire, v->len, &ti), v->len);
+	KUNIT_ASSERT_EQ(test, swi_rdmap_term_parse(wire, v->len, &ti), v->len);
 	SWI_EXPECT_TERM_CAUSE_EQ(test, ti.cause, v->cause);
 	KUNIT_EXPECT_EQ(test, ti.flags, flags);
 	if (!flags) {
@@ -219,7 +219,7 @@ static void rdmap_term_parse_gives_vector_fields(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, ti.seg_len, v->seg_len);
 	KUNIT_ASSERT_TRUE(test, ti.has & RDMAP_TERM_HAS_DDP);
-	n = ddp_hdr_build(buf, sizeof(buf), &ti.ddp);
+	n = swi_ddp_hdr_build(buf, sizeof(buf), &ti.ddp);
 	KUNIT_ASSERT_GT(test, n, 0);
 	KUNIT_EXPECT_MEMEQ(test, buf, v->seg, n);
 	if (!(flags & RDMAP_TERM_R)) {
@@ -227,7 +227,7 @@ static void rdmap_term_parse_gives_vector_fields(struct kunit *test)
 		return;
 	}
 	KUNIT_ASSERT_TRUE(test, ti.has & RDMAP_TERM_HAS_RREQ);
-	rdmap_read_req_build((struct rdmap_read_req *)buf, &ti.rreq);
+	swi_rdmap_read_req_build((struct rdmap_read_req *)buf, &ti.rreq);
 	KUNIT_EXPECT_MEMEQ(test, buf, v->seg + n, RDMAP_READ_REQ_SIZE);
 }
 
@@ -241,7 +241,7 @@ static void rdmap_term_parse_refuses_truncated(struct kunit *test)
 
 	term_vector_wire(v, wire);
 	for (n = 0; n < v->len; n++)
-		KUNIT_EXPECT_EQ_MSG(test, rdmap_term_parse(wire, n, &ti),
+		KUNIT_EXPECT_EQ_MSG(test, swi_rdmap_term_parse(wire, n, &ti),
 				    -EBADMSG, "prefix of %u octets", n);
 }
 
@@ -254,7 +254,7 @@ static void rdmap_term_parse_refuses_r_without_d(struct kunit *test)
 	/* control word, then the Read Request header right away */
 	memcpy(wire, head, 4);
 	memcpy(wire + 4, seg_rreq + 18, RDMAP_READ_REQ_SIZE);
-	KUNIT_EXPECT_EQ(test, rdmap_term_parse(wire, 4 + 28, &ti), -EBADMSG);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_term_parse(wire, 4 + 28, &ti), -EBADMSG);
 }
 
 static void rdmap_term_parse_refuses_r_behind_tagged_hdr(struct kunit *test)
@@ -267,7 +267,7 @@ static void rdmap_term_parse_refuses_r_behind_tagged_hdr(struct kunit *test)
 	len = term_wire(wire, head, seg_write, sizeof(seg_write));
 	memcpy(wire + len, seg_rreq + 18, RDMAP_READ_REQ_SIZE);
 	len += RDMAP_READ_REQ_SIZE;
-	KUNIT_EXPECT_EQ(test, rdmap_term_parse(wire, len, &ti), -EBADMSG);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_term_parse(wire, len, &ti), -EBADMSG);
 }
 
 static void rdmap_term_parse_ignores_reserved_bits(struct kunit *test)
@@ -275,7 +275,7 @@ static void rdmap_term_parse_ignores_reserved_bits(struct kunit *test)
 	static const u8 wire[] = { 0x12, 0x01, 0x1f, 0xff };
 	struct rdmap_term_info ti;
 
-	KUNIT_ASSERT_EQ(test, rdmap_term_parse(wire, sizeof(wire), &ti), 4);
+	KUNIT_ASSERT_EQ(test, swi_rdmap_term_parse(wire, sizeof(wire), &ti), 4);
 	SWI_EXPECT_TERM_CAUSE(test, ti.cause, 1, 2, 1);
 	KUNIT_EXPECT_EQ(test, ti.flags, 0);
 	KUNIT_EXPECT_EQ(test, ti.has, 0);
@@ -290,7 +290,7 @@ static void rdmap_term_parse_d_without_m_skips_length(struct kunit *test)
 	unsigned int len;
 
 	len = term_wire(wire, head, seg_send, sizeof(seg_send));
-	KUNIT_ASSERT_EQ(test, rdmap_term_parse(wire, len, &ti), 24);
+	KUNIT_ASSERT_EQ(test, swi_rdmap_term_parse(wire, len, &ti), 24);
 	KUNIT_EXPECT_EQ(test, ti.flags, RDMAP_TERM_D);
 	KUNIT_EXPECT_EQ(test, ti.has,
 			RDMAP_TERM_HAS_SEGLEN | RDMAP_TERM_HAS_DDP);
@@ -303,7 +303,7 @@ static void rdmap_term_parse_m_alone_reads_length(struct kunit *test)
 	static const u8 wire[] = { 0x12, 0x05, 0x80, 0x00, 0x01, 0x02 };
 	struct rdmap_term_info ti;
 
-	KUNIT_ASSERT_EQ(test, rdmap_term_parse(wire, sizeof(wire), &ti), 6);
+	KUNIT_ASSERT_EQ(test, swi_rdmap_term_parse(wire, sizeof(wire), &ti), 6);
 	KUNIT_EXPECT_EQ(test, ti.has, RDMAP_TERM_HAS_SEGLEN);
 	KUNIT_EXPECT_EQ(test, ti.seg_len, 0x0102);
 }
@@ -317,7 +317,7 @@ static void rdmap_term_parse_ignores_trailing_octets(struct kunit *test)
 
 	len = term_wire(wire, head, seg_send, sizeof(seg_send));
 	memset(wire + len, 0xee, 4);
-	KUNIT_EXPECT_EQ(test, rdmap_term_parse(wire, len + 4, &ti), 24);
+	KUNIT_EXPECT_EQ(test, swi_rdmap_term_parse(wire, len + 4, &ti), 24);
 }
 
 struct name_case {
@@ -352,7 +352,7 @@ static void rdmap_term_name_gives_expected_name(struct kunit *test)
 {
 	const struct name_case *c = test->param_value;
 
-	KUNIT_EXPECT_STREQ(test, rdmap_term_name(c->layer, c->etype, c->code),
+	KUNIT_EXPECT_STREQ(test, swi_rdmap_term_name(c->layer, c->etype, c->code),
 			   c->name);
 }
 
@@ -377,8 +377,8 @@ static void rdmap_term_name_knows_every_rfc_triple(struct kunit *test)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(triples); i++) {
-		name = rdmap_term_name(triples[i][0], triples[i][1],
-				       triples[i][2]);
+		name = swi_rdmap_term_name(triples[i][0], triples[i][1],
+					   triples[i][2]);
 		KUNIT_ASSERT_NOT_NULL(test, name);
 		KUNIT_EXPECT_NULL_MSG(test, strstr(name, "unknown"),
 				      "%u/%u/0x%02x", triples[i][0],

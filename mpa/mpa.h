@@ -61,21 +61,21 @@ struct mpa_crc {
 	u32 state;
 };
 
-int mpa_crc_init(const char *driver);
-unsigned int mpa_crc_pick(const u64 *ns, unsigned int n);
-void mpa_crc_exit(void);
-const char *mpa_crc_driver(void);
-bool mpa_crc_set_direct(bool direct);
-void mpa_crc_begin(struct mpa_crc *crc);
-void mpa_crc_update_shash(struct mpa_crc *crc, const void *data,
-			  unsigned int len);
-void mpa_crc_update_page(struct mpa_crc *crc, struct page *page,
-			 unsigned int off, unsigned int len);
-void mpa_crc_update_skb(struct mpa_crc *crc, struct sk_buff *skb,
-			unsigned int off, unsigned int len);
-__le32 mpa_crc_final(struct mpa_crc *crc);
+int swi_mpa_crc_init(const char *driver);
+unsigned int swi_mpa_crc_pick(const u64 *ns, unsigned int n);
+void swi_mpa_crc_exit(void);
+const char *swi_mpa_crc_driver(void);
+bool swi_mpa_crc_set_direct(bool direct);
+void swi_mpa_crc_begin(struct mpa_crc *crc);
+void swi_mpa_crc_update_shash(struct mpa_crc *crc, const void *data,
+			      unsigned int len);
+void swi_mpa_crc_update_page(struct mpa_crc *crc, struct page *page,
+			     unsigned int off, unsigned int len);
+void swi_mpa_crc_update_skb(struct mpa_crc *crc, struct sk_buff *skb,
+			    unsigned int off, unsigned int len);
+__le32 swi_mpa_crc_final(struct mpa_crc *crc);
 
-extern bool mpa_crc_direct;
+extern bool swi_mpa_crc_direct;
 
 /**
  * mpa_crc_update() - add linear bytes to a CRC32c computation
@@ -92,10 +92,10 @@ extern bool mpa_crc_direct;
 static inline void mpa_crc_update(struct mpa_crc *crc, const void *data,
 				  unsigned int len)
 {
-	if (mpa_crc_direct)
+	if (swi_mpa_crc_direct)
 		crc->state = swi_crc32c_lib(crc->state, data, len);
 	else
-		mpa_crc_update_shash(crc, data, len);
+		swi_mpa_crc_update_shash(crc, data, len);
 }
 
 #endif /* SOFTIWARP_MPA_H */

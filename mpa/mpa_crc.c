@@ -36,15 +36,15 @@
 
 static struct crypto_shash *mpa_crc_tfm;
 /* the library's code called directly (mpa_crc_update(), inline) */
-bool mpa_crc_direct __read_mostly;
-EXPORT_SYMBOL_IF_KUNIT(mpa_crc_direct);
+bool swi_mpa_crc_direct __read_mostly;
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_crc_direct);
 
 /* Keep @tfm; call the table-driven code directly when it is behind it */
 static void mpa_crc_use(struct crypto_shash *tfm)
 {
 	mpa_crc_tfm = tfm;
-	mpa_crc_direct = !strcmp(crypto_shash_driver_name(tfm),
-				 SWI_CRC32C_LIB_DRIVER);
+	swi_mpa_crc_direct = !strcmp(crypto_shash_driver_name(tfm),
+				     SWI_CRC32C_LIB_DRIVER);
 }
 
 static struct shash_desc *mpa_crc_desc(struct mpa_crc *crc)
@@ -73,7 +73,7 @@ static struct crypto_shash *mpa_crc_alloc(const char *driver)
 }
 
 /**
- * mpa_crc_pick() - the fastest of timed candidates
+ * swi_mpa_crc_pick() - the fastest of timed candidates
  * @ns: time each candidate took for the same work; U64_MAX for one that
  *	is not available
  * @n: number of candidates, at least one
@@ -82,7 +82,7 @@ static struct crypto_shash *mpa_crc_alloc(const char *driver)
  * Return: the index of the smallest time; the first of equal ones, so that
  * a tie keeps the implementation listed first.
  */
-unsigned int mpa_crc_pick(const u64 *ns, unsigned int n)
+unsigned int swi_mpa_crc_pick(const u64 *ns, unsigned int n)
 {
 	unsigned int i, best = 0;
 
@@ -91,7 +91,7 @@ unsigned int mpa_crc_pick(const u64 *ns, unsigned int n)
 			best = i;
 	return best;
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_crc_pick);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_crc_pick);
 
 #define MPA_CRC_PROBE_LEN	4096	/* octets a run digests */
 #define MPA_CRC_PROBE_RUNS	8	/* runs per round */
@@ -149,7 +149,7 @@ static int mpa_crc_init_fastest(void)
 			ns[i] = mpa_crc_probe(tfm[i], buf);
 	}
 	kfree(buf);
-	best = mpa_crc_pick(ns, ARRAY_SIZE(names));
+	best = swi_mpa_crc_pick(ns, ARRAY_SIZE(names));
 	if (ns[best] == U64_MAX)
 		return IS_ERR(tfm[0]) ? PTR_ERR(tfm[0]) : -ENOENT;
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
@@ -165,7 +165,7 @@ static int mpa_crc_init_fastest(void)
 }
 
 /**
- * mpa_crc_init() - allocate the shared "crc32c" transform
+ * swi_mpa_crc_init() - allocate the shared "crc32c" transform
  * @driver: "fastest" for the faster, timed now, of the crypto API's
  *	preferred implementation and crc32c-generic; "crc32c" for the
  *	preferred one; or the driver name of one ("crc32c-generic",
@@ -175,7 +175,7 @@ static int mpa_crc_init_fastest(void)
  * Return: 0, -EINVAL when @driver names no CRC32c implementation, or
  * another negative errno when no usable transform exists.
  */
-int mpa_crc_init(const char *driver)
+int swi_mpa_crc_init(const char *driver)
 {
 	struct crypto_shash *tfm;
 
@@ -190,7 +190,7 @@ int mpa_crc_init(const char *driver)
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /**
- * mpa_crc_set_direct() - take the crypto API path even for the library's code
+ * swi_mpa_crc_set_direct() - take the crypto API path even for the library's code
  * @direct: false for the crypto API path; true for the direct call, which
  *	is taken only when the library's code (crc32c-generic, or crc32c-lib
  *	where that is the one driver) is the implementation (KUnit only)
@@ -198,63 +198,63 @@ int mpa_crc_init(const char *driver)
  * Context: any context, while no CRC computation is running.
  * Return: whether the direct call was taken before.
  */
-bool mpa_crc_set_direct(bool direct)
+bool swi_mpa_crc_set_direct(bool direct)
 {
-	bool was = mpa_crc_direct;
+	bool was = swi_mpa_crc_direct;
 
-	mpa_crc_direct = direct &&
-			 !strcmp(mpa_crc_driver(), SWI_CRC32C_LIB_DRIVER);
+	swi_mpa_crc_direct = direct &&
+			 !strcmp(swi_mpa_crc_driver(), SWI_CRC32C_LIB_DRIVER);
 	return was;
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_crc_set_direct);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_crc_set_direct);
 #endif
 
 /**
- * mpa_crc_driver() - which implementation computes the CRCs
+ * swi_mpa_crc_driver() - which implementation computes the CRCs
  *
- * Context: any context, between mpa_crc_init() and mpa_crc_exit().
+ * Context: any context, between swi_mpa_crc_init() and swi_mpa_crc_exit().
  * Return: the crypto driver's name, e.g. "crc32c-intel".
  */
-const char *mpa_crc_driver(void)
+const char *swi_mpa_crc_driver(void)
 {
 	return crypto_shash_driver_name(mpa_crc_tfm);
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_crc_driver);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_crc_driver);
 
 /**
- * mpa_crc_exit() - free the shared transform
+ * swi_mpa_crc_exit() - free the shared transform
  *
  * Context: process context, module unload, after every user is gone.
  * Return: nothing.
  */
-void mpa_crc_exit(void)
+void swi_mpa_crc_exit(void)
 {
 	crypto_free_shash(mpa_crc_tfm);
 	mpa_crc_tfm = NULL;
 }
 
 /**
- * mpa_crc_begin() - start a new CRC32c computation
+ * swi_mpa_crc_begin() - start a new CRC32c computation
  * @crc: the computation to (re)start
  *
  * Context: any context.
  * Return: nothing.
  */
-void mpa_crc_begin(struct mpa_crc *crc)
+void swi_mpa_crc_begin(struct mpa_crc *crc)
 {
 	struct shash_desc *desc = mpa_crc_desc(crc);
 
-	if (mpa_crc_direct) {
+	if (swi_mpa_crc_direct) {
 		crc->state = ~0U;
 		return;
 	}
 	desc->tfm = mpa_crc_tfm;
 	crypto_shash_init(desc);
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_crc_begin);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_crc_begin);
 
 /**
- * mpa_crc_update_shash() - add linear bytes through the crypto API
+ * swi_mpa_crc_update_shash() - add linear bytes through the crypto API
  * @crc: running computation
  * @data: the bytes
  * @len: how many
@@ -265,15 +265,15 @@ EXPORT_SYMBOL_IF_KUNIT(mpa_crc_begin);
  * Context: any context.
  * Return: nothing.
  */
-void mpa_crc_update_shash(struct mpa_crc *crc, const void *data,
-			  unsigned int len)
+void swi_mpa_crc_update_shash(struct mpa_crc *crc, const void *data,
+			      unsigned int len)
 {
 	crypto_shash_update(mpa_crc_desc(crc), data, len);
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_crc_update_shash);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_crc_update_shash);
 
 /**
- * mpa_crc_update_page() - add bytes of a (possibly highmem) page range
+ * swi_mpa_crc_update_page() - add bytes of a (possibly highmem) page range
  * @crc: running computation
  * @page: first page; the range may continue into the following pages
  * @off: offset of the first byte from the start of @page
@@ -282,8 +282,8 @@ EXPORT_SYMBOL_IF_KUNIT(mpa_crc_update_shash);
  * Context: any context; maps one page at a time with kmap_local_page().
  * Return: nothing.
  */
-void mpa_crc_update_page(struct mpa_crc *crc, struct page *page,
-			 unsigned int off, unsigned int len)
+void swi_mpa_crc_update_page(struct mpa_crc *crc, struct page *page,
+			     unsigned int off, unsigned int len)
 {
 	/* nth_page(): struct pages need not be contiguous in the memmap */
 	page = nth_page(page, off / PAGE_SIZE);
@@ -299,10 +299,10 @@ void mpa_crc_update_page(struct mpa_crc *crc, struct page *page,
 		page = nth_page(page, 1);
 	}
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_crc_update_page);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_crc_update_page);
 
 /**
- * mpa_crc_update_skb() - add a byte range of an skb, linear part and frags
+ * swi_mpa_crc_update_skb() - add a byte range of an skb, linear part and frags
  * @crc: running computation
  * @skb: the buffer; not modified
  * @off: offset of the first byte in @skb
@@ -312,8 +312,8 @@ EXPORT_SYMBOL_IF_KUNIT(mpa_crc_update_page);
  * caller guarantees the range lies inside @skb.
  * Return: nothing.
  */
-void mpa_crc_update_skb(struct mpa_crc *crc, struct sk_buff *skb,
-			unsigned int off, unsigned int len)
+void swi_mpa_crc_update_skb(struct mpa_crc *crc, struct sk_buff *skb,
+			    unsigned int off, unsigned int len)
 {
 	struct skb_seq_state st;
 	unsigned int consumed = 0, n;
@@ -333,22 +333,22 @@ void mpa_crc_update_skb(struct mpa_crc *crc, struct sk_buff *skb,
 	}
 	skb_abort_seq_read(&st);
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_crc_update_skb);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_crc_update_skb);
 
 /**
- * mpa_crc_final() - finish a CRC32c computation
+ * swi_mpa_crc_final() - finish a CRC32c computation
  * @crc: running computation; must be restarted before reuse
  *
  * Context: any context.
  * Return: the CRC field as it goes on the wire.
  */
-__le32 mpa_crc_final(struct mpa_crc *crc)
+__le32 swi_mpa_crc_final(struct mpa_crc *crc)
 {
 	__le32 wire;
 
-	if (mpa_crc_direct)
+	if (swi_mpa_crc_direct)
 		return cpu_to_le32(~crc->state);
 	crypto_shash_final(mpa_crc_desc(crc), (u8 *)&wire);
 	return wire;
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_crc_final);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_crc_final);

@@ -13,15 +13,15 @@
  * seven at a time); the ULPDU is never copied by the parser: what of it a
  * buffer holds goes up as one span of that skb, whole Markers included
  * (each checked before the span goes up), and the layer above copies the
- * ULPDU octets out with mpa_rx_copy_ulpdu(), which skips the Markers. The
+ * ULPDU octets out with swi_mpa_rx_copy_ulpdu(), which skips the Markers. The
  * CRC is computed over the span straight from the skb.
  *
  * The CRC is only known once the FPDU is complete. Fed directly
- * (mpa_rx_feed() alone), the parser hands the layer above the ULPDU as
+ * (swi_mpa_rx_feed() alone), the parser hands the layer above the ULPDU as
  * it arrives and the end callback gives the verdict. Section 6 asks more:
  * "An MPA receiver MUST first verify the FPDU before passing the ULPDU to
- * DDP". In verify-first mode (mpa_rx_init_verified(), driven by
- * mpa_rx_tcp_read()) a second parser, the checker, runs ahead over the
+ * DDP". In verify-first mode (swi_mpa_rx_init_verified(), driven by
+ * swi_mpa_rx_tcp_read()) a second parser, the checker, runs ahead over the
  * socket's receive queue: it reads the octets where TCP keeps them,
  * without consuming them, checks the CRC and the Markers of each FPDU
  * and delivers nothing. Only the FPDUs it found good are then read out
@@ -44,7 +44,7 @@
 #include "mpa/mpa_frame.h"
 
 /**
- * mpa_rx_init() - set up the receive side for Full Operation
+ * swi_mpa_rx_init() - set up the receive side for Full Operation
  * @rx: state to set up
  * @cfg: stream position and settings of this direction
  * @max_ulpdu: largest ULPDU_Length accepted (at most 65535 is meaningful)
@@ -55,9 +55,9 @@
  * Return: 0, or -EINVAL for missing callbacks or a position inside a
  * Marker.
  */
-int mpa_rx_init(struct mpa_rx *rx, const struct mpa_fo_cfg *cfg,
-		unsigned int max_ulpdu, const struct mpa_rx_ops *ops,
-		void *ctx)
+int swi_mpa_rx_init(struct mpa_rx *rx, const struct mpa_fo_cfg *cfg,
+		    unsigned int max_ulpdu, const struct mpa_rx_ops *ops,
+		    void *ctx)
 {
 	if (!ops || !ops->data || !ops->end)
 		return -EINVAL;
@@ -73,7 +73,7 @@ int mpa_rx_init(struct mpa_rx *rx, const struct mpa_fo_cfg *cfg,
 	rx->state = MPA_RX_HDR;
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_rx_init);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_rx_init);
 
 /* The checker hands nothing up: it only learns where good FPDUs end */
 static int mpa_scan_begin(void *ctx, unsigned int ulpdu_len)
@@ -103,7 +103,7 @@ static const struct mpa_rx_ops mpa_scan_ops = {
 };
 
 /**
- * mpa_rx_init_verified() - set up the receive side to verify, then deliver
+ * swi_mpa_rx_init_verified() - set up the receive side to verify, then deliver
  * @rx: state to set up: delivers what @scan verified
  * @scan: the checker's state, owned by @rx from now on
  * @cfg: stream position and settings of this direction
@@ -114,21 +114,21 @@ static const struct mpa_rx_ops mpa_scan_ops = {
  * With neither CRC nor Markers there is nothing to verify: @rx then
  * delivers as it reads (@scan unused). Otherwise nothing of an FPDU
  * reaches @ops before its CRC and Markers were checked; @rx must be read
- * with mpa_rx_tcp_read() (or mpa_rx_scan(), mpa_rx_feed() and
- * mpa_rx_verdict() in that order).
+ * with swi_mpa_rx_tcp_read() (or swi_mpa_rx_scan(), swi_mpa_rx_feed() and
+ * swi_mpa_rx_verdict() in that order).
  *
  * Context: any context; @rx and @scan are not yet in use.
- * Return: 0, or -EINVAL as mpa_rx_init().
+ * Return: 0, or -EINVAL as swi_mpa_rx_init().
  */
-int mpa_rx_init_verified(struct mpa_rx *rx, struct mpa_rx *scan,
-			 const struct mpa_fo_cfg *cfg, unsigned int max_ulpdu,
-			 const struct mpa_rx_ops *ops, void *ctx)
+int swi_mpa_rx_init_verified(struct mpa_rx *rx, struct mpa_rx *scan,
+			     const struct mpa_fo_cfg *cfg, unsigned int max_ulpdu,
+			     const struct mpa_rx_ops *ops, void *ctx)
 {
-	int err = mpa_rx_init(rx, cfg, max_ulpdu, ops, ctx);
+	int err = swi_mpa_rx_init(rx, cfg, max_ulpdu, ops, ctx);
 
 	if (err || (!cfg->crc && !cfg->markers))
 		return err;
-	err = mpa_rx_init(scan, cfg, max_ulpdu, &mpa_scan_ops, rx);
+	err = swi_mpa_rx_init(scan, cfg, max_ulpdu, &mpa_scan_ops, rx);
 	if (err)
 		return err;
 	rx->scan = scan;
@@ -136,7 +136,7 @@ int mpa_rx_init_verified(struct mpa_rx *rx, struct mpa_rx *scan,
 	rx->crc_on = false;	/* the checker's job */
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_rx_init_verified);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_rx_init_verified);
 
 /* What a callback returned: anything but 0 stops the parser for good. */
 static void mpa_rx_ulp(struct mpa_rx *rx, int ret)
@@ -155,7 +155,7 @@ static void mpa_rx_fpdu_begin(struct mpa_rx *rx)
 	rx->fpdu_start = rx->pos;
 	rx->fpdu_markers = 0;
 	if (rx->crc_on)
-		mpa_crc_begin(&rx->crc);
+		swi_mpa_crc_begin(&rx->crc);
 	rx->crc_running = true;
 }
 
@@ -184,14 +184,14 @@ static void mpa_rx_crc_range(struct mpa_rx *rx, struct sk_buff *skb,
 			continue;
 		}
 		n = min(len, skb_frag_size(frag) - at);
-		mpa_crc_update_page(&rx->crc, skb_frag_page(frag),
-				    skb_frag_off(frag) + at, n);
+		swi_mpa_crc_update_page(&rx->crc, skb_frag_page(frag),
+					skb_frag_off(frag) + at, n);
 		off += n;
 		len -= n;
 		at = 0;
 	}
 	if (len)
-		mpa_crc_update_skb(&rx->crc, skb, off, len);
+		swi_mpa_crc_update_skb(&rx->crc, skb, off, len);
 }
 
 /* Add the octets gathered so far to the CRC. */
@@ -264,9 +264,9 @@ static const u8 *mpa_rx_peek(struct mpa_rx *rx, const struct sk_buff *skb,
 }
 
 /**
- * mpa_rx_copy() - copy octets of the buffer being parsed
+ * swi_mpa_rx_copy() - copy octets of the buffer being parsed
  * @rx: receive state
- * @skb: the buffer mpa_rx_feed() is parsing
+ * @skb: the buffer swi_mpa_rx_feed() is parsing
  * @off: offset of the first octet in @skb
  * @dst: where they go
  * @len: how many
@@ -274,15 +274,15 @@ static const u8 *mpa_rx_peek(struct mpa_rx *rx, const struct sk_buff *skb,
  * skb_copy_bits() without its walk over the frags from the start of the
  * buffer for every call: the parser (a Marker every 512 octets) and the
  * layer above read one buffer front to back, so a cursor kept in @rx goes
- * on from the frag read last. The cursor is reset by each mpa_rx_feed()
+ * on from the frag read last. The cursor is reset by each swi_mpa_rx_feed()
  * call.
  *
- * Context: the socket's reader, inside mpa_rx_feed() for @skb (its
+ * Context: the socket's reader, inside swi_mpa_rx_feed() for @skb (its
  * callbacks). Does not sleep.
  * Return: 0, or -EFAULT when the range lies outside @skb.
  */
-int mpa_rx_copy(struct mpa_rx *rx, const struct sk_buff *skb,
-		unsigned int off, void *dst, unsigned int len)
+int swi_mpa_rx_copy(struct mpa_rx *rx, const struct sk_buff *skb,
+		    unsigned int off, void *dst, unsigned int len)
 {
 	unsigned int done = 0, n, avail;
 	const u8 *p;
@@ -300,10 +300,10 @@ int mpa_rx_copy(struct mpa_rx *rx, const struct sk_buff *skb,
 	}
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_rx_copy);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_rx_copy);
 
 /**
- * mpa_rx_copy_ulpdu() - copy ULPDU octets out of a span, without Markers
+ * swi_mpa_rx_copy_ulpdu() - copy ULPDU octets out of a span, without Markers
  * @rx: receive state
  * @skb: the buffer of the span the @data callback was handed
  * @off: offset in @skb of the next octet to copy, inside that span; moved
@@ -320,8 +320,8 @@ EXPORT_SYMBOL_IF_KUNIT(mpa_rx_copy);
  * &struct mpa_rx_ops. Does not sleep.
  * Return: 0, or -EFAULT when the range lies outside @skb.
  */
-int mpa_rx_copy_ulpdu(struct mpa_rx *rx, const struct sk_buff *skb,
-		      unsigned int *off, void *dst, unsigned int len)
+int swi_mpa_rx_copy_ulpdu(struct mpa_rx *rx, const struct sk_buff *skb,
+			  unsigned int *off, void *dst, unsigned int len)
 {
 	unsigned int o = *off, done = 0, n, avail = 0, base = o;
 	const u8 *p = NULL;
@@ -329,7 +329,7 @@ int mpa_rx_copy_ulpdu(struct mpa_rx *rx, const struct sk_buff *skb,
 	int err;
 
 	if (!rx->markers) {
-		err = mpa_rx_copy(rx, skb, o, dst, len);
+		err = swi_mpa_rx_copy(rx, skb, o, dst, len);
 		if (!err)
 			*off = o + len;
 		return err;
@@ -348,7 +348,7 @@ int mpa_rx_copy_ulpdu(struct mpa_rx *rx, const struct sk_buff *skb,
 		if (p && n <= avail - (o - base)) {
 			memcpy((u8 *)dst + done, p + (o - base), n);
 		} else {
-			err = mpa_rx_copy(rx, skb, o, (u8 *)dst + done, n);
+			err = swi_mpa_rx_copy(rx, skb, o, (u8 *)dst + done, n);
 			if (err)
 				return err;
 		}
@@ -358,7 +358,7 @@ int mpa_rx_copy_ulpdu(struct mpa_rx *rx, const struct sk_buff *skb,
 	*off = o;
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_rx_copy_ulpdu);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_rx_copy_ulpdu);
 
 /*
  * Copy @len framing octets out of @skb, adding them to the CRC if @crc. A
@@ -375,8 +375,8 @@ static void mpa_rx_take(struct mpa_rx *rx, struct sk_buff *skb,
 		memcpy(dst, p, MPA_MARKER_SIZE);
 	else if (p && avail >= len && len == MPA_HDR_SIZE)
 		memcpy(dst, p, MPA_HDR_SIZE);
-	/* Cannot fail: mpa_rx_feed() checked the range. */
-	else if (WARN_ON_ONCE(mpa_rx_copy(rx, skb, off, dst, len)))
+	/* Cannot fail: swi_mpa_rx_feed() checked the range. */
+	else if (WARN_ON_ONCE(swi_mpa_rx_copy(rx, skb, off, dst, len)))
 		memset(dst, 0, len);
 	if (crc)
 		mpa_rx_crc_add(rx, skb, off, len);
@@ -488,7 +488,7 @@ static void mpa_rx_inner_marker(struct mpa_rx *rx, struct sk_buff *skb,
 /*
  * ULPDU octets from @off on, and the whole Markers between them: one span
  * for the layer above, which copies the ULPDU out of it with
- * mpa_rx_copy_ulpdu(). The span ends with the ULPDU, with @len, or before
+ * swi_mpa_rx_copy_ulpdu(). The span ends with the ULPDU, with @len, or before
  * a Marker that @len cuts (the next step reads that one).
  */
 static unsigned int mpa_rx_data(struct mpa_rx *rx, struct sk_buff *skb,
@@ -536,7 +536,7 @@ static void mpa_rx_fpdu_done(struct mpa_rx *rx)
 
 	if (rx->crc_on) {
 		mpa_rx_crc_flush(rx);
-		crc = mpa_crc_final(&rx->crc);
+		crc = swi_mpa_crc_final(&rx->crc);
 		if (memcmp(&crc, rx->trailer + rx->pad, MPA_CRC_SIZE))
 			err = MPA_ERR_CRC;
 	}
@@ -622,9 +622,9 @@ static unsigned int mpa_scan_whole(struct mpa_rx *rx, struct sk_buff *skb,
 		if (ulen > rx->max_ulpdu ||
 		    avail - used < flen + MPA_CRC_SIZE)
 			break;
-		mpa_crc_begin(&rx->crc);
+		swi_mpa_crc_begin(&rx->crc);
 		mpa_crc_update(&rx->crc, p + used, flen);
-		crc = mpa_crc_final(&rx->crc);
+		crc = swi_mpa_crc_final(&rx->crc);
 		if (memcmp(&crc, p + used + flen, MPA_CRC_SIZE))
 			break;
 		rx->hdr_pos = rx->pos;
@@ -638,22 +638,22 @@ static unsigned int mpa_scan_whole(struct mpa_rx *rx, struct sk_buff *skb,
 }
 
 /**
- * mpa_rx_feed() - parse the next octets of the stream
+ * swi_mpa_rx_feed() - parse the next octets of the stream
  * @rx: receive state
  * @skb: buffer holding them; only read
  * @off: offset of the first one in @skb
  * @len: how many; @off + @len must not exceed @skb->len
  *
  * Runs the callbacks of @rx for what the octets complete. Stops early when
- * an FPDU is bad (the sticky error, see mpa_rx_error()) or a callback
+ * an FPDU is bad (the sticky error, see swi_mpa_rx_error()) or a callback
  * returns non-zero; from then on it consumes nothing.
  *
  * Context: the socket's reader; see &struct mpa_rx. Does not sleep.
  * Return: octets consumed, all of @len unless the parser stopped; or
  * -EINVAL when the range lies outside @skb.
  */
-int mpa_rx_feed(struct mpa_rx *rx, struct sk_buff *skb, unsigned int off,
-		unsigned int len)
+int swi_mpa_rx_feed(struct mpa_rx *rx, struct sk_buff *skb, unsigned int off,
+		    unsigned int len)
 {
 	unsigned int done = 0, n;
 
@@ -673,34 +673,34 @@ int mpa_rx_feed(struct mpa_rx *rx, struct sk_buff *skb, unsigned int off,
 	rx->cur_skb = NULL;
 	return done;
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_rx_feed);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_rx_feed);
 
 /**
- * mpa_rx_scan() - check the next octets of the stream ahead of delivery
- * @rx: receive state in verify-first mode (mpa_rx_init_verified())
+ * swi_mpa_rx_scan() - check the next octets of the stream ahead of delivery
+ * @rx: receive state in verify-first mode (swi_mpa_rx_init_verified())
  * @skb: buffer holding them; only read, and not consumed
  * @off: offset of the first one in @skb
  * @len: how many; the checker's next octets
  *
  * Moves the verified position of @rx past every FPDU these octets
  * complete with a good CRC and good Markers. The first bad one stops the
- * checker (its error is reported by mpa_rx_verdict()).
+ * checker (its error is reported by swi_mpa_rx_verdict()).
  *
  * Context: the socket's reader; see &struct mpa_rx. Does not sleep.
  * Return: octets checked (all of @len unless the checker stopped), or
- * -EINVAL as mpa_rx_feed().
+ * -EINVAL as swi_mpa_rx_feed().
  */
-int mpa_rx_scan(struct mpa_rx *rx, struct sk_buff *skb, unsigned int off,
-		unsigned int len)
+int swi_mpa_rx_scan(struct mpa_rx *rx, struct sk_buff *skb, unsigned int off,
+		    unsigned int len)
 {
 	if (!rx->scan)
 		return len;
-	return mpa_rx_feed(rx->scan, skb, off, len);
+	return swi_mpa_rx_feed(rx->scan, skb, off, len);
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_rx_scan);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_rx_scan);
 
 /**
- * mpa_rx_verdict() - report the bad FPDU the delivery has reached
+ * swi_mpa_rx_verdict() - report the bad FPDU the delivery has reached
  * @rx: receive state in verify-first mode
  *
  * Once every good FPDU before it was delivered, the checker's error
@@ -710,7 +710,7 @@ EXPORT_SYMBOL_IF_KUNIT(mpa_rx_scan);
  * Context: the socket's reader; see &struct mpa_rx.
  * Return: nothing.
  */
-void mpa_rx_verdict(struct mpa_rx *rx)
+void swi_mpa_rx_verdict(struct mpa_rx *rx)
 {
 	struct mpa_rx *scan = rx->scan;
 
@@ -721,7 +721,7 @@ void mpa_rx_verdict(struct mpa_rx *rx)
 	rx->state = MPA_RX_STOPPED;
 	rx->ops->end(rx->ctx, scan->ulpdu_len, rx->err);
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_rx_verdict);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_rx_verdict);
 
 /*
  * Run the checker over what the socket holds beyond what it checked: the
@@ -743,7 +743,7 @@ static void mpa_rx_scan_queue(struct mpa_rx *rx, struct sock *sk)
 			off--;	/* as tcp_recv_skb(): the SYN takes one */
 		if (off >= skb->len)
 			continue;
-		n = mpa_rx_feed(rx->scan, skb, off, skb->len - off);
+		n = swi_mpa_rx_feed(rx->scan, skb, off, skb->len - off);
 		if (n <= 0)
 			break;
 		seq += n;
@@ -751,7 +751,7 @@ static void mpa_rx_scan_queue(struct mpa_rx *rx, struct sock *sk)
 }
 
 /**
- * mpa_rx_tcp_read() - read what a connected socket holds
+ * swi_mpa_rx_tcp_read() - read what a connected socket holds
  * @rx: receive state
  * @sk: its TCP socket
  *
@@ -762,7 +762,7 @@ static void mpa_rx_scan_queue(struct mpa_rx *rx, struct sock *sk)
  * Context: under the socket lock (tcp_read_sock()'s rule).
  * Return: octets read out of the socket, or a negative errno.
  */
-int mpa_rx_tcp_read(struct mpa_rx *rx, struct sock *sk)
+int swi_mpa_rx_tcp_read(struct mpa_rx *rx, struct sock *sk)
 {
 	read_descriptor_t desc = { .count = 1, .arg.data = rx };
 	int n = 0;
@@ -771,14 +771,14 @@ int mpa_rx_tcp_read(struct mpa_rx *rx, struct sock *sk)
 		mpa_rx_scan_queue(rx, sk);
 	if (rx->state != MPA_RX_STOPPED &&
 	    (!rx->scan || rx->verified != rx->pos))
-		n = tcp_read_sock(sk, &desc, mpa_rx_tcp_actor);
-	mpa_rx_verdict(rx);
+		n = tcp_read_sock(sk, &desc, swi_mpa_rx_tcp_actor);
+	swi_mpa_rx_verdict(rx);
 	return n;
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_rx_tcp_read);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_rx_tcp_read);
 
 /**
- * mpa_rx_tcp_actor() - tcp_read_sock() actor that feeds an mpa_rx
+ * swi_mpa_rx_tcp_actor() - tcp_read_sock() actor that feeds an mpa_rx
  * @desc: read descriptor; @desc->arg.data is the struct mpa_rx
  * @skb: buffer from the socket's receive queue
  * @off: offset of the first unread octet in @skb
@@ -789,42 +789,42 @@ EXPORT_SYMBOL_IF_KUNIT(mpa_rx_tcp_read);
  * Context: under the socket lock, as tcp_read_sock() requires.
  * Return: octets consumed (0 once the parser has stopped).
  */
-int mpa_rx_tcp_actor(read_descriptor_t *desc, struct sk_buff *skb,
-		     unsigned int off, size_t len)
+int swi_mpa_rx_tcp_actor(read_descriptor_t *desc, struct sk_buff *skb,
+			 unsigned int off, size_t len)
 {
 	struct mpa_rx *rx = desc->arg.data;
 	int ret;
 
-	ret = mpa_rx_feed(rx, skb, off, min_t(size_t, len, INT_MAX));
+	ret = swi_mpa_rx_feed(rx, skb, off, min_t(size_t, len, INT_MAX));
 	if (ret < 0 || rx->state == MPA_RX_STOPPED ||
 	    (rx->scan && rx->pos == rx->verified))
 		desc->count = 0;
 	return ret;
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_rx_tcp_actor);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_rx_tcp_actor);
 
 /**
- * mpa_rx_error() - the error that stopped the half connection
+ * swi_mpa_rx_error() - the error that stopped the half connection
  * @rx: receive state
  *
  * Context: the socket's reader; see &struct mpa_rx.
  * Return: MPA_ERR_NONE, MPA_ERR_CRC or MPA_ERR_MARKER.
  */
-enum mpa_error mpa_rx_error(const struct mpa_rx *rx)
+enum mpa_error swi_mpa_rx_error(const struct mpa_rx *rx)
 {
 	return rx->err;
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_rx_error);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_rx_error);
 
 /**
- * mpa_rx_stopped() - whether the parser consumes nothing any more
+ * swi_mpa_rx_stopped() - whether the parser consumes nothing any more
  * @rx: receive state
  *
  * Context: the socket's reader; see &struct mpa_rx.
  * Return: true after an error or once a callback stopped it.
  */
-bool mpa_rx_stopped(const struct mpa_rx *rx)
+bool swi_mpa_rx_stopped(const struct mpa_rx *rx)
 {
 	return rx->state == MPA_RX_STOPPED;
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_rx_stopped);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_rx_stopped);

@@ -28,7 +28,7 @@
 #include "mpa/mpa_frame.h"
 
 /**
- * mpa_mulpdu() - largest ULPDU that fits one TCP segment
+ * swi_mpa_mulpdu() - largest ULPDU that fits one TCP segment
  * @emss: TCP's effective maximum segment size
  * @markers: Markers are sent in this direction
  *
@@ -39,7 +39,7 @@
  * Context: any context.
  * Return: MULPDU in octets.
  */
-unsigned int mpa_mulpdu(unsigned int emss, bool markers)
+unsigned int swi_mpa_mulpdu(unsigned int emss, bool markers)
 {
 	u64 overhead = MPA_HDR_SIZE + MPA_CRC_SIZE + emss % 4;
 
@@ -51,17 +51,17 @@ unsigned int mpa_mulpdu(unsigned int emss, bool markers)
 		return MPA_MULPDU_MIN;
 	return min_t(u64, emss - overhead, MPA_MULPDU_MAX);
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_mulpdu);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_mulpdu);
 
 /**
- * mpa_tx_ulpdu_room() - largest ULPDU of the next FPDU that fits a segment
+ * swi_mpa_tx_ulpdu_room() - largest ULPDU of the next FPDU that fits a segment
  * @tx: transmit state; the next FPDU starts at its stream position
  * @emss: TCP's effective maximum segment size
  * @seg_end: in, where the segment of the previous FPDU handed to TCP in
  *	the same call ends (any other value when there is none); out, where
  *	the segment this FPDU is sized for ends
  *
- * mpa_mulpdu() counts the worst case of Markers in a segment. The next
+ * swi_mpa_mulpdu() counts the worst case of Markers in a segment. The next
  * FPDU's Markers lie at known stream positions: when fewer of them fall in
  * its segment, its ULPDU may be longer by what they leave (RFC 5044
  * section 4.5 lets MPA adjust MULPDU for wire efficiency). Such an FPDU
@@ -72,15 +72,15 @@ EXPORT_SYMBOL_IF_KUNIT(mpa_mulpdu);
  * starts at the FPDU, or, when the FPDU starts with a Marker that the
  * previous FPDU's segment still holds (a full FPDU that ended 4 octets
  * short, at a Marker), at the FPDU's header. So an FPDU never exceeds
- * @emss octets in its segment. Without Markers this is mpa_mulpdu().
+ * @emss octets in its segment. Without Markers this is swi_mpa_mulpdu().
  *
  * Context: any context; @tx is read only.
- * Return: ULPDU octets, at least mpa_mulpdu(@emss, Markers).
+ * Return: ULPDU octets, at least swi_mpa_mulpdu(@emss, Markers).
  */
-unsigned int mpa_tx_ulpdu_room(const struct mpa_tx *tx, unsigned int emss,
-			       u32 *seg_end)
+unsigned int swi_mpa_tx_ulpdu_room(const struct mpa_tx *tx, unsigned int emss,
+				   u32 *seg_end)
 {
-	unsigned int least = mpa_mulpdu(emss, tx->markers);
+	unsigned int least = swi_mpa_mulpdu(emss, tx->markers);
 	u32 span = emss - emss % 4, from = tx->pos, next, nr;
 
 	if (tx->markers && !(from % MPA_MARKER_INTERVAL) &&
@@ -95,17 +95,17 @@ unsigned int mpa_tx_ulpdu_room(const struct mpa_tx *tx, unsigned int emss,
 	return clamp_t(u32, span - MPA_HDR_SIZE - MPA_CRC_SIZE -
 		       nr * MPA_MARKER_SIZE, least, MPA_MULPDU_MAX);
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_tx_ulpdu_room);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_tx_ulpdu_room);
 
 /**
- * mpa_tx_init() - set up the transmit side for Full Operation
+ * swi_mpa_tx_init() - set up the transmit side for Full Operation
  * @tx: state to set up
  * @cfg: stream position and settings of this direction
  *
  * Context: any context; @tx is not yet in use.
  * Return: 0, or -EINVAL when @cfg->pos lies inside a Marker.
  */
-int mpa_tx_init(struct mpa_tx *tx, const struct mpa_fo_cfg *cfg)
+int swi_mpa_tx_init(struct mpa_tx *tx, const struct mpa_fo_cfg *cfg)
 {
 	if (cfg->markers && mpa_pos_in_marker(cfg->pos))
 		return -EINVAL;
@@ -114,7 +114,7 @@ int mpa_tx_init(struct mpa_tx *tx, const struct mpa_fo_cfg *cfg)
 	tx->crc = cfg->crc;
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_tx_init);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_tx_init);
 
 /* Layout in progress: the FPDU and the stream position reached. */
 struct mpa_lay {
@@ -260,20 +260,20 @@ static void mpa_lay_payload(struct mpa_lay *l, unsigned int len)
 }
 
 /**
- * mpa_fpdu_layout() - lay out an FPDU at the current stream position
- * @tx: transmit state; not changed (see mpa_tx_commit())
+ * swi_mpa_fpdu_layout() - lay out an FPDU at the current stream position
+ * @tx: transmit state; not changed (see swi_mpa_tx_commit())
  * @f: the FPDU to fill in
  * @ulpdu_len: payload octets, 1 to MPA_MULPDU_MAX
  *
  * Fills in the header, the Markers with their FPDUPTR, the zero pad and
- * a zero CRC field, and the list of pieces. Call mpa_fpdu_set_crc() next.
+ * a zero CRC field, and the list of pieces. Call swi_mpa_fpdu_set_crc() next.
  *
  * Context: any context.
  * Return: 0, -EMSGSIZE for a ULPDU length out of range, or -EINVAL when
  * the stream position lies inside a Marker.
  */
-int mpa_fpdu_layout(const struct mpa_tx *tx, struct mpa_fpdu *f,
-		    unsigned int ulpdu_len)
+int swi_mpa_fpdu_layout(const struct mpa_tx *tx, struct mpa_fpdu *f,
+			unsigned int ulpdu_len)
 {
 	static const u8 zeros[MPA_MAX_PAD + MPA_CRC_SIZE];
 	struct mpa_lay l = { .f = f, .pos = tx->pos, .markers = tx->markers };
@@ -305,7 +305,7 @@ int mpa_fpdu_layout(const struct mpa_tx *tx, struct mpa_fpdu *f,
 	f->len = l.pos - f->start;
 	return l.overflow ? -EOVERFLOW : 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_fpdu_layout);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_fpdu_layout);
 
 /* Where the CRC computation stands in an ITER_KVEC or ITER_BVEC payload. */
 struct mpa_seg_cursor {
@@ -333,17 +333,17 @@ static void mpa_seg_crc(struct mpa_seg_cursor *c, struct mpa_crc *crc,
 		if (kvec)
 			mpa_crc_update(crc, it->kvec[c->seg].iov_base + c->off, n);
 		else
-			mpa_crc_update_page(crc, it->bvec[c->seg].bv_page,
-					    it->bvec[c->seg].bv_offset + c->off,
-					    n);
+			swi_mpa_crc_update_page(crc, it->bvec[c->seg].bv_page,
+						it->bvec[c->seg].bv_offset + c->off,
+						n);
 		c->off += n;
 		len -= n;
 	}
 }
 
 /**
- * mpa_fpdu_set_crc() - compute the CRC field of a laid out FPDU
- * @f: FPDU laid out by mpa_fpdu_layout()
+ * swi_mpa_fpdu_set_crc() - compute the CRC field of a laid out FPDU
+ * @f: FPDU laid out by swi_mpa_fpdu_layout()
  * @payload: the ULPDU from its first octet, an ITER_KVEC or ITER_BVEC
  *	iterator holding at least @f->ulpdu_len octets; not advanced
  *
@@ -354,7 +354,7 @@ static void mpa_seg_crc(struct mpa_seg_cursor *c, struct mpa_crc *crc,
  * Context: any context; maps payload pages with kmap_local_page().
  * Return: 0, or -EINVAL when @payload is of another type or too short.
  */
-int mpa_fpdu_set_crc(struct mpa_fpdu *f, const struct iov_iter *payload)
+int swi_mpa_fpdu_set_crc(struct mpa_fpdu *f, const struct iov_iter *payload)
 {
 	struct mpa_seg_cursor cur = { .it = payload };
 	unsigned int cut = f->crc_pos[0];
@@ -368,7 +368,7 @@ int mpa_fpdu_set_crc(struct mpa_fpdu *f, const struct iov_iter *payload)
 	    iov_iter_count(payload) < f->ulpdu_len)
 		return -EINVAL;
 	cur.off = payload->iov_offset;
-	mpa_crc_begin(&crc);
+	swi_mpa_crc_begin(&crc);
 	for (i = 0; i < f->nr_pieces; i++) {
 		const struct mpa_piece *p = &f->piece[i];
 
@@ -378,15 +378,15 @@ int mpa_fpdu_set_crc(struct mpa_fpdu *f, const struct iov_iter *payload)
 			mpa_crc_update(&crc, f->bytes + p->off,
 				       min_t(unsigned int, p->len, cut - p->off));
 	}
-	wire = mpa_crc_final(&crc);
+	wire = swi_mpa_crc_final(&crc);
 	for (i = 0; i < MPA_CRC_SIZE; i++)
 		f->bytes[f->crc_pos[i]] = ((u8 *)&wire)[i];
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_fpdu_set_crc);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_fpdu_set_crc);
 
 /**
- * mpa_tx_commit() - account for an FPDU that will be sent whole
+ * swi_mpa_tx_commit() - account for an FPDU that will be sent whole
  * @tx: transmit state
  * @f: the FPDU, laid out at @tx's current position
  *
@@ -397,11 +397,11 @@ EXPORT_SYMBOL_IF_KUNIT(mpa_fpdu_set_crc);
  * Context: any context.
  * Return: 0, or -EINVAL when @f was not laid out at the current position.
  */
-int mpa_tx_commit(struct mpa_tx *tx, const struct mpa_fpdu *f)
+int swi_mpa_tx_commit(struct mpa_tx *tx, const struct mpa_fpdu *f)
 {
 	if (f->start != tx->pos)
 		return -EINVAL;
 	tx->pos += f->len;
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_tx_commit);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_tx_commit);

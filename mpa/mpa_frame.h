@@ -2,17 +2,17 @@
 /*
  * DOC: MPA Full Operation framing and deframing
  *
- * Transmit: mpa_fpdu_layout() lays an FPDU out around a ULPDU of a given
+ * Transmit: swi_mpa_fpdu_layout() lays an FPDU out around a ULPDU of a given
  * length at the half connection's stream position, as an ordered list of
  * pieces: framing octets (ULPDU_Length, Markers, pad and CRC, held in the
  * struct mpa_fpdu) and payload ranges (offset and length in the ULPDU).
- * mpa_fpdu_set_crc() fills the CRC in from the payload, given as an
+ * swi_mpa_fpdu_set_crc() fills the CRC in from the payload, given as an
  * ITER_KVEC or ITER_BVEC iov_iter; the sender then hands the pieces to
- * the socket without linearising the payload, and mpa_tx_commit() moves
+ * the socket without linearising the payload, and swi_mpa_tx_commit() moves
  * the stream position past the FPDU.
  *
  * Receive: struct mpa_rx parses the TCP byte stream in whatever pieces
- * tcp_read_sock() offers (mpa_rx_feed(), or mpa_rx_tcp_actor() as the
+ * tcp_read_sock() offers (swi_mpa_rx_feed(), or swi_mpa_rx_tcp_actor() as the
  * actor itself), strips and checks the Markers, checks the CRC and hands
  * each ULPDU up as skb ranges through struct mpa_rx_ops.
  *
@@ -157,14 +157,14 @@ struct mpa_fpdu {
 	u8 bytes[MPA_FPDU_MAX_FRAMING];
 };
 
-unsigned int mpa_mulpdu(unsigned int emss, bool markers);
-unsigned int mpa_tx_ulpdu_room(const struct mpa_tx *tx, unsigned int emss,
-			       u32 *seg_end);
-int mpa_tx_init(struct mpa_tx *tx, const struct mpa_fo_cfg *cfg);
-int mpa_fpdu_layout(const struct mpa_tx *tx, struct mpa_fpdu *f,
-		    unsigned int ulpdu_len);
-int mpa_fpdu_set_crc(struct mpa_fpdu *f, const struct iov_iter *payload);
-int mpa_tx_commit(struct mpa_tx *tx, const struct mpa_fpdu *f);
+unsigned int swi_mpa_mulpdu(unsigned int emss, bool markers);
+unsigned int swi_mpa_tx_ulpdu_room(const struct mpa_tx *tx, unsigned int emss,
+				   u32 *seg_end);
+int swi_mpa_tx_init(struct mpa_tx *tx, const struct mpa_fo_cfg *cfg);
+int swi_mpa_fpdu_layout(const struct mpa_tx *tx, struct mpa_fpdu *f,
+			unsigned int ulpdu_len);
+int swi_mpa_fpdu_set_crc(struct mpa_fpdu *f, const struct iov_iter *payload);
+int swi_mpa_tx_commit(struct mpa_tx *tx, const struct mpa_fpdu *f);
 
 /**
  * struct mpa_rx_ops - what the receive parser hands to the layer above
@@ -172,14 +172,14 @@ int mpa_tx_commit(struct mpa_tx *tx, const struct mpa_fpdu *f);
  *	accepted)
  * @data: the ULPDU octets at @ulpdu_off, @len of them, are in @skb from
  *	@off on, with the Markers between them (a span); they are read with
- *	mpa_rx_copy_ulpdu(). The spans of one ULPDU come in order and
+ *	swi_mpa_rx_copy_ulpdu(). The spans of one ULPDU come in order and
  *	without gaps. The skb is only valid during the call.
  * @end: the ULPDU is complete; @err is MPA_ERR_NONE when the FPDU is good,
  *	else the error that ends the half connection. Called alone (without
  *	@begin and @data) when the ULPDU_Length itself is refused.
  *
  * Every callback returns 0 to go on, or anything else to stop the parser
- * for good (see mpa_rx_feed()). @ctx is the pointer given to mpa_rx_init().
+ * for good (see swi_mpa_rx_feed()). @ctx is the pointer given to swi_mpa_rx_init().
  */
 struct mpa_rx_ops {
 	int (*begin)(void *ctx, unsigned int ulpdu_len);
@@ -231,12 +231,12 @@ enum mpa_rx_state {
  * @crc_off: offset of the first of them in @crc_skb
  * @crc_len: how many; they are added at once when the range ends
  * @cur_skb: the buffer @cur_frag and @cur_start are about (one being fed)
- * @cur_frag: index of a page frag of @cur_skb, the one mpa_rx_copy() read
+ * @cur_frag: index of a page frag of @cur_skb, the one swi_mpa_rx_copy() read
  *	last; the parser only moves forward, so the next copy starts there
  * @cur_start: offset in @cur_skb of the first octet of frag @cur_frag
  * @span_off: offset in its skb of the span the @data callback has
  * @span_pos: stream position of that offset
- * @scan: verify-first mode (mpa_rx_init_verified()): the checker that
+ * @scan: verify-first mode (swi_mpa_rx_init_verified()): the checker that
  *	runs ahead over the socket's receive queue, checking CRCs and
  *	Markers of whole FPDUs without delivering anything; NULL otherwise
  * @verified: with @scan, the stream position up to which FPDUs were found
@@ -281,26 +281,26 @@ struct mpa_rx {
 	u32 verified;
 };
 
-int mpa_rx_init(struct mpa_rx *rx, const struct mpa_fo_cfg *cfg,
-		unsigned int max_ulpdu, const struct mpa_rx_ops *ops,
-		void *ctx);
-int mpa_rx_init_verified(struct mpa_rx *rx, struct mpa_rx *scan,
-			 const struct mpa_fo_cfg *cfg, unsigned int max_ulpdu,
-			 const struct mpa_rx_ops *ops, void *ctx);
-int mpa_rx_feed(struct mpa_rx *rx, struct sk_buff *skb, unsigned int off,
-		unsigned int len);
-int mpa_rx_scan(struct mpa_rx *rx, struct sk_buff *skb, unsigned int off,
-		unsigned int len);
-void mpa_rx_verdict(struct mpa_rx *rx);
-int mpa_rx_tcp_read(struct mpa_rx *rx, struct sock *sk);
-int mpa_rx_tcp_actor(read_descriptor_t *desc, struct sk_buff *skb,
-		     unsigned int off, size_t len);
-int mpa_rx_copy(struct mpa_rx *rx, const struct sk_buff *skb,
-		unsigned int off, void *dst, unsigned int len);
-int mpa_rx_copy_ulpdu(struct mpa_rx *rx, const struct sk_buff *skb,
-		      unsigned int *off, void *dst, unsigned int len);
-enum mpa_error mpa_rx_error(const struct mpa_rx *rx);
-bool mpa_rx_stopped(const struct mpa_rx *rx);
+int swi_mpa_rx_init(struct mpa_rx *rx, const struct mpa_fo_cfg *cfg,
+		    unsigned int max_ulpdu, const struct mpa_rx_ops *ops,
+		    void *ctx);
+int swi_mpa_rx_init_verified(struct mpa_rx *rx, struct mpa_rx *scan,
+			     const struct mpa_fo_cfg *cfg, unsigned int max_ulpdu,
+			     const struct mpa_rx_ops *ops, void *ctx);
+int swi_mpa_rx_feed(struct mpa_rx *rx, struct sk_buff *skb, unsigned int off,
+		    unsigned int len);
+int swi_mpa_rx_scan(struct mpa_rx *rx, struct sk_buff *skb, unsigned int off,
+		    unsigned int len);
+void swi_mpa_rx_verdict(struct mpa_rx *rx);
+int swi_mpa_rx_tcp_read(struct mpa_rx *rx, struct sock *sk);
+int swi_mpa_rx_tcp_actor(read_descriptor_t *desc, struct sk_buff *skb,
+			 unsigned int off, size_t len);
+int swi_mpa_rx_copy(struct mpa_rx *rx, const struct sk_buff *skb,
+		    unsigned int off, void *dst, unsigned int len);
+int swi_mpa_rx_copy_ulpdu(struct mpa_rx *rx, const struct sk_buff *skb,
+			  unsigned int *off, void *dst, unsigned int len);
+enum mpa_error swi_mpa_rx_error(const struct mpa_rx *rx);
+bool swi_mpa_rx_stopped(const struct mpa_rx *rx);
 
 /**
  * mpa_rx_fpdu_octets() - octets on the wire of the FPDU that ends

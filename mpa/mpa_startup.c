@@ -17,7 +17,7 @@
  * few or too many) is improperly formatted. Reserved bits are sent as zero
  * and never checked; R is only meaningful in a Reply.
  *
- * mpa_startup_negotiate() is a pure function of the local policy, our role
+ * swi_mpa_startup_negotiate() is a pure function of the local policy, our role
  * and the peer's decoded frame; the connection manager owns the socket,
  * the timeouts and the private data buffers.
  */
@@ -57,7 +57,7 @@ static int mpa_startup_check_hdr(const struct mpa_rr_hdr *hdr)
 }
 
 /**
- * mpa_startup_need() - how many more octets a startup frame needs
+ * swi_mpa_startup_need() - how many more octets a startup frame needs
  * @buf: the octets received so far, from the first octet of the frame
  * @len: number of octets in @buf
  * @kind: the frame expected: a responder expects a Request, an initiator
@@ -78,7 +78,7 @@ static int mpa_startup_check_hdr(const struct mpa_rr_hdr *hdr)
  * with the data (octets beyond the frame, or Rev 2 with H and less than
  * the 4 octets of enhanced data).
  */
-int mpa_startup_need(const void *buf, size_t len, enum mpa_startup_kind kind)
+int swi_mpa_startup_need(const void *buf, size_t len, enum mpa_startup_kind kind)
 {
 	struct mpa_rr_hdr hdr;
 	size_t total;
@@ -98,7 +98,7 @@ int mpa_startup_need(const void *buf, size_t len, enum mpa_startup_kind kind)
 		return -EPROTO;
 	return total - len;
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_startup_need);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_startup_need);
 
 static void mpa_startup_decode_hdr(const struct mpa_rr_hdr *hdr,
 				   enum mpa_startup_kind kind,
@@ -135,24 +135,24 @@ static void mpa_startup_decode_v2(struct mpa_startup_frame *f)
 }
 
 /**
- * mpa_startup_parse() - decode one complete Request or Reply frame
+ * swi_mpa_startup_parse() - decode one complete Request or Reply frame
  * @buf: the frame, and nothing else
  * @len: number of octets in @buf
- * @kind: the frame expected (see mpa_startup_need())
+ * @kind: the frame expected (see swi_mpa_startup_need())
  * @f: the decoded frame; @f->pdata points into @buf
  *
  * Context: any context.
- * Return: 0 on success; the negative errno of mpa_startup_need() when the
+ * Return: 0 on success; the negative errno of swi_mpa_startup_need() when the
  * frame is malformed; -EPROTO when @buf is shorter than the frame
  * (PD_Length disagrees with the data). Any error means MPA_ERR_REQ_REP.
  */
-int mpa_startup_parse(const void *buf, size_t len, enum mpa_startup_kind kind,
-		      struct mpa_startup_frame *f)
+int swi_mpa_startup_parse(const void *buf, size_t len, enum mpa_startup_kind kind,
+			  struct mpa_startup_frame *f)
 {
 	struct mpa_rr_hdr hdr;
 	int need;
 
-	need = mpa_startup_need(buf, len, kind);
+	need = swi_mpa_startup_need(buf, len, kind);
 	if (need)
 		return need < 0 ? need : -EPROTO;
 	memcpy(&hdr, buf, sizeof(hdr));
@@ -163,25 +163,25 @@ int mpa_startup_parse(const void *buf, size_t len, enum mpa_startup_kind kind,
 		mpa_startup_decode_v2(f);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_startup_parse);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_startup_parse);
 
 /**
- * mpa_startup_frame_len() - the length of the frame @f describes
+ * swi_mpa_startup_frame_len() - the length of the frame @f describes
  * @f: the frame to build
  *
  * Context: any context.
  * Return: header, enhanced data and consumer private data octets.
  */
-size_t mpa_startup_frame_len(const struct mpa_startup_frame *f)
+size_t swi_mpa_startup_frame_len(const struct mpa_startup_frame *f)
 {
 	return MPA_RR_HDR_SIZE + (f->enhanced ? MPA_V2_DATA_SIZE : 0) +
 	       f->pdata_len;
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_startup_frame_len);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_startup_frame_len);
 
 static int mpa_startup_check_build(const struct mpa_startup_frame *f)
 {
-	size_t pd_len = mpa_startup_frame_len(f) - MPA_RR_HDR_SIZE;
+	size_t pd_len = swi_mpa_startup_frame_len(f) - MPA_RR_HDR_SIZE;
 
 	if (f->kind != MPA_STARTUP_REQUEST && f->kind != MPA_STARTUP_REPLY)
 		return -EINVAL;
@@ -209,7 +209,7 @@ static void mpa_startup_encode_hdr(const struct mpa_startup_frame *f,
 		    be16_encode_bits(f->rejected, MPA_FLAG_R) |
 		    be16_encode_bits(f->enhanced, MPA_FLAG_H) |
 		    be16_encode_bits(f->rev, MPA_REV_MASK);
-	hdr->pd_len = cpu_to_be16(mpa_startup_frame_len(f) - MPA_RR_HDR_SIZE);
+	hdr->pd_len = cpu_to_be16(swi_mpa_startup_frame_len(f) - MPA_RR_HDR_SIZE);
 }
 
 static void mpa_startup_encode_v2(const struct mpa_startup_frame *f,
@@ -228,22 +228,22 @@ static void mpa_startup_encode_v2(const struct mpa_startup_frame *f,
 }
 
 /**
- * mpa_startup_build() - write the Request or Reply frame @f describes
+ * swi_mpa_startup_build() - write the Request or Reply frame @f describes
  * @f: the frame; reserved bits are sent as zero
  * @buf: where to write it
  * @size: room in @buf
  *
  * Context: any context.
- * Return: the number of octets written (mpa_startup_frame_len()); -EINVAL
+ * Return: the number of octets written (swi_mpa_startup_frame_len()); -EINVAL
  * for a frame that cannot exist (revision above 2, enhanced data outside
  * revision 2, a rejecting Request, IRD or ORD over 14 bits, unknown RTR
  * bits, private data length without data); -EMSGSIZE when the private
  * data exceeds the limit of the revision; -ENOSPC when @size is too small.
  */
-int mpa_startup_build(const struct mpa_startup_frame *f, void *buf,
-		      size_t size)
+int swi_mpa_startup_build(const struct mpa_startup_frame *f, void *buf,
+			  size_t size)
 {
-	size_t len = mpa_startup_frame_len(f);
+	size_t len = swi_mpa_startup_frame_len(f);
 	struct mpa_rr_hdr hdr;
 	struct mpa_v2_data v2;
 	u8 *p = buf;
@@ -266,7 +266,7 @@ int mpa_startup_build(const struct mpa_startup_frame *f, void *buf,
 		memcpy(p, f->pdata, f->pdata_len);
 	return len;
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_startup_build);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_startup_build);
 
 static int mpa_startup_fail(struct mpa_startup_result *res,
 			    enum mpa_error error)
@@ -406,11 +406,11 @@ static int mpa_startup_rtr(const struct mpa_startup_policy *pol,
 }
 
 /**
- * mpa_startup_negotiate() - decide the parameters of Full Operation
+ * swi_mpa_startup_negotiate() - decide the parameters of Full Operation
  * @pol: the local policy
  * @role: initiator (processing the peer's Reply) or responder (processing
  *	the peer's Request)
- * @peer: the peer's frame, as mpa_startup_parse() decoded it
+ * @peer: the peer's frame, as swi_mpa_startup_parse() decoded it
  * @res: the outcome
  *
  * CRCs are used both ways when either frame has C. We send Markers when
@@ -432,10 +432,10 @@ static int mpa_startup_rtr(const struct mpa_startup_policy *pol,
  * talk to, P in a Reply we did not ask for), MPA_ERR_INSUFFICIENT_IRD or
  * MPA_ERR_NO_MATCHING_RTR; -EINVAL for an invalid @pol or @role.
  */
-int mpa_startup_negotiate(const struct mpa_startup_policy *pol,
-			  enum mpa_startup_role role,
-			  const struct mpa_startup_frame *peer,
-			  struct mpa_startup_result *res)
+int swi_mpa_startup_negotiate(const struct mpa_startup_policy *pol,
+			      enum mpa_startup_role role,
+			      const struct mpa_startup_frame *peer,
+			      struct mpa_startup_result *res)
 {
 	enum mpa_startup_kind want = role == MPA_STARTUP_INITIATOR ?
 				     MPA_STARTUP_REPLY : MPA_STARTUP_REQUEST;
@@ -466,14 +466,14 @@ int mpa_startup_negotiate(const struct mpa_startup_policy *pol,
 		err = mpa_startup_rtr(pol, role, peer, res);
 	return err;
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_startup_negotiate);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_startup_negotiate);
 
 /**
- * mpa_startup_request() - describe the Request an initiator sends
+ * swi_mpa_startup_request() - describe the Request an initiator sends
  * @pol: the local policy
  * @pdata: the consumer's private data, or NULL
  * @pdata_len: its length
- * @req: the frame, ready for mpa_startup_build()
+ * @req: the frame, ready for swi_mpa_startup_build()
  *
  * A revision 2 Request always carries the enhanced data: our IRD and ORD,
  * and P with the RTR types we can send when @pol asks for peer-to-peer.
@@ -481,9 +481,9 @@ EXPORT_SYMBOL_IF_KUNIT(mpa_startup_negotiate);
  * Context: any context.
  * Return: nothing.
  */
-void mpa_startup_request(const struct mpa_startup_policy *pol,
-			 const void *pdata, u16 pdata_len,
-			 struct mpa_startup_frame *req)
+void swi_mpa_startup_request(const struct mpa_startup_policy *pol,
+			     const void *pdata, u16 pdata_len,
+			     struct mpa_startup_frame *req)
 {
 	memset(req, 0, sizeof(*req));
 	req->kind = MPA_STARTUP_REQUEST;
@@ -500,15 +500,15 @@ void mpa_startup_request(const struct mpa_startup_policy *pol,
 	req->pdata = pdata;
 	req->pdata_len = pdata_len;
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_startup_request);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_startup_request);
 
 /**
- * mpa_startup_reply() - describe the Reply a responder sends
+ * swi_mpa_startup_reply() - describe the Reply a responder sends
  * @pol: the local policy
- * @res: what mpa_startup_negotiate() made of the peer's Request
+ * @res: what swi_mpa_startup_negotiate() made of the peer's Request
  * @pdata: the consumer's private data, or NULL
  * @pdata_len: its length
- * @rep: the frame, ready for mpa_startup_build(); set @rep->rejected to
+ * @rep: the frame, ready for swi_mpa_startup_build(); set @rep->rejected to
  *	refuse the connection
  *
  * The Reply has the negotiated revision, our M and C (both set towards a
@@ -521,10 +521,10 @@ EXPORT_SYMBOL_IF_KUNIT(mpa_startup_request);
  * Context: any context.
  * Return: nothing.
  */
-void mpa_startup_reply(const struct mpa_startup_policy *pol,
-		       const struct mpa_startup_result *res,
-		       const void *pdata, u16 pdata_len,
-		       struct mpa_startup_frame *rep)
+void swi_mpa_startup_reply(const struct mpa_startup_policy *pol,
+			   const struct mpa_startup_result *res,
+			   const void *pdata, u16 pdata_len,
+			   struct mpa_startup_frame *rep)
 {
 	memset(rep, 0, sizeof(*rep));
 	rep->kind = MPA_STARTUP_REPLY;
@@ -541,4 +541,4 @@ void mpa_startup_reply(const struct mpa_startup_policy *pol,
 	rep->pdata = pdata;
 	rep->pdata_len = pdata_len;
 }
-EXPORT_SYMBOL_IF_KUNIT(mpa_startup_reply);
+EXPORT_SYMBOL_IF_KUNIT(swi_mpa_startup_reply);

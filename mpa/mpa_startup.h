@@ -9,9 +9,9 @@
  * the parameters of Full Operation, or into the MPA error to report.
  *
  * Parsing works on a byte buffer the caller accumulates from the socket:
- * mpa_startup_need() says how many more octets the frame needs (0 when the
+ * swi_mpa_startup_need() says how many more octets the frame needs (0 when the
  * buffer holds exactly one complete frame, > 0 when more are needed, < 0
- * when the bytes can never become a valid frame), mpa_startup_parse() then
+ * when the bytes can never become a valid frame), swi_mpa_startup_parse() then
  * decodes it. Every parse error maps to MPA_ERR_REQ_REP.
  */
 #ifndef SOFTIWARP_MPA_STARTUP_H
@@ -182,22 +182,22 @@ static inline u16 mpa_startup_pdata_room(bool enhanced)
 	return MPA_MAX_PRIVDATA - (enhanced ? sizeof(struct mpa_v2_data) : 0);
 }
 
-int mpa_startup_need(const void *buf, size_t len, enum mpa_startup_kind kind);
-int mpa_startup_parse(const void *buf, size_t len, enum mpa_startup_kind kind,
-		      struct mpa_startup_frame *f);
-size_t mpa_startup_frame_len(const struct mpa_startup_frame *f);
-int mpa_startup_build(const struct mpa_startup_frame *f, void *buf,
-		      size_t size);
-int mpa_startup_negotiate(const struct mpa_startup_policy *pol,
-			  enum mpa_startup_role role,
-			  const struct mpa_startup_frame *peer,
-			  struct mpa_startup_result *res);
-void mpa_startup_request(const struct mpa_startup_policy *pol,
-			 const void *pdata, u16 pdata_len,
-			 struct mpa_startup_frame *req);
-void mpa_startup_reply(const struct mpa_startup_policy *pol,
-		       const struct mpa_startup_result *res,
-		       const void *pdata, u16 pdata_len,
-		       struct mpa_startup_frame *rep);
+int swi_mpa_startup_need(const void *buf, size_t len, enum mpa_startup_kind kind);
+int swi_mpa_startup_parse(const void *buf, size_t len, enum mpa_startup_kind kind,
+			  struct mpa_startup_frame *f);
+size_t swi_mpa_startup_frame_len(const struct mpa_startup_frame *f);
+int swi_mpa_startup_build(const struct mpa_startup_frame *f, void *buf,
+			  size_t size);
+int swi_mpa_startup_negotiate(const struct mpa_startup_policy *pol,
+			      enum mpa_startup_role role,
+			      const struct mpa_startup_frame *peer,
+			      struct mpa_startup_result *res);
+void swi_mpa_startup_request(const struct mpa_startup_policy *pol,
+			     const void *pdata, u16 pdata_len,
+			     struct mpa_startup_frame *req);
+void swi_mpa_startup_reply(const struct mpa_startup_policy *pol,
+			   const struct mpa_startup_result *res,
+			   const void *pdata, u16 pdata_len,
+			   struct mpa_startup_frame *rep);
 
 #endif /* SOFTIWARP_MPA_STARTUP_H */

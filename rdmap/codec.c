@@ -5,29 +5,29 @@
  * Builds and parses the RDMA Read Request header (RFC 5040, RDMA Read
  * Request Header).
  *
- * rdmap_rx_check() decides whether one incoming DDP segment may be
+ * swi_rdmap_rx_check() decides whether one incoming DDP segment may be
  * accepted, given the receiver's state, and if not, which Terminate error
  * it is. RDMAP's checks and DDP's (ddp/ddp.c, which has the details of
  * the DDP rules) run in this order, the first failure wins:
  *
- * 1. DDP version (RFC 5041 sections 4.1 and 7.2), ddp_rx_check_version():
+ * 1. DDP version (RFC 5041 sections 4.1 and 7.2), swi_ddp_rx_check_version():
  *    a DDP tagged or untagged buffer error.
  * 2. RDMAP version (RFC 5040 section 4.1): RV must be 1; on a connection
  *    with an RDMA Consortium peer 0 or 1 in the first segment and the RV
- *    of the first in every later one, as for DV (ddp_rx_fix_version()
+ *    of the first in every later one, as for DV (swi_ddp_rx_fix_version()
  *    records both); a remote operation error.
  * 3. Opcode (RFC 5040 section 4.2): defined, and of the buffer model the
  *    T bit says (Write and Read Response tagged, the others untagged);
  *    otherwise "unexpected opcode", a remote operation error.
  * 4. Untagged segments: the QN must be the queue of the opcode (0 Send,
  *    1 Read Request, 2 Terminate), else DDP's "invalid QN"; then DDP's
- *    MSN, MO and length rules, ddp_rx_check_buffer().
+ *    MSN, MO and length rules, swi_ddp_rx_check_buffer().
  * 5. Tagged segments: DDP's STag, wrap and bounds rules,
- *    ddp_rx_check_buffer(); between them, an STag without remote write is
+ *    swi_ddp_rx_check_buffer(); between them, an STag without remote write is
  *    RDMAP's "access rights violation" (remote protection error, RFC 5040
  *    Terminate Header: DDP has no code for access rights).
  *
- * rdmap_read_req_check() applies the STag rules of ddp_region_check() to
+ * swi_rdmap_read_req_check() applies the STag rules of swi_ddp_region_check() to
  * the Data Source of an incoming RDMA Read Request (RFC 5040, RDMA Read),
  * with RDMAP remote protection codes and remote read access.
  */
@@ -55,15 +55,15 @@ static const u8 rdmap_op_queue[16] = {
 };
 
 /**
- * rdmap_read_req_build() - write an RDMA Read Request header
+ * swi_rdmap_read_req_build() - write an RDMA Read Request header
  * @w: where it goes, right behind the untagged DDP header
  * @r: its fields
  *
  * Context: any context.
  * Return: nothing.
  */
-void rdmap_read_req_build(struct rdmap_read_req *w,
-			  const struct rdmap_read_req_info *r)
+void swi_rdmap_read_req_build(struct rdmap_read_req *w,
+			      const struct rdmap_read_req_info *r)
 {
 	w->sink_stag = cpu_to_be32(r->sink_stag);
 	w->sink_to = cpu_to_be64(r->sink_to);
@@ -71,10 +71,10 @@ void rdmap_read_req_build(struct rdmap_read_req *w,
 	w->src_stag = cpu_to_be32(r->src_stag);
 	w->src_to = cpu_to_be64(r->src_to);
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_read_req_build);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_read_req_build);
 
 /**
- * rdmap_read_req_parse() - read an RDMA Read Request header
+ * swi_rdmap_read_req_parse() - read an RDMA Read Request header
  * @buf: the received octets behind the untagged DDP header
  * @len: how many octets @buf holds
  * @r: the header in host order
@@ -82,8 +82,8 @@ EXPORT_SYMBOL_IF_KUNIT(rdmap_read_req_build);
  * Context: any context.
  * Return: RDMAP_READ_REQ_SIZE, or -EBADMSG when @len is shorter.
  */
-int rdmap_read_req_parse(const void *buf, size_t len,
-			 struct rdmap_read_req_info *r)
+int swi_rdmap_read_req_parse(const void *buf, size_t len,
+			     struct rdmap_read_req_info *r)
 {
 	const struct rdmap_read_req *w = buf;
 
@@ -96,7 +96,7 @@ int rdmap_read_req_parse(const void *buf, size_t len,
 	r->src_to = be64_to_cpu(w->src_to);
 	return sizeof(*w);
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_read_req_parse);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_read_req_parse);
 
 static int rdmap_fail(struct rdmap_term_cause *cause, u8 layer, u8 etype,
 		      u8 code)
@@ -153,7 +153,7 @@ static int rdmap_rx_check_op(const struct ddp_hdr_info *h,
 }
 
 /**
- * rdmap_rx_check() - validate one incoming DDP segment
+ * swi_rdmap_rx_check() - validate one incoming DDP segment
  * @h: its parsed header
  * @len: its payload length (the octets behind the DDP header)
  * @rx: what the receiver knows: versions accepted (those the stream's
@@ -170,20 +170,20 @@ static int rdmap_rx_check_op(const struct ddp_hdr_info *h,
  * Return: 0 when the segment may be placed, -EPROTO with @cause set
  * otherwise.
  */
-int rdmap_rx_check(const struct ddp_hdr_info *h, u32 len,
-		   const struct ddp_rx_state *rx,
-		   const struct ddp_stag_check *stag,
-		   struct rdmap_term_cause *cause)
+int swi_rdmap_rx_check(const struct ddp_hdr_info *h, u32 len,
+		       const struct ddp_rx_state *rx,
+		       const struct ddp_stag_check *stag,
+		       struct rdmap_term_cause *cause)
 {
 	struct ddp_error err;
 	int ret;
 
-	if (ddp_rx_check_version(h, rx, &err))
+	if (swi_ddp_rx_check_version(h, rx, &err))
 		return rdmap_fail_ddp(cause, &err);
 	ret = rdmap_rx_check_op(h, rx, cause);
 	if (ret)
 		return ret;
-	ret = ddp_rx_check_buffer(h, len, rx, stag, &err);
+	ret = swi_ddp_rx_check_buffer(h, len, rx, stag, &err);
 	if (ret == -EACCES)
 		return rdmap_fail(cause, TERM_LAYER_RDMAP,
 				  TERM_ETYPE_RDMAP_PROTECTION,
@@ -192,10 +192,10 @@ int rdmap_rx_check(const struct ddp_hdr_info *h, u32 len,
 		return rdmap_fail_ddp(cause, &err);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_rx_check);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_rx_check);
 
 /**
- * rdmap_read_req_check() - validate the Data Source of a Read Request
+ * swi_rdmap_read_req_check() - validate the Data Source of a Read Request
  * @r: the parsed RDMA Read Request header
  * @src: the lookup result of @r->src_stag (NULL counts as invalid)
  * @cause: set to the Terminate error when the request is refused
@@ -210,20 +210,20 @@ EXPORT_SYMBOL_IF_KUNIT(rdmap_rx_check);
  * Return: 0 when the request may be served, -EPROTO with @cause set
  * otherwise.
  */
-int rdmap_read_req_check(const struct rdmap_read_req_info *r,
-			 const struct ddp_stag_check *src,
-			 struct rdmap_term_cause *cause)
+int swi_rdmap_read_req_check(const struct rdmap_read_req_info *r,
+			     const struct ddp_stag_check *src,
+			     struct rdmap_term_cause *cause)
 {
 	if (!r->size)
 		return 0;
-	return rdmap_region_fail(ddp_region_check(src, DDP_ACCESS_REMOTE_READ,
-						  r->src_to, r->size), cause);
+	return swi_rdmap_region_fail(swi_ddp_region_check(src, DDP_ACCESS_REMOTE_READ,
+							  r->src_to, r->size), cause);
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_read_req_check);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_read_req_check);
 
 /**
- * rdmap_region_fail() - the Terminate of a tagged access RDMAP refuses
- * @v: the verdict of ddp_region_check() on the access
+ * swi_rdmap_region_fail() - the Terminate of a tagged access RDMAP refuses
+ * @v: the verdict of swi_ddp_region_check() on the access
  * @cause: set to the RDMAP Remote Protection Error of @v (RFC 5040
  *	section 4.8) when @v is not DDP_REGION_OK
  *
@@ -233,7 +233,7 @@ EXPORT_SYMBOL_IF_KUNIT(rdmap_read_req_check);
  * Context: any context.
  * Return: 0 for DDP_REGION_OK, else -EPROTO with @cause set.
  */
-int rdmap_region_fail(enum ddp_region_verdict v, struct rdmap_term_cause *cause)
+int swi_rdmap_region_fail(enum ddp_region_verdict v, struct rdmap_term_cause *cause)
 {
 	static const u8 code[] = {
 		[DDP_REGION_INVALID] = TERM_RDMAP_INVALID_STAG,
@@ -248,4 +248,4 @@ int rdmap_region_fail(enum ddp_region_verdict v, struct rdmap_term_cause *cause)
 	return rdmap_fail(cause, TERM_LAYER_RDMAP, TERM_ETYPE_RDMAP_PROTECTION,
 			  code[v]);
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_region_fail);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_region_fail);

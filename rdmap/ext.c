@@ -12,7 +12,7 @@
  * 6, all fields big endian; the reserved 28 bits of the Request's first
  * word are zero on send and ignored on receive.
  *
- * rdmap_atomic_result() is the value the operation leaves in the target,
+ * swi_rdmap_atomic_result() is the value the operation leaves in the target,
  * computed in host order (the target memory's: section 5.1.1):
  *
  * - FetchAdd (section 5.1.1): Original + Add Data, where each bit set in
@@ -22,7 +22,7 @@
  *   Mask is zero, (Original & ~Swap Mask) | (Swap Data & Swap Mask);
  *   otherwise Original, unchanged.
  *
- * rdmap_atomic_req_check() is the responder's judgement of a request, the
+ * swi_rdmap_atomic_req_check() is the responder's judgement of a request, the
  * first failure wins:
  *
  * 1. An Atomic Operation Code it does not implement (section 5.2.1 rule
@@ -47,22 +47,22 @@
 #include "rdmap/terminate.h"
 
 /**
- * rdmap_imm_build() - write an Immediate Data header
+ * swi_rdmap_imm_build() - write an Immediate Data header
  * @w: where it goes, right behind the untagged DDP header
  * @imm: the verbs' 32-bit immediate, as ib_send_wr carries it
  *
  * Context: any context.
  * Return: nothing.
  */
-void rdmap_imm_build(struct rdmap_imm *w, __be32 imm)
+void swi_rdmap_imm_build(struct rdmap_imm *w, __be32 imm)
 {
 	memset(w, 0, sizeof(*w));
 	memcpy(w->data, &imm, sizeof(imm));
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_imm_build);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_imm_build);
 
 /**
- * rdmap_imm_parse() - read an Immediate Data header
+ * swi_rdmap_imm_parse() - read an Immediate Data header
  * @buf: the received octets behind the untagged DDP header
  * @len: how many octets the message carries there
  * @imm: the 32-bit immediate for ib_wc, from the first 4 octets
@@ -71,25 +71,25 @@ EXPORT_SYMBOL_IF_KUNIT(rdmap_imm_build);
  * Return: RDMAP_IMM_SIZE, or -EBADMSG when @len is not exactly that (RFC
  * 7306 section 6.3).
  */
-int rdmap_imm_parse(const void *buf, size_t len, __be32 *imm)
+int swi_rdmap_imm_parse(const void *buf, size_t len, __be32 *imm)
 {
 	if (len != RDMAP_IMM_SIZE)
 		return -EBADMSG;
 	memcpy(imm, buf, sizeof(*imm));
 	return RDMAP_IMM_SIZE;
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_imm_parse);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_imm_parse);
 
 /**
- * rdmap_atomic_req_build() - write an Atomic Request header
+ * swi_rdmap_atomic_req_build() - write an Atomic Request header
  * @w: where it goes, right behind the untagged DDP header
  * @r: its fields; @r->aop is written as its low 4 bits
  *
  * Context: any context.
  * Return: nothing.
  */
-void rdmap_atomic_req_build(struct rdmap_atomic_req *w,
-			    const struct rdmap_atomic_req_info *r)
+void swi_rdmap_atomic_req_build(struct rdmap_atomic_req *w,
+				const struct rdmap_atomic_req_info *r)
 {
 	w->aopcode = cpu_to_be32(r->aop & RDMAP_ATOMIC_AOPCODE);
 	w->req_id = cpu_to_be32(r->req_id);
@@ -100,10 +100,10 @@ void rdmap_atomic_req_build(struct rdmap_atomic_req *w,
 	w->compare = cpu_to_be64(r->compare);
 	w->compare_mask = cpu_to_be64(r->compare_mask);
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_atomic_req_build);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_atomic_req_build);
 
 /**
- * rdmap_atomic_req_parse() - read an Atomic Request header
+ * swi_rdmap_atomic_req_parse() - read an Atomic Request header
  * @buf: the received octets behind the untagged DDP header
  * @len: how many octets @buf holds
  * @r: the header in host order; the reserved bits are dropped
@@ -111,8 +111,8 @@ EXPORT_SYMBOL_IF_KUNIT(rdmap_atomic_req_build);
  * Context: any context.
  * Return: RDMAP_ATOMIC_REQ_SIZE, or -EBADMSG when @len is shorter.
  */
-int rdmap_atomic_req_parse(const void *buf, size_t len,
-			   struct rdmap_atomic_req_info *r)
+int swi_rdmap_atomic_req_parse(const void *buf, size_t len,
+			       struct rdmap_atomic_req_info *r)
 {
 	const struct rdmap_atomic_req *w = buf;
 
@@ -128,26 +128,26 @@ int rdmap_atomic_req_parse(const void *buf, size_t len,
 	r->compare_mask = be64_to_cpu(w->compare_mask);
 	return sizeof(*w);
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_atomic_req_parse);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_atomic_req_parse);
 
 /**
- * rdmap_atomic_resp_build() - write an Atomic Response header
+ * swi_rdmap_atomic_resp_build() - write an Atomic Response header
  * @w: where it goes, right behind the untagged DDP header
  * @r: its fields
  *
  * Context: any context.
  * Return: nothing.
  */
-void rdmap_atomic_resp_build(struct rdmap_atomic_resp *w,
-			     const struct rdmap_atomic_resp_info *r)
+void swi_rdmap_atomic_resp_build(struct rdmap_atomic_resp *w,
+				 const struct rdmap_atomic_resp_info *r)
 {
 	w->req_id = cpu_to_be32(r->req_id);
 	w->orig = cpu_to_be64(r->orig);
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_atomic_resp_build);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_atomic_resp_build);
 
 /**
- * rdmap_atomic_resp_parse() - read an Atomic Response header
+ * swi_rdmap_atomic_resp_parse() - read an Atomic Response header
  * @buf: the received octets behind the untagged DDP header
  * @len: how many octets @buf holds
  * @r: the header in host order
@@ -155,8 +155,8 @@ EXPORT_SYMBOL_IF_KUNIT(rdmap_atomic_resp_build);
  * Context: any context.
  * Return: RDMAP_ATOMIC_RESP_SIZE, or -EBADMSG when @len is shorter.
  */
-int rdmap_atomic_resp_parse(const void *buf, size_t len,
-			    struct rdmap_atomic_resp_info *r)
+int swi_rdmap_atomic_resp_parse(const void *buf, size_t len,
+				struct rdmap_atomic_resp_info *r)
 {
 	const struct rdmap_atomic_resp *w = buf;
 
@@ -166,7 +166,7 @@ int rdmap_atomic_resp_parse(const void *buf, size_t len,
 	r->orig = be64_to_cpu(w->orig);
 	return sizeof(*w);
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_atomic_resp_parse);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_atomic_resp_parse);
 
 /*
  * Masked FetchAdd: with the field-ending bits cleared in both operands,
@@ -179,15 +179,15 @@ static u64 rdmap_fetch_add(u64 orig, u64 add, u64 mask)
 }
 
 /**
- * rdmap_atomic_result() - the value an Atomic Operation leaves in its target
- * @r: the request, its code one rdmap_atomic_req_check() accepted
+ * swi_rdmap_atomic_result() - the value an Atomic Operation leaves in its target
+ * @r: the request, its code one swi_rdmap_atomic_req_check() accepted
  * @orig: the target's value before the operation, in host order
  *
  * Context: any context.
  * Return: the value to store (@orig itself when nothing changes: a
  * CmpSwap whose comparison fails, or an operation code not implemented).
  */
-u64 rdmap_atomic_result(const struct rdmap_atomic_req_info *r, u64 orig)
+u64 swi_rdmap_atomic_result(const struct rdmap_atomic_req_info *r, u64 orig)
 {
 	switch (r->aop) {
 	case RDMAP_ATOMIC_FETCH_ADD:
@@ -200,7 +200,7 @@ u64 rdmap_atomic_result(const struct rdmap_atomic_req_info *r, u64 orig)
 		return orig;
 	}
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_atomic_result);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_atomic_result);
 
 static int rdmap_ext_fail(struct rdmap_term_cause *cause, u8 etype, u8 code)
 {
@@ -211,7 +211,7 @@ static int rdmap_ext_fail(struct rdmap_term_cause *cause, u8 etype, u8 code)
 }
 
 /**
- * rdmap_atomic_req_check() - the responder's checks of an Atomic Request
+ * swi_rdmap_atomic_req_check() - the responder's checks of an Atomic Request
  * @r: the parsed request
  * @dst: the lookup result of @r->stag (NULL counts as invalid)
  * @cause: set to the Terminate error when the request is refused
@@ -222,17 +222,17 @@ static int rdmap_ext_fail(struct rdmap_term_cause *cause, u8 etype, u8 code)
  * Return: 0 when the operation may be performed, -EPROTO with @cause set
  * otherwise.
  */
-int rdmap_atomic_req_check(const struct rdmap_atomic_req_info *r,
-			   const struct ddp_stag_check *dst,
-			   struct rdmap_term_cause *cause)
+int swi_rdmap_atomic_req_check(const struct rdmap_atomic_req_info *r,
+			       const struct ddp_stag_check *dst,
+			       struct rdmap_term_cause *cause)
 {
 	int err;
 
 	if (r->aop != RDMAP_ATOMIC_FETCH_ADD && r->aop != RDMAP_ATOMIC_CMP_SWAP)
 		return rdmap_ext_fail(cause, TERM_ETYPE_RDMAP_OPERATION,
 				      TERM_RDMAP_OPCODE);
-	err = rdmap_region_fail(ddp_region_check(dst, DDP_ACCESS_REMOTE_ATOMIC,
-						 r->to, sizeof(u64)), cause);
+	err = swi_rdmap_region_fail(swi_ddp_region_check(dst, DDP_ACCESS_REMOTE_ATOMIC,
+							 r->to, sizeof(u64)), cause);
 	if (err)
 		return err;
 	if (r->to & (sizeof(u64) - 1))
@@ -240,4 +240,4 @@ int rdmap_atomic_req_check(const struct rdmap_atomic_req_info *r,
 				      TERM_RDMAP_CATASTROPHIC_STREAM);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_atomic_req_check);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_atomic_req_check);

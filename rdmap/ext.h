@@ -53,20 +53,20 @@ struct rdmap_atomic_resp_info {
 	u64 orig;
 };
 
-void rdmap_imm_build(struct rdmap_imm *w, __be32 imm);
-int rdmap_imm_parse(const void *buf, size_t len, __be32 *imm);
-void rdmap_atomic_req_build(struct rdmap_atomic_req *w,
-			    const struct rdmap_atomic_req_info *r);
-int rdmap_atomic_req_parse(const void *buf, size_t len,
-			   struct rdmap_atomic_req_info *r);
-void rdmap_atomic_resp_build(struct rdmap_atomic_resp *w,
-			     const struct rdmap_atomic_resp_info *r);
-int rdmap_atomic_resp_parse(const void *buf, size_t len,
-			    struct rdmap_atomic_resp_info *r);
+void swi_rdmap_imm_build(struct rdmap_imm *w, __be32 imm);
+int swi_rdmap_imm_parse(const void *buf, size_t len, __be32 *imm);
+void swi_rdmap_atomic_req_build(struct rdmap_atomic_req *w,
+				const struct rdmap_atomic_req_info *r);
+int swi_rdmap_atomic_req_parse(const void *buf, size_t len,
+			       struct rdmap_atomic_req_info *r);
+void swi_rdmap_atomic_resp_build(struct rdmap_atomic_resp *w,
+				 const struct rdmap_atomic_resp_info *r);
+int swi_rdmap_atomic_resp_parse(const void *buf, size_t len,
+				struct rdmap_atomic_resp_info *r);
 
-u64 rdmap_atomic_result(const struct rdmap_atomic_req_info *r, u64 orig);
-int rdmap_atomic_req_check(const struct rdmap_atomic_req_info *r,
-			   const struct ddp_stag_check *dst,
-			   struct rdmap_term_cause *cause);
+u64 swi_rdmap_atomic_result(const struct rdmap_atomic_req_info *r, u64 orig);
+int swi_rdmap_atomic_req_check(const struct rdmap_atomic_req_info *r,
+			       const struct ddp_stag_check *dst,
+			       struct rdmap_term_cause *cause);
 
 #endif /* SOFTIWARP_RDMAP_EXT_H */

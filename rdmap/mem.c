@@ -10,13 +10,13 @@
  *   Lookups take no lock: xa_load() under rcu_read_lock(), then
  *   kref_get_unless_zero(), so they may run in any context.
  * - A registered object holds one reference for the table. Every
- *   successful lookup adds one, dropped by rdmap_mem_put() from any
- *   context. rdmap_mem_dereg() marks the object invalid, removes it from
+ *   successful lookup adds one, dropped by swi_rdmap_mem_put() from any
+ *   context. swi_rdmap_mem_dereg() marks the object invalid, removes it from
  *   the table (no new lookup finds it), drops the table's reference and
  *   sleeps until the last reference is gone; the memory is then freed
  *   after an RCU grace period, because a lookup that loaded the pointer
  *   just before the removal may still call kref_get_unless_zero() on it.
- *   After rdmap_mem_dereg() returns no data path user can reach the
+ *   After swi_rdmap_mem_dereg() returns no data path user can reach the
  *   backing pages: the caller may unpin and free them.
  * - The per-object spinlock protects what fast-register, set_pages and
  *   invalidation change: the valid flag, the key, the access rights, the
@@ -43,10 +43,10 @@
  * The largest STag index handed out: RDMAP_STAG_INDEX_MAX, unless a test
  * makes indexes come back sooner (debugfs softiwarp/stag_index_max)
  */
-static u32 rmem_index_max = RDMAP_STAG_INDEX_MAX;
+static u32 rdmap_mem_index_max = RDMAP_STAG_INDEX_MAX;
 
 /**
- * rdmap_mem_set_index_max() - limit the STag indexes handed out
+ * swi_rdmap_mem_set_index_max() - limit the STag indexes handed out
  * @max: largest index for registrations from now on; 0 or anything above
  *	RDMAP_STAG_INDEX_MAX restores the full range
  *
@@ -56,26 +56,26 @@ static u32 rmem_index_max = RDMAP_STAG_INDEX_MAX;
  * Context: any context.
  * Return: nothing.
  */
-void rdmap_mem_set_index_max(u32 max)
+void swi_rdmap_mem_set_index_max(u32 max)
 {
 	if (!max || max > RDMAP_STAG_INDEX_MAX)
 		max = RDMAP_STAG_INDEX_MAX;
-	WRITE_ONCE(rmem_index_max, max);
+	WRITE_ONCE(rdmap_mem_index_max, max);
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_set_index_max);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_mem_set_index_max);
 
 /**
- * rdmap_mem_index_max() - the largest STag index handed out
+ * swi_rdmap_mem_index_max() - the largest STag index handed out
  *
  * Context: any context.
- * Return: the limit rdmap_mem_set_index_max() set, RDMAP_STAG_INDEX_MAX
+ * Return: the limit swi_rdmap_mem_set_index_max() set, RDMAP_STAG_INDEX_MAX
  * by default.
  */
-u32 rdmap_mem_index_max(void)
+u32 swi_rdmap_mem_index_max(void)
 {
-	return READ_ONCE(rmem_index_max);
+	return READ_ONCE(rdmap_mem_index_max);
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_index_max);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_mem_index_max);
 
 /* What the checks and walks read of an object, consistently */
 struct rdmap_mem_view {
@@ -97,7 +97,7 @@ struct rdmap_mem_view {
  * interrupts off, inside a @mem->seq write section, so no reader on
  * their CPU can spin on them.
  */
-static void rmem_snapshot(struct rdmap_mem *mem, struct rdmap_mem_view *v)
+static void rdmap_mem_snapshot(struct rdmap_mem *mem, struct rdmap_mem_view *v)
 {
 	unsigned int seq;
 
@@ -114,22 +114,22 @@ static void rmem_snapshot(struct rdmap_mem *mem, struct rdmap_mem_view *v)
 }
 
 /* [base, base + len) does not extend past 2^64 */
-static bool rmem_range_fits(u64 base, u64 len)
+static bool rdmap_mem_range_fits(u64 base, u64 len)
 {
 	return !len || len - 1 <= U64_MAX - base;
 }
 
 /* [addr, addr + len) lies within [base, base + size); empty always does */
-static bool rmem_in_bounds(u64 base, u64 size, u64 addr, u64 len)
+static bool rdmap_mem_in_bounds(u64 base, u64 size, u64 addr, u64 len)
 {
 	if (!len)
 		return true;
-	return rmem_range_fits(addr, len) && addr >= base &&
+	return rdmap_mem_range_fits(addr, len) && addr >= base &&
 	       addr - base <= size && len <= size - (addr - base);
 }
 
 /* The page description can hold @len octets from its offset on */
-static bool rmem_pages_ok(const struct rdmap_mem_pages *p, u64 len)
+static bool rdmap_mem_pages_ok(const struct rdmap_mem_pages *p, u64 len)
 {
 	u64 room;
 
@@ -141,20 +141,20 @@ static bool rmem_pages_ok(const struct rdmap_mem_pages *p, u64 len)
 }
 
 /* IB rule: remote write or atomic access needs local write access */
-static bool rmem_rights_ok(int access)
+static bool rdmap_mem_rights_ok(int access)
 {
 	return !(access & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)) ||
 	       (access & IB_ACCESS_LOCAL_WRITE);
 }
 
-static bool rmem_attr_ok(const struct rdmap_mem_attr *a)
+static bool rdmap_mem_attr_ok(const struct rdmap_mem_attr *a)
 {
-	if (!rmem_rights_ok(a->access))
+	if (!rdmap_mem_rights_ok(a->access))
 		return false;
 	switch (a->type) {
 	case RDMAP_MEM_MR:
-		return rmem_range_fits(a->iova, a->len) &&
-		       rmem_pages_ok(&a->pages, a->len);
+		return rdmap_mem_range_fits(a->iova, a->len) &&
+		       rdmap_mem_pages_ok(&a->pages, a->len);
 	case RDMAP_MEM_FRMR:
 	case RDMAP_MEM_DMA:
 		return true;
@@ -162,7 +162,7 @@ static bool rmem_attr_ok(const struct rdmap_mem_attr *a)
 	return false;
 }
 
-static void rmem_init(struct rdmap_mem *mem, const struct rdmap_mem_attr *a)
+static void rdmap_mem_init(struct rdmap_mem *mem, const struct rdmap_mem_attr *a)
 {
 	kref_init(&mem->ref);
 	init_completion(&mem->released);
@@ -185,7 +185,7 @@ static void rmem_init(struct rdmap_mem *mem, const struct rdmap_mem_attr *a)
 	}
 }
 
-static void rmem_release(struct kref *ref)
+static void rdmap_mem_release(struct kref *ref)
 {
 	complete(&container_of(ref, struct rdmap_mem, ref)->released);
 }
@@ -196,16 +196,16 @@ static void rmem_release(struct kref *ref)
  * first free one at or after @hint (modulo the largest index), wrapping
  * around to 1.
  */
-static int rmem_publish(struct rdmap_mem_table *t, struct rdmap_mem *mem,
-			u32 hint, gfp_t gfp)
+static int rdmap_mem_publish(struct rdmap_mem_table *t, struct rdmap_mem *mem,
+			     u32 hint, gfp_t gfp)
 {
 	void *old;
 	int err;
 
 	xa_lock(&t->xa);
-	t->next = hint % rdmap_mem_index_max() + 1;
+	t->next = hint % swi_rdmap_mem_index_max() + 1;
 	err = __xa_alloc_cyclic(&t->xa, &mem->index, NULL,
-				XA_LIMIT(1, rdmap_mem_index_max()), &t->next,
+				XA_LIMIT(1, swi_rdmap_mem_index_max()), &t->next,
 				gfp);
 	xa_unlock(&t->xa);
 	if (err < 0)
@@ -219,43 +219,43 @@ static int rmem_publish(struct rdmap_mem_table *t, struct rdmap_mem *mem,
 }
 
 /**
- * rdmap_mem_table_init() - set up an empty STag table
+ * swi_rdmap_mem_table_init() - set up an empty STag table
  * @t: the table
  *
  * Context: any context.
  * Return: nothing.
  */
-void rdmap_mem_table_init(struct rdmap_mem_table *t)
+void swi_rdmap_mem_table_init(struct rdmap_mem_table *t)
 {
 	xa_init_flags(&t->xa, XA_FLAGS_ALLOC1);
 	t->next = 1;
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_table_init);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_mem_table_init);
 
 /**
- * rdmap_mem_table_destroy() - tear down an STag table
+ * swi_rdmap_mem_table_destroy() - tear down an STag table
  * @t: the table, whose objects must all be deregistered
  *
  * Context: process context.
  * Return: nothing.
  */
-void rdmap_mem_table_destroy(struct rdmap_mem_table *t)
+void swi_rdmap_mem_table_destroy(struct rdmap_mem_table *t)
 {
 	WARN_ON(!xa_empty(&t->xa));
 	xa_destroy(&t->xa);
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_table_destroy);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_mem_table_destroy);
 
 /**
- * rdmap_mem_register() - create a memory object and give it an STag
+ * swi_rdmap_mem_register() - create a memory object and give it an STag
  * @t: the device's table
  * @attr: what to create; the page array it points to stays the caller's
  * @gfp: allocation flags
  *
  * An MR is valid at once with @attr's region, access and pages; a
- * fast-register MR is invalid until rdmap_mem_fast_reg(); the DMA MR is
+ * fast-register MR is invalid until swi_rdmap_mem_fast_reg(); the DMA MR is
  * valid and covers [0, 2^64 - 1). The index is the first free one from
- * @attr's hint on (never 0); rdmap_mem_stag() gives the STag.
+ * @attr's hint on (never 0); swi_rdmap_mem_stag() gives the STag.
  *
  * Context: process context; may sleep when @gfp allows.
  * Return: the object, holding the table's reference, or ERR_PTR(-EINVAL)
@@ -263,42 +263,42 @@ EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_table_destroy);
  * 2^64 or larger than its pages), -ENOMEM, or -ENOSPC when all 2^24 - 1
  * indexes are in use.
  */
-struct rdmap_mem *rdmap_mem_register(struct rdmap_mem_table *t,
-				     const struct rdmap_mem_attr *attr,
-				     gfp_t gfp)
+struct rdmap_mem *swi_rdmap_mem_register(struct rdmap_mem_table *t,
+					 const struct rdmap_mem_attr *attr,
+					 gfp_t gfp)
 {
 	struct rdmap_mem *mem;
 	int err;
 
-	if (!rmem_attr_ok(attr))
+	if (!rdmap_mem_attr_ok(attr))
 		return ERR_PTR(-EINVAL);
 	mem = kzalloc(sizeof(*mem), gfp);
 	if (!mem)
 		return ERR_PTR(-ENOMEM);
-	rmem_init(mem, attr);
-	err = rmem_publish(t, mem, attr->hint, gfp);
+	rdmap_mem_init(mem, attr);
+	err = rdmap_mem_publish(t, mem, attr->hint, gfp);
 	if (err) {
 		kfree(mem);
 		return ERR_PTR(err);
 	}
 	return mem;
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_register);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_mem_register);
 
 /**
- * rdmap_mem_dereg() - remove a memory object and free it
+ * swi_rdmap_mem_dereg() - remove a memory object and free it
  * @t: the table it was registered in
  * @mem: the object; the caller's (the table's) reference is consumed
  *
  * Makes the STag invalid and unknown to new lookups, then waits for every
- * reference taken by rdmap_mem_lookup() to be dropped. When it returns
+ * reference taken by swi_rdmap_mem_lookup() to be dropped. When it returns
  * nothing uses the backing memory any more.
  *
  * Context: process context, sleeps. Must not be called while holding a
  * reference of @mem (it would wait for itself).
  * Return: nothing.
  */
-void rdmap_mem_dereg(struct rdmap_mem_table *t, struct rdmap_mem *mem)
+void swi_rdmap_mem_dereg(struct rdmap_mem_table *t, struct rdmap_mem *mem)
 {
 	unsigned long flags;
 
@@ -309,37 +309,37 @@ void rdmap_mem_dereg(struct rdmap_mem_table *t, struct rdmap_mem *mem)
 	write_seqcount_end(&mem->seq);
 	spin_unlock_irqrestore(&mem->lock, flags);
 	xa_erase(&t->xa, mem->index);
-	kref_put(&mem->ref, rmem_release);
+	kref_put(&mem->ref, rdmap_mem_release);
 	wait_for_completion(&mem->released);
-	rdmap_mem_unhold(mem);
+	swi_rdmap_mem_unhold(mem);
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_dereg);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_mem_dereg);
 
 /**
- * rdmap_mem_stag() - the current STag of a memory object
+ * swi_rdmap_mem_stag() - the current STag of a memory object
  * @mem: the object, referenced by the caller
  *
  * Context: any context.
  * Return: the index and the current key; the key changes with
- * rdmap_mem_fast_reg().
+ * swi_rdmap_mem_fast_reg().
  */
-u32 rdmap_mem_stag(struct rdmap_mem *mem)
+u32 swi_rdmap_mem_stag(struct rdmap_mem *mem)
 {
 	return rdmap_stag_make(mem->index, READ_ONCE(mem->key));
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_stag);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_mem_stag);
 
 /**
- * rdmap_mem_lookup() - find the memory object of an STag's index
+ * swi_rdmap_mem_lookup() - find the memory object of an STag's index
  * @t: the table
  * @stag: the STag; only its index is used here, the checks compare the key
  *
  * Context: any context (RCU, no lock, does not sleep).
  * Return: the object with a reference the caller drops with
- * rdmap_mem_put(), or ERR_PTR(-ENOENT) when the index is not registered
+ * swi_rdmap_mem_put(), or ERR_PTR(-ENOENT) when the index is not registered
  * (or its object is being deregistered).
  */
-struct rdmap_mem *rdmap_mem_lookup(struct rdmap_mem_table *t, u32 stag)
+struct rdmap_mem *swi_rdmap_mem_lookup(struct rdmap_mem_table *t, u32 stag)
 {
 	struct rdmap_mem *mem;
 
@@ -350,58 +350,58 @@ struct rdmap_mem *rdmap_mem_lookup(struct rdmap_mem_table *t, u32 stag)
 	rcu_read_unlock();
 	return mem ?: ERR_PTR(-ENOENT);
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_lookup);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_mem_lookup);
 
 /**
- * rdmap_mem_put() - drop a reference taken by rdmap_mem_lookup()
+ * swi_rdmap_mem_put() - drop a reference taken by swi_rdmap_mem_lookup()
  * @mem: the object; NULL and error pointers are ignored
  *
  * Context: any context.
  * Return: nothing.
  */
-void rdmap_mem_put(struct rdmap_mem *mem)
+void swi_rdmap_mem_put(struct rdmap_mem *mem)
 {
 	if (!IS_ERR_OR_NULL(mem))
-		kref_put(&mem->ref, rmem_release);
+		kref_put(&mem->ref, rdmap_mem_release);
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_put);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_mem_put);
 
 /**
- * rdmap_mem_hold() - keep a memory object for an operation in flight
+ * swi_rdmap_mem_hold() - keep a memory object for an operation in flight
  * @mem: the object, referenced by the caller (a lookup or a hold)
  *
- * The hold keeps the object, not its pages: rdmap_mem_dereg() does not
+ * The hold keeps the object, not its pages: swi_rdmap_mem_dereg() does not
  * wait for it. Whoever holds the object checks it again with
- * rdmap_mem_use() before each use, which fails once it is deregistered
+ * swi_rdmap_mem_use() before each use, which fails once it is deregistered
  * or invalidated, even when another object took its index meanwhile.
  *
  * Context: any context.
  * Return: nothing.
  */
-void rdmap_mem_hold(struct rdmap_mem *mem)
+void swi_rdmap_mem_hold(struct rdmap_mem *mem)
 {
 	refcount_inc(&mem->holds);
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_hold);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_mem_hold);
 
 /**
- * rdmap_mem_unhold() - drop a hold of rdmap_mem_hold()
+ * swi_rdmap_mem_unhold() - drop a hold of swi_rdmap_mem_hold()
  * @mem: the object; NULL and error pointers are ignored
  *
  * Context: any context.
  * Return: nothing.
  */
-void rdmap_mem_unhold(struct rdmap_mem *mem)
+void swi_rdmap_mem_unhold(struct rdmap_mem *mem)
 {
 	if (!IS_ERR_OR_NULL(mem) && refcount_dec_and_test(&mem->holds))
 		kfree_rcu(mem, rcu);
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_unhold);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_mem_unhold);
 
 /* Whether @stag names @mem, seen as @r, for a user in @pd */
-static enum ddp_stag_state rmem_state(const struct rdmap_mem *mem,
-				      const struct rdmap_mem_view *r, u32 stag,
-				      const void *pd)
+static enum ddp_stag_state rdmap_mem_state(const struct rdmap_mem *mem,
+					   const struct rdmap_mem_view *r, u32 stag,
+					   const void *pd)
 {
 	if (!r->valid || r->key != rdmap_stag_key(stag) ||
 	    mem->index != rdmap_stag_index(stag))
@@ -411,7 +411,7 @@ static enum ddp_stag_state rmem_state(const struct rdmap_mem *mem,
 	return DDP_STAG_VALID;
 }
 
-static u8 rmem_ddp_access(int access)
+static u8 rdmap_mem_ddp_access(int access)
 {
 	return (access & IB_ACCESS_REMOTE_READ ? DDP_ACCESS_REMOTE_READ : 0) |
 	       (access & IB_ACCESS_REMOTE_WRITE ? DDP_ACCESS_REMOTE_WRITE : 0) |
@@ -422,7 +422,7 @@ static u8 rmem_ddp_access(int access)
  * The peer of @stream uses @mem: note the first stream, and a second one.
  * One read on the data path once the first is noted.
  */
-static void rmem_note_stream(struct rdmap_mem *mem, u64 stream)
+static void rdmap_mem_note_stream(struct rdmap_mem *mem, u64 stream)
 {
 	u64 cur = atomic64_read(&mem->used_by);
 
@@ -435,14 +435,14 @@ static void rmem_note_stream(struct rdmap_mem *mem, u64 stream)
 }
 
 /**
- * rdmap_mem_remote_check() - STag lookup result for rdmap_rx_check()
- * @mem: the object rdmap_mem_lookup() returned for @stag, or its error
+ * swi_rdmap_mem_remote_check() - STag lookup result for swi_rdmap_rx_check()
+ * @mem: the object swi_rdmap_mem_lookup() returned for @stag, or its error
  *	pointer, or NULL
  * @stag: the STag the peer sent
  * @pd: the protection domain of the receiving stream (its QP)
  * @stream: the receiving stream's identity (never 0), noted in @mem when
  *	the STag is valid for it (&rdmap_mem.used_by)
- * @chk: the result, for rdmap_rx_check() or rdmap_read_req_check()
+ * @chk: the result, for swi_rdmap_rx_check() or swi_rdmap_read_req_check()
  *
  * DDP_STAG_INVALID when there is no object, its key differs from @stag's,
  * or it is invalid; DDP_STAG_NOT_ASSOC when it belongs to another PD;
@@ -452,8 +452,8 @@ static void rmem_note_stream(struct rdmap_mem *mem, u64 stream)
  * Context: any context.
  * Return: nothing; @chk is always filled in.
  */
-void rdmap_mem_remote_check(struct rdmap_mem *mem, u32 stag, const void *pd,
-			    u64 stream, struct ddp_stag_check *chk)
+void swi_rdmap_mem_remote_check(struct rdmap_mem *mem, u32 stag, const void *pd,
+				u64 stream, struct ddp_stag_check *chk)
 {
 	struct rdmap_mem_view r;
 
@@ -461,21 +461,21 @@ void rdmap_mem_remote_check(struct rdmap_mem *mem, u32 stag, const void *pd,
 	chk->state = DDP_STAG_INVALID;
 	if (IS_ERR_OR_NULL(mem))
 		return;
-	rmem_snapshot(mem, &r);
-	chk->state = rmem_state(mem, &r, stag, pd);
+	rdmap_mem_snapshot(mem, &r);
+	chk->state = rdmap_mem_state(mem, &r, stag, pd);
 	if (chk->state == DDP_STAG_VALID)
-		rmem_note_stream(mem, stream);
+		rdmap_mem_note_stream(mem, stream);
 	if (chk->state != DDP_STAG_INVALID) {
-		chk->access = rmem_ddp_access(r.access);
+		chk->access = rdmap_mem_ddp_access(r.access);
 		chk->base = r.iova;
 		chk->len = r.len;
 	}
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_remote_check);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_mem_remote_check);
 
 /**
- * rdmap_mem_local_check() - check a local SGE against its lkey's object
- * @mem: the object rdmap_mem_lookup() returned for @lkey, or its error
+ * swi_rdmap_mem_local_check() - check a local SGE against its lkey's object
+ * @mem: the object swi_rdmap_mem_lookup() returned for @lkey, or its error
  *	pointer, or NULL
  * @lkey: the SGE's lkey
  * @pd: the protection domain of the QP posting the work request
@@ -489,79 +489,79 @@ EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_remote_check);
  * has another key, is invalid, belongs to another PD, lacks @access, or
  * [@addr, @addr + @len) leaves the region or wraps past 2^64.
  */
-enum ib_wc_status rdmap_mem_local_check(struct rdmap_mem *mem, u32 lkey,
-					const void *pd, int access, u64 addr,
-					u64 len)
+enum ib_wc_status swi_rdmap_mem_local_check(struct rdmap_mem *mem, u32 lkey,
+					    const void *pd, int access, u64 addr,
+					    u64 len)
 {
 	struct rdmap_mem_view r;
 	bool ok;
 
 	if (IS_ERR_OR_NULL(mem))
 		return IB_WC_LOC_PROT_ERR;
-	rmem_snapshot(mem, &r);
-	ok = rmem_state(mem, &r, lkey, pd) == DDP_STAG_VALID &&
+	rdmap_mem_snapshot(mem, &r);
+	ok = rdmap_mem_state(mem, &r, lkey, pd) == DDP_STAG_VALID &&
 	     (r.access & access) == access &&
-	     rmem_in_bounds(r.iova, r.len, addr, len);
+	     rdmap_mem_in_bounds(r.iova, r.len, addr, len);
 	return ok ? IB_WC_SUCCESS : IB_WC_LOC_PROT_ERR;
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_local_check);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_mem_local_check);
 
 /**
- * rdmap_mem_use() - check a held object again, and reference its pages
- * @mem: the object, held by the caller (rdmap_mem_hold())
+ * swi_rdmap_mem_use() - check a held object again, and reference its pages
+ * @mem: the object, held by the caller (swi_rdmap_mem_hold())
  * @stag: the STag the operation was checked with
  * @pd: the protection domain of the operation's QP
  * @access: IB_ACCESS_* rights the use needs
  * @addr: first address used
  * @len: octets used
  *
- * The checks of rdmap_mem_local_check(), on the object the operation was
+ * The checks of swi_rdmap_mem_local_check(), on the object the operation was
  * bound to when it was posted, never on what its STag's index names now.
  *
  * Context: any context.
- * Return: @mem with a use reference (put with rdmap_mem_put()), or
+ * Return: @mem with a use reference (put with swi_rdmap_mem_put()), or
  * ERR_PTR(-ENOENT) when it is deregistered (or being deregistered), or
  * ERR_PTR(-EACCES) when it is invalid, has another key or PD, lacks
  * @access or does not hold [@addr, @addr + @len).
  */
-struct rdmap_mem *rdmap_mem_use(struct rdmap_mem *mem, u32 stag,
-				const void *pd, int access, u64 addr, u64 len)
+struct rdmap_mem *swi_rdmap_mem_use(struct rdmap_mem *mem, u32 stag,
+				    const void *pd, int access, u64 addr, u64 len)
 {
 	if (!kref_get_unless_zero(&mem->ref))
 		return ERR_PTR(-ENOENT);
-	if (rdmap_mem_local_check(mem, stag, pd, access, addr, len) ==
+	if (swi_rdmap_mem_local_check(mem, stag, pd, access, addr, len) ==
 	    IB_WC_SUCCESS)
 		return mem;
-	rdmap_mem_put(mem);
+	swi_rdmap_mem_put(mem);
 	return ERR_PTR(-EACCES);
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_use);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_mem_use);
 
 /**
- * rdmap_mem_set_pages() - give a fast-register MR its pages
+ * swi_rdmap_mem_set_pages() - give a fast-register MR its pages
  * @mem: a fast-register MR, referenced by the caller
  * @pages: the description (ib_map_mr_sg() time); the array stays the
  *	caller's and must outlive the object's use
  *
- * The region becomes empty until the next rdmap_mem_fast_reg(), so that a
+ * The region becomes empty until the next swi_rdmap_mem_fast_reg(), so that a
  * walk through an old reference never reaches past the new pages. Give
  * the object another array than the one it had, never the same one
  * rewritten: once this returns, the caller may rewrite the previous
  * array, and a walk checked before (a placement in flight when the MR was
  * invalidated) stops at the first entry it would read from it
- * (rmem_page_of()), so that it never lands in pages mapped since.
+ * (rdmap_mem_page_of()), so that it never lands in pages mapped since.
  *
  * Context: any context.
  * Return: 0, -EINVAL when @mem is no fast-register MR or @pages is
  * malformed, -EBUSY while @mem is valid.
  */
-int rdmap_mem_set_pages(struct rdmap_mem *mem,
-			const struct rdmap_mem_pages *pages)
+int swi_rdmap_mem_set_pages(struct rdmap_mem *mem,
+			    const struct rdmap_mem_pages *pages)
 {
 	unsigned long flags;
 	int err = 0;
 
-	if (mem->type != RDMAP_MEM_FRMR || !rmem_pages_ok(pages, 0))
+	if (mem->type != RDMAP_MEM_FRMR || !rdmap_mem_pages_ok(pages, 0))
 		return -EINVAL;
 	spin_lock_irqsave(&mem->lock, flags);
 	if (mem->valid) {
@@ -571,22 +571,22 @@ int rdmap_mem_set_pages(struct rdmap_mem *mem,
 		mem->pages = *pages;
 		mem->len = 0;	/* empty until the next fast-register */
 		WRITE_ONCE(mem->pages_gen, mem->pages_gen + 1);
-		/* before the caller rewrites the old array: rmem_page_of() */
+		/* before the caller rewrites the old array: rdmap_mem_page_of() */
 		smp_wmb();
 		write_seqcount_end(&mem->seq);
 	}
 	spin_unlock_irqrestore(&mem->lock, flags);
 	return err;
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_set_pages);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_mem_set_pages);
 
-static int rmem_fast_reg_locked(struct rdmap_mem *mem, u32 stag, int access,
-				u64 iova, u64 len)
+static int rdmap_mem_fast_reg_locked(struct rdmap_mem *mem, u32 stag, int access,
+				     u64 iova, u64 len)
 {
 	lockdep_assert_held(&mem->lock);
 	if (mem->valid)
 		return -EBUSY;
-	if (!rmem_pages_ok(&mem->pages, len))
+	if (!rdmap_mem_pages_ok(&mem->pages, len))
 		return -EINVAL;
 	write_seqcount_begin(&mem->seq);
 	WRITE_ONCE(mem->key, rdmap_stag_key(stag));
@@ -600,14 +600,14 @@ static int rmem_fast_reg_locked(struct rdmap_mem *mem, u32 stag, int access,
 }
 
 /**
- * rdmap_mem_fast_reg() - make a fast-register MR valid (IB_WR_REG_MR)
+ * swi_rdmap_mem_fast_reg() - make a fast-register MR valid (IB_WR_REG_MR)
  * @mem: a fast-register MR, referenced by the caller
  * @pd: the protection domain of the posting QP
  * @stag: the new STag: @mem's index with the new key
  * @access: IB_ACCESS_* rights
  * @iova: first address of the region
  * @len: length of the region, within the pages set by
- *	rdmap_mem_set_pages()
+ *	swi_rdmap_mem_set_pages()
  *
  * Context: any context.
  * Return: 0; -EINVAL when @mem is no fast-register MR, @stag has another
@@ -615,24 +615,24 @@ static int rmem_fast_reg_locked(struct rdmap_mem *mem, u32 stag, int access,
  * fit the pages; -EACCES when @mem belongs to another PD; -EBUSY when
  * @mem is valid already.
  */
-int rdmap_mem_fast_reg(struct rdmap_mem *mem, const void *pd, u32 stag,
-		       int access, u64 iova, u64 len)
+int swi_rdmap_mem_fast_reg(struct rdmap_mem *mem, const void *pd, u32 stag,
+			   int access, u64 iova, u64 len)
 {
 	unsigned long flags;
 	int err;
 
 	if (mem->type != RDMAP_MEM_FRMR ||
-	    rdmap_stag_index(stag) != mem->index || !rmem_rights_ok(access) ||
-	    !rmem_range_fits(iova, len))
+	    rdmap_stag_index(stag) != mem->index || !rdmap_mem_rights_ok(access) ||
+	    !rdmap_mem_range_fits(iova, len))
 		return -EINVAL;
 	if (mem->pd != pd)
 		return -EACCES;
 	spin_lock_irqsave(&mem->lock, flags);
-	err = rmem_fast_reg_locked(mem, stag, access, iova, len);
+	err = rdmap_mem_fast_reg_locked(mem, stag, access, iova, len);
 	spin_unlock_irqrestore(&mem->lock, flags);
 	return err;
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_fast_reg);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_mem_fast_reg);
 
 /*
  * Invalidating an STag that is invalid already is no error (RDMA verbs),
@@ -640,8 +640,8 @@ EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_fast_reg);
  * @stream: the stream whose peer invalidates, 0 for a local invalidation;
  * the peers of other streams must not have used the STag.
  */
-static int rmem_invalidate_locked(struct rdmap_mem *mem, u32 stag,
-				  const void *pd, u64 stream)
+static int rdmap_mem_invalidate_locked(struct rdmap_mem *mem, u32 stag,
+				       const void *pd, u64 stream)
 {
 	bool remote = stream != 0;
 	u64 used;
@@ -666,25 +666,25 @@ static int rmem_invalidate_locked(struct rdmap_mem *mem, u32 stag,
 	return 0;
 }
 
-static int rmem_invalidate(struct rdmap_mem_table *t, u32 stag,
-			   const void *pd, u64 stream)
+static int rdmap_mem_invalidate(struct rdmap_mem_table *t, u32 stag,
+				const void *pd, u64 stream)
 {
 	struct rdmap_mem *mem;
 	unsigned long flags;
 	int err;
 
-	mem = rdmap_mem_lookup(t, stag);
+	mem = swi_rdmap_mem_lookup(t, stag);
 	if (IS_ERR(mem))
 		return PTR_ERR(mem);
 	spin_lock_irqsave(&mem->lock, flags);
-	err = rmem_invalidate_locked(mem, stag, pd, stream);
+	err = rdmap_mem_invalidate_locked(mem, stag, pd, stream);
 	spin_unlock_irqrestore(&mem->lock, flags);
-	rdmap_mem_put(mem);
+	swi_rdmap_mem_put(mem);
 	return err;
 }
 
 /**
- * rdmap_mem_invalidate_local() - invalidate an STag (IB_WR_LOCAL_INV)
+ * swi_rdmap_mem_invalidate_local() - invalidate an STag (IB_WR_LOCAL_INV)
  * @t: the table
  * @stag: the STag, key included
  * @pd: the protection domain of the posting QP
@@ -694,27 +694,27 @@ static int rmem_invalidate(struct rdmap_mem_table *t, u32 stag,
  * object has this STag, -EACCES when it belongs to another PD, -EPERM for
  * the DMA MR.
  */
-int rdmap_mem_invalidate_local(struct rdmap_mem_table *t, u32 stag,
-			       const void *pd)
+int swi_rdmap_mem_invalidate_local(struct rdmap_mem_table *t, u32 stag,
+				   const void *pd)
 {
-	return rmem_invalidate(t, stag, pd, 0);
+	return rdmap_mem_invalidate(t, stag, pd, 0);
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_invalidate_local);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_mem_invalidate_local);
 
 /**
- * rdmap_mem_invalidate_held() - invalidate the object an operation holds
- * @mem: the object, held by the caller (rdmap_mem_hold())
+ * swi_rdmap_mem_invalidate_held() - invalidate the object an operation holds
+ * @mem: the object, held by the caller (swi_rdmap_mem_hold())
  * @stag: the STag, key included, the operation names
  * @pd: the protection domain of the operation's QP
  *
- * As rdmap_mem_invalidate_local(), on this object rather than on what the
+ * As swi_rdmap_mem_invalidate_local(), on this object rather than on what the
  * STag's index names now (a Read with Invalidate's Data Sink).
  *
  * Context: any context.
  * Return: 0, -ENOENT when @stag's key is not @mem's, -EACCES for another
  * PD, -EPERM for the DMA MR.
  */
-int rdmap_mem_invalidate_held(struct rdmap_mem *mem, u32 stag, const void *pd)
+int swi_rdmap_mem_invalidate_held(struct rdmap_mem *mem, u32 stag, const void *pd)
 {
 	unsigned long flags;
 	int err;
@@ -722,14 +722,14 @@ int rdmap_mem_invalidate_held(struct rdmap_mem *mem, u32 stag, const void *pd)
 	if (rdmap_stag_index(stag) != mem->index)
 		return -ENOENT;
 	spin_lock_irqsave(&mem->lock, flags);
-	err = rmem_invalidate_locked(mem, stag, pd, 0);
+	err = rdmap_mem_invalidate_locked(mem, stag, pd, 0);
 	spin_unlock_irqrestore(&mem->lock, flags);
 	return err;
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_invalidate_held);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_mem_invalidate_held);
 
 /**
- * rdmap_mem_invalidate_remote() - invalidate for a Send with Invalidate
+ * swi_rdmap_mem_invalidate_remote() - invalidate for a Send with Invalidate
  * @t: the table
  * @stag: the Invalidate STag the peer sent
  * @pd: the protection domain of the receiving stream
@@ -748,11 +748,11 @@ EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_invalidate_held);
  * Context: any context.
  * Return: 0, or -EPROTO with @cause set.
  */
-int rdmap_mem_invalidate_remote(struct rdmap_mem_table *t, u32 stag,
-				const void *pd, u64 stream,
-				struct rdmap_term_cause *cause)
+int swi_rdmap_mem_invalidate_remote(struct rdmap_mem_table *t, u32 stag,
+				    const void *pd, u64 stream,
+				    struct rdmap_term_cause *cause)
 {
-	int err = rmem_invalidate(t, stag, pd, stream);
+	int err = rdmap_mem_invalidate(t, stag, pd, stream);
 
 	if (!err)
 		return 0;
@@ -763,33 +763,33 @@ int rdmap_mem_invalidate_remote(struct rdmap_mem_table *t, u32 stag,
 				       TERM_RDMAP_CANNOT_INVALIDATE;
 	return -EPROTO;
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_invalidate_remote);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_mem_invalidate_remote);
 
 /**
- * rdmap_mem_is_valid() - whether a memory object's STag may be used now
+ * swi_rdmap_mem_is_valid() - whether a memory object's STag may be used now
  * @mem: the object, referenced or held by the caller
  *
  * Context: any context; a snapshot.
  * Return: its valid flag.
  */
-bool rdmap_mem_is_valid(struct rdmap_mem *mem)
+bool swi_rdmap_mem_is_valid(struct rdmap_mem *mem)
 {
 	struct rdmap_mem_view v;
 
-	rmem_snapshot(mem, &v);
+	rdmap_mem_snapshot(mem, &v);
 	return v.valid;
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_is_valid);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_mem_is_valid);
 
 /**
- * rdmap_mem_get_info() - what a memory object is now
+ * swi_rdmap_mem_get_info() - what a memory object is now
  * @mem: the object, referenced by the caller
  * @info: filled in, consistently (under @mem->lock)
  *
  * Context: any context; takes @mem->lock.
  * Return: nothing.
  */
-void rdmap_mem_get_info(struct rdmap_mem *mem, struct rdmap_mem_info *info)
+void swi_rdmap_mem_get_info(struct rdmap_mem *mem, struct rdmap_mem_info *info)
 {
 	unsigned long flags;
 
@@ -809,13 +809,13 @@ void rdmap_mem_get_info(struct rdmap_mem *mem, struct rdmap_mem_info *info)
 
 /*
  * Entry @i of the page array @v saw, or NULL once the object has been
- * given other pages since: the caller of rdmap_mem_set_pages() may then
+ * given other pages since: the caller of swi_rdmap_mem_set_pages() may then
  * be rewriting the array @v saw. Pairs with the smp_wmb() there: an
  * entry written after the generation changed is read with the new
  * generation.
  */
-static struct page *rmem_page_of(struct rdmap_mem *mem,
-				 const struct rdmap_mem_view *v, u64 i)
+static struct page *rdmap_mem_page_of(struct rdmap_mem *mem,
+				      const struct rdmap_mem_view *v, u64 i)
 {
 	struct page *page = READ_ONCE(v->pages.pages[i]);
 
@@ -829,16 +829,16 @@ static struct page *rmem_page_of(struct rdmap_mem *mem,
  * is visited: the object was invalidated and mapped again, and what it
  * maps now is the ULP's to use, RFC 5042 section 6.2.2)
  */
-static int rmem_walk_pages(struct rdmap_mem *mem,
-			   const struct rdmap_mem_view *v, u64 pos, u64 len,
-			   rdmap_mem_piece_fn fn, void *ctx)
+static int rdmap_mem_walk_pages(struct rdmap_mem *mem,
+				const struct rdmap_mem_view *v, u64 pos, u64 len,
+				rdmap_mem_piece_fn fn, void *ctx)
 {
 	const struct rdmap_mem_pages *p = &v->pages;
 	u64 chunk_mask = BIT_ULL(p->page_shift) - 1;
 
 	while (len) {
 		u64 within = pos & chunk_mask;
-		struct page *first = rmem_page_of(mem, v, pos >> p->page_shift);
+		struct page *first = rdmap_mem_page_of(mem, v, pos >> p->page_shift);
 		struct page *page;
 		unsigned int off = within & (PAGE_SIZE - 1);
 		unsigned int n = min_t(u64, len, PAGE_SIZE - off);
@@ -858,7 +858,7 @@ static int rmem_walk_pages(struct rdmap_mem *mem,
 }
 
 /* Kernel virtual addresses of the direct map, a page at a time */
-static int rmem_walk_kva(u64 addr, u64 len, rdmap_mem_piece_fn fn, void *ctx)
+static int rdmap_mem_walk_kva(u64 addr, u64 len, rdmap_mem_piece_fn fn, void *ctx)
 {
 	while (len) {
 		const void *va = (const void *)(uintptr_t)addr;
@@ -875,18 +875,18 @@ static int rmem_walk_kva(u64 addr, u64 len, rdmap_mem_piece_fn fn, void *ctx)
 }
 
 /* Visit [@addr, @addr + @len) of @mem as @v shows it, in bounds */
-static int rmem_walk_view(struct rdmap_mem *mem,
-			  const struct rdmap_mem_view *v, u64 addr, u64 len,
-			  rdmap_mem_piece_fn fn, void *ctx)
+static int rdmap_mem_walk_view(struct rdmap_mem *mem,
+			       const struct rdmap_mem_view *v, u64 addr, u64 len,
+			       rdmap_mem_piece_fn fn, void *ctx)
 {
 	if (mem->type == RDMAP_MEM_DMA)
-		return rmem_walk_kva(addr, len, fn, ctx);
-	return rmem_walk_pages(mem, v, v->pages.offset + (addr - v->iova),
-			       len, fn, ctx);
+		return rdmap_mem_walk_kva(addr, len, fn, ctx);
+	return rdmap_mem_walk_pages(mem, v, v->pages.offset + (addr - v->iova),
+				    len, fn, ctx);
 }
 
 /**
- * rdmap_mem_walk() - visit [@iova, @iova + @len) of a region page by page
+ * swi_rdmap_mem_walk() - visit [@iova, @iova + @len) of a region page by page
  * @mem: the object, referenced by the caller and already checked
  * @iova: first address
  * @len: octets
@@ -902,53 +902,53 @@ static int rmem_walk_view(struct rdmap_mem *mem,
  * when the range leaves the region or wraps (nothing visited), or the
  * first nonzero value @fn returned.
  */
-int rdmap_mem_walk(struct rdmap_mem *mem, u64 iova, u64 len,
-		   rdmap_mem_piece_fn fn, void *ctx)
+int swi_rdmap_mem_walk(struct rdmap_mem *mem, u64 iova, u64 len,
+		       rdmap_mem_piece_fn fn, void *ctx)
 {
 	struct rdmap_mem_view v;
 
-	rmem_snapshot(mem, &v);
-	if (!rmem_in_bounds(v.iova, v.len, iova, len))
+	rdmap_mem_snapshot(mem, &v);
+	if (!rdmap_mem_in_bounds(v.iova, v.len, iova, len))
 		return -ERANGE;
-	return rmem_walk_view(mem, &v, iova, len, fn, ctx);
+	return rdmap_mem_walk_view(mem, &v, iova, len, fn, ctx);
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_walk);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_mem_walk);
 
 /**
- * rdmap_mem_use_walk() - check a held object again and visit a range of it
- * @mem: the object, held by the caller (rdmap_mem_hold())
+ * swi_rdmap_mem_use_walk() - check a held object again and visit a range of it
+ * @mem: the object, held by the caller (swi_rdmap_mem_hold())
  * @stag: the STag the operation was checked with
  * @pd: the protection domain of the operation's QP
  * @access: IB_ACCESS_* rights the use needs
  * @addr: first address
  * @len: octets
- * @fn: called for each piece, as by rdmap_mem_walk()
+ * @fn: called for each piece, as by swi_rdmap_mem_walk()
  * @ctx: passed to @fn
  *
- * rdmap_mem_use(), rdmap_mem_walk() and rdmap_mem_put() in one, on one
+ * swi_rdmap_mem_use(), swi_rdmap_mem_walk() and swi_rdmap_mem_put() in one, on one
  * view of the object: the pages visited are those the check saw (a
  * placement's cost on the receive path, once per run of payload).
  *
  * Context: any context; @fn's constraints apply.
  * Return: 0 when every piece was visited; -ENOENT or -EACCES as
- * rdmap_mem_use() (nothing visited); or the first nonzero value @fn
+ * swi_rdmap_mem_use() (nothing visited); or the first nonzero value @fn
  * returned.
  */
-int rdmap_mem_use_walk(struct rdmap_mem *mem, u32 stag, const void *pd,
-		       int access, u64 addr, u64 len, rdmap_mem_piece_fn fn,
-		       void *ctx)
+int swi_rdmap_mem_use_walk(struct rdmap_mem *mem, u32 stag, const void *pd,
+			   int access, u64 addr, u64 len, rdmap_mem_piece_fn fn,
+			   void *ctx)
 {
 	struct rdmap_mem_view v;
 	int err = -EACCES;
 
 	if (!kref_get_unless_zero(&mem->ref))
 		return -ENOENT;
-	rmem_snapshot(mem, &v);
-	if (rmem_state(mem, &v, stag, pd) == DDP_STAG_VALID &&
+	rdmap_mem_snapshot(mem, &v);
+	if (rdmap_mem_state(mem, &v, stag, pd) == DDP_STAG_VALID &&
 	    (v.access & access) == access &&
-	    rmem_in_bounds(v.iova, v.len, addr, len))
-		err = rmem_walk_view(mem, &v, addr, len, fn, ctx);
-	rdmap_mem_put(mem);
+	    rdmap_mem_in_bounds(v.iova, v.len, addr, len))
+		err = rdmap_mem_walk_view(mem, &v, addr, len, fn, ctx);
+	swi_rdmap_mem_put(mem);
 	return err;
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_mem_use_walk);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_mem_use_walk);

@@ -82,7 +82,7 @@ static inline u32 rdmap_stag_make(u32 index, u8 key)
  * @RDMAP_MEM_MR: a registered MR (user or kernel): valid from registration
  *	until invalidated or deregistered, never valid again
  * @RDMAP_MEM_FRMR: a fast-register MR: invalid from allocation, made valid
- *	by rdmap_mem_fast_reg(), invalid again by local or remote invalidation
+ *	by swi_rdmap_mem_fast_reg(), invalid again by local or remote invalidation
  * @RDMAP_MEM_DMA: the DMA MR: all of kernel memory, iova = kernel virtual
  *	address, always valid, cannot be invalidated
  */
@@ -118,11 +118,11 @@ struct rdmap_mem_pages {
 /**
  * struct rdmap_mem - one memory object (MR, fast-register MR, DMA MR)
  * @ref: use references: one for the table while registered, one per
- *	lookup or rdmap_mem_use(); they keep the backing pages
- * @released: completed when @ref drops to zero; rdmap_mem_dereg() waits
+ *	lookup or swi_rdmap_mem_use(); they keep the backing pages
+ * @released: completed when @ref drops to zero; swi_rdmap_mem_dereg() waits
  * @holds: references to the object itself, not to its pages: one for the
- *	table until rdmap_mem_dereg() is done with it, one per
- *	rdmap_mem_hold(). An operation in flight holds the object it was
+ *	table until swi_rdmap_mem_dereg() is done with it, one per
+ *	swi_rdmap_mem_hold(). An operation in flight holds the object it was
  *	checked against, so that it never lands in another object that
  *	took the same index; the object is freed with the last hold
  * @rcu: delays the free past lockless lookups that may still see the object
@@ -130,7 +130,7 @@ struct rdmap_mem_pages {
  * @seq: bumped under @lock around every change of @valid, @key, @access,
  *	@iova, @len and @pages, so that the data path's checks and walks
  *	read them consistently without @lock
- * @pages_gen: bumped with every rdmap_mem_set_pages() (in the @seq write
+ * @pages_gen: bumped with every swi_rdmap_mem_set_pages() (in the @seq write
  *	section); a walk reads an entry of its page array, then checks that
  *	the generation is still that of its snapshot, so that it never
  *	follows an entry the caller rewrote after handing out another array
@@ -150,7 +150,7 @@ struct rdmap_mem_pages {
  *	invalidated remotely (RFC 5040 section 8.1.1, requirement 7)
  *
  * Allocated and freed by this file only. Fields marked fixed do not change
- * after rdmap_mem_register() and may be read with a reference only.
+ * after swi_rdmap_mem_register() and may be read with a reference only.
  */
 struct rdmap_mem {
 	struct kref ref;
@@ -177,7 +177,7 @@ struct rdmap_mem {
 #define RDMAP_MEM_SHARED	U64_MAX
 
 /**
- * struct rdmap_mem_attr - what rdmap_mem_register() creates
+ * struct rdmap_mem_attr - what swi_rdmap_mem_register() creates
  * @type: enum rdmap_mem_type
  * @pd: protection domain
  * @key: initial key (the siw ABI's stag_key)
@@ -186,7 +186,7 @@ struct rdmap_mem {
  *	MR starts at 0)
  * @len: region length (MR only, as @iova)
  * @pages: backing memory (MR only; an FRMR gets it from
- *	rdmap_mem_set_pages())
+ *	swi_rdmap_mem_set_pages())
  * @hint: where the search for a free index begins (taken modulo the
  *	largest index): the caller draws it at random, so that STags are
  *	hard to predict and spread over the whole range (RFC 5040 section
@@ -244,53 +244,53 @@ struct rdmap_mem_info {
  * @offset: offset of the piece in @page
  * @len: length of the piece; @offset + @len <= PAGE_SIZE
  *
- * Context: the context rdmap_mem_walk() was called in.
+ * Context: the context swi_rdmap_mem_walk() was called in.
  * Return: 0 to continue, anything else stops the walk and is returned.
  */
 typedef int (*rdmap_mem_piece_fn)(void *ctx, struct page *page,
 				  unsigned int offset, unsigned int len);
 
-void rdmap_mem_table_init(struct rdmap_mem_table *t);
-void rdmap_mem_table_destroy(struct rdmap_mem_table *t);
+void swi_rdmap_mem_table_init(struct rdmap_mem_table *t);
+void swi_rdmap_mem_table_destroy(struct rdmap_mem_table *t);
 
-struct rdmap_mem *rdmap_mem_register(struct rdmap_mem_table *t,
-				     const struct rdmap_mem_attr *attr,
-				     gfp_t gfp);
-void rdmap_mem_dereg(struct rdmap_mem_table *t, struct rdmap_mem *mem);
-u32 rdmap_mem_stag(struct rdmap_mem *mem);
-void rdmap_mem_get_info(struct rdmap_mem *mem, struct rdmap_mem_info *info);
-bool rdmap_mem_is_valid(struct rdmap_mem *mem);
+struct rdmap_mem *swi_rdmap_mem_register(struct rdmap_mem_table *t,
+					 const struct rdmap_mem_attr *attr,
+					 gfp_t gfp);
+void swi_rdmap_mem_dereg(struct rdmap_mem_table *t, struct rdmap_mem *mem);
+u32 swi_rdmap_mem_stag(struct rdmap_mem *mem);
+void swi_rdmap_mem_get_info(struct rdmap_mem *mem, struct rdmap_mem_info *info);
+bool swi_rdmap_mem_is_valid(struct rdmap_mem *mem);
 
-struct rdmap_mem *rdmap_mem_lookup(struct rdmap_mem_table *t, u32 stag);
-void rdmap_mem_put(struct rdmap_mem *mem);
-void rdmap_mem_hold(struct rdmap_mem *mem);
-void rdmap_mem_unhold(struct rdmap_mem *mem);
-struct rdmap_mem *rdmap_mem_use(struct rdmap_mem *mem, u32 stag,
-				const void *pd, int access, u64 addr, u64 len);
-void rdmap_mem_set_index_max(u32 max);
-u32 rdmap_mem_index_max(void);
+struct rdmap_mem *swi_rdmap_mem_lookup(struct rdmap_mem_table *t, u32 stag);
+void swi_rdmap_mem_put(struct rdmap_mem *mem);
+void swi_rdmap_mem_hold(struct rdmap_mem *mem);
+void swi_rdmap_mem_unhold(struct rdmap_mem *mem);
+struct rdmap_mem *swi_rdmap_mem_use(struct rdmap_mem *mem, u32 stag,
+				    const void *pd, int access, u64 addr, u64 len);
+void swi_rdmap_mem_set_index_max(u32 max);
+u32 swi_rdmap_mem_index_max(void);
 
-void rdmap_mem_remote_check(struct rdmap_mem *mem, u32 stag, const void *pd,
-			    u64 stream, struct ddp_stag_check *chk);
-enum ib_wc_status rdmap_mem_local_check(struct rdmap_mem *mem, u32 lkey,
-					const void *pd, int access, u64 addr,
-					u64 len);
+void swi_rdmap_mem_remote_check(struct rdmap_mem *mem, u32 stag, const void *pd,
+				u64 stream, struct ddp_stag_check *chk);
+enum ib_wc_status swi_rdmap_mem_local_check(struct rdmap_mem *mem, u32 lkey,
+					    const void *pd, int access, u64 addr,
+					    u64 len);
 
-int rdmap_mem_set_pages(struct rdmap_mem *mem,
-			const struct rdmap_mem_pages *pages);
-int rdmap_mem_fast_reg(struct rdmap_mem *mem, const void *pd, u32 stag,
-		       int access, u64 iova, u64 len);
-int rdmap_mem_invalidate_local(struct rdmap_mem_table *t, u32 stag,
-			       const void *pd);
-int rdmap_mem_invalidate_held(struct rdmap_mem *mem, u32 stag, const void *pd);
-int rdmap_mem_invalidate_remote(struct rdmap_mem_table *t, u32 stag,
-				const void *pd, u64 stream,
-				struct rdmap_term_cause *cause);
+int swi_rdmap_mem_set_pages(struct rdmap_mem *mem,
+			    const struct rdmap_mem_pages *pages);
+int swi_rdmap_mem_fast_reg(struct rdmap_mem *mem, const void *pd, u32 stag,
+			   int access, u64 iova, u64 len);
+int swi_rdmap_mem_invalidate_local(struct rdmap_mem_table *t, u32 stag,
+				   const void *pd);
+int swi_rdmap_mem_invalidate_held(struct rdmap_mem *mem, u32 stag, const void *pd);
+int swi_rdmap_mem_invalidate_remote(struct rdmap_mem_table *t, u32 stag,
+				    const void *pd, u64 stream,
+				    struct rdmap_term_cause *cause);
 
-int rdmap_mem_walk(struct rdmap_mem *mem, u64 iova, u64 len,
-		   rdmap_mem_piece_fn fn, void *ctx);
-int rdmap_mem_use_walk(struct rdmap_mem *mem, u32 stag, const void *pd,
-		       int access, u64 addr, u64 len, rdmap_mem_piece_fn fn,
-		       void *ctx);
+int swi_rdmap_mem_walk(struct rdmap_mem *mem, u64 iova, u64 len,
+		       rdmap_mem_piece_fn fn, void *ctx);
+int swi_rdmap_mem_use_walk(struct rdmap_mem *mem, u32 stag, const void *pd,
+			   int access, u64 addr, u64 len, rdmap_mem_piece_fn fn,
+			   void *ctx);
 
 #endif /* SOFTIWARP_MEM_H */

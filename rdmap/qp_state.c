@@ -275,7 +275,7 @@ static u32 rdmap_qp_resolve(u32 act, const struct rdmap_qp_ctx *ctx)
 }
 
 /**
- * rdmap_qp_next() - the transition of a QP on one event
+ * swi_rdmap_qp_next() - the transition of a QP on one event
  * @state: the current state
  * @event: what happened
  * @ctx: outstanding work, SRQ, error class, a message cut short, our FIN
@@ -290,8 +290,8 @@ static u32 rdmap_qp_resolve(u32 act, const struct rdmap_qp_ctx *ctx)
  * Return: the next state (enum rdmap_qps), or -EINVAL when the move is not
  * allowed; the QP then stays as it is.
  */
-int rdmap_qp_next(enum rdmap_qps state, enum rdmap_qp_event event,
-		  const struct rdmap_qp_ctx *ctx, u32 *actions)
+int swi_rdmap_qp_next(enum rdmap_qps state, enum rdmap_qp_event event,
+		      const struct rdmap_qp_ctx *ctx, u32 *actions)
 {
 	static const struct rdmap_qp_ctx none;
 	const struct rdmap_qp_rule *r;
@@ -321,7 +321,7 @@ int rdmap_qp_next(enum rdmap_qps state, enum rdmap_qp_event event,
 	*actions = rdmap_qp_resolve(r->act, ctx);
 	return r->next;
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_qp_next);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_qp_next);
 
 /*
  * modify_qp: IB state requested -> iWARP state. RESET, INIT and RTR only
@@ -351,7 +351,7 @@ static const u8 rdmap_qps_ib[RDMAP_QPS_COUNT] = {
 };
 
 /**
- * rdmap_qps_from_ib() - the iWARP state a modify_qp request asks for
+ * swi_rdmap_qps_from_ib() - the iWARP state a modify_qp request asks for
  * @ib: the IB state of the request
  *
  * Use rdmap_qp_modify_event() on the result to get the event.
@@ -359,28 +359,28 @@ static const u8 rdmap_qps_ib[RDMAP_QPS_COUNT] = {
  * Context: any context.
  * Return: enum rdmap_qps, or -EINVAL for a value that is no IB QP state.
  */
-int rdmap_qps_from_ib(enum ib_qp_state ib)
+int swi_rdmap_qps_from_ib(enum ib_qp_state ib)
 {
 	if ((unsigned int)ib >= ARRAY_SIZE(rdmap_qps_of_ib))
 		return -EINVAL;
 	return rdmap_qps_of_ib[ib];
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_qps_from_ib);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_qps_from_ib);
 
 /**
- * rdmap_qps_to_ib() - the IB state query_qp reports
+ * swi_rdmap_qps_to_ib() - the IB state query_qp reports
  * @state: the iWARP state
  *
  * Context: any context.
  * Return: enum ib_qp_state, or -EINVAL for a value that is no state.
  */
-int rdmap_qps_to_ib(enum rdmap_qps state)
+int swi_rdmap_qps_to_ib(enum rdmap_qps state)
 {
 	if ((unsigned int)state >= RDMAP_QPS_COUNT)
 		return -EINVAL;
 	return rdmap_qps_ib[state];
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_qps_to_ib);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_qps_to_ib);
 
 /*
  * Error class by Terminate layer and error type (RFC 5040 Terminate
@@ -405,21 +405,21 @@ static const u8 rdmap_qp_err_of_term[3][3] = {
 };
 
 /**
- * rdmap_qp_err_from_term() - the error class of a Terminate cause
+ * swi_rdmap_qp_err_from_term() - the error class of a Terminate cause
  * @c: the cause, of a Terminate to send or one received; may be NULL
  *
  * Context: any context.
  * Return: the enum rdmap_qp_err to put in struct rdmap_qp_ctx;
  * RDMAP_QP_ERR_FATAL for NULL and for a layer or type no RFC defines.
  */
-enum rdmap_qp_err rdmap_qp_err_from_term(const struct rdmap_term_cause *c)
+enum rdmap_qp_err swi_rdmap_qp_err_from_term(const struct rdmap_term_cause *c)
 {
 	if (!c || c->layer >= ARRAY_SIZE(rdmap_qp_err_of_term) ||
 	    c->etype >= ARRAY_SIZE(rdmap_qp_err_of_term[0]))
 		return RDMAP_QP_ERR_FATAL;
 	return rdmap_qp_err_of_term[c->layer][c->etype];
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_qp_err_from_term);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_qp_err_from_term);
 
 static const char * const rdmap_qps_names[RDMAP_QPS_COUNT] = {
 	[RDMAP_QPS_IDLE] = "IDLE",
@@ -430,19 +430,19 @@ static const char * const rdmap_qps_names[RDMAP_QPS_COUNT] = {
 };
 
 /**
- * rdmap_qps_name() - name of a state, for logs and debugfs
+ * swi_rdmap_qps_name() - name of a state, for logs and debugfs
  * @state: the state
  *
  * Context: any context.
  * Return: a static string, "UNKNOWN" for a value that is no state.
  */
-const char *rdmap_qps_name(enum rdmap_qps state)
+const char *swi_rdmap_qps_name(enum rdmap_qps state)
 {
 	if ((unsigned int)state >= RDMAP_QPS_COUNT)
 		return "UNKNOWN";
 	return rdmap_qps_names[state];
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_qps_name);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_qps_name);
 
 static const char * const rdmap_qp_event_names[RDMAP_QPE_COUNT] = {
 	[RDMAP_QPE_MOD_IDLE] = "MOD_IDLE",
@@ -461,16 +461,16 @@ static const char * const rdmap_qp_event_names[RDMAP_QPE_COUNT] = {
 };
 
 /**
- * rdmap_qp_event_name() - name of an event, for logs and debugfs
+ * swi_rdmap_qp_event_name() - name of an event, for logs and debugfs
  * @event: the event
  *
  * Context: any context.
  * Return: a static string, "UNKNOWN" for a value that is no event.
  */
-const char *rdmap_qp_event_name(enum rdmap_qp_event event)
+const char *swi_rdmap_qp_event_name(enum rdmap_qp_event event)
 {
 	if ((unsigned int)event >= RDMAP_QPE_COUNT)
 		return "UNKNOWN";
 	return rdmap_qp_event_names[event];
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_qp_event_name);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_qp_event_name);

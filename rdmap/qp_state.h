@@ -134,7 +134,7 @@ enum rdmap_qp_err {
  * @srq: the QP takes its receives from a shared receive queue; its RQ is
  *	never flushed, RDMAP_QPA_EV_LAST_WQE is reported instead
  * @err: enum rdmap_qp_err of the error, for RDMAP_QPE_LOCAL_ERROR and
- *	RDMAP_QPE_TERM_RCVD (see rdmap_qp_err_from_term())
+ *	RDMAP_QPE_TERM_RCVD (see swi_rdmap_qp_err_from_term())
  * @cut: for RDMAP_QPE_LLP_FIN: the peer's half of the stream ended inside
  *	a message (a DDP message whose last segment, or an FPDU whose last
  *	octets, never came); the stream is then torn down with a Terminate
@@ -152,17 +152,17 @@ struct rdmap_qp_ctx {
 	u8 fin_due;
 };
 
-int rdmap_qp_next(enum rdmap_qps state, enum rdmap_qp_event event,
-		  const struct rdmap_qp_ctx *ctx, u32 *actions);
-int rdmap_qps_from_ib(enum ib_qp_state ib);
-int rdmap_qps_to_ib(enum rdmap_qps state);
-enum rdmap_qp_err rdmap_qp_err_from_term(const struct rdmap_term_cause *c);
-const char *rdmap_qps_name(enum rdmap_qps state);
-const char *rdmap_qp_event_name(enum rdmap_qp_event event);
+int swi_rdmap_qp_next(enum rdmap_qps state, enum rdmap_qp_event event,
+		      const struct rdmap_qp_ctx *ctx, u32 *actions);
+int swi_rdmap_qps_from_ib(enum ib_qp_state ib);
+int swi_rdmap_qps_to_ib(enum rdmap_qps state);
+enum rdmap_qp_err swi_rdmap_qp_err_from_term(const struct rdmap_term_cause *c);
+const char *swi_rdmap_qps_name(enum rdmap_qps state);
+const char *swi_rdmap_qp_event_name(enum rdmap_qp_event event);
 
 /**
  * rdmap_qp_modify_event() - the event of a modify_qp request
- * @target: the requested state, from rdmap_qps_from_ib()
+ * @target: the requested state, from swi_rdmap_qps_from_ib()
  *
  * Context: any context.
  * Return: the RDMAP_QPE_MOD_* event moving to @target.

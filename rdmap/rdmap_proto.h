@@ -63,7 +63,7 @@ static_assert(RDMAP_CTRL_OPCODE == DDP_CTRL_ULP_OPCODE);
  *
  * 0xc to 0xe are unassigned, 0xf is experimental (RFC 6580). RFC 7306's
  * four are defined here for its codec (rdmap/ext.h); until the engine
- * carries them, rdmap_rx_check() refuses them as RFC 5040 says.
+ * carries them, swi_rdmap_rx_check() refuses them as RFC 5040 says.
  */
 enum rdmap_opcode {
 	RDMAP_WRITE = 0x0,

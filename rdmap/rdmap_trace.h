@@ -29,7 +29,7 @@ TRACE_DEFINE_ENUM(RDMAP_QPS_CLOSING);
 TRACE_DEFINE_ENUM(RDMAP_QPS_TERMINATE);
 TRACE_DEFINE_ENUM(RDMAP_QPS_ERROR);
 
-#define show_swi_qps(s)						\
+#define show_rdmap_qps(s)						\
 	__print_symbolic(s,					\
 		{ RDMAP_QPS_IDLE, "IDLE" },			\
 		{ RDMAP_QPS_RTS, "RTS" },			\
@@ -47,7 +47,7 @@ TRACE_DEFINE_ENUM(RDMAP_QPE_CLOSE_DONE);
 TRACE_DEFINE_ENUM(RDMAP_QPE_TIMEOUT);
 
 /* The modify events have the values of their states (qp_state.h) */
-#define show_swi_qpe(e)						\
+#define show_rdmap_qpe(e)						\
 	__print_symbolic(e,					\
 		{ RDMAP_QPS_IDLE, "MOD_IDLE" },			\
 		{ RDMAP_QPS_RTS, "MOD_RTS" },			\
@@ -67,7 +67,7 @@ TRACE_DEFINE_ENUM(TERM_LAYER_RDMAP);
 TRACE_DEFINE_ENUM(TERM_LAYER_DDP);
 TRACE_DEFINE_ENUM(TERM_LAYER_LLP);
 
-#define show_swi_term_layer(l)					\
+#define show_rdmap_term_layer(l)					\
 	__print_symbolic(l,					\
 		{ TERM_LAYER_RDMAP, "RDMAP" },			\
 		{ TERM_LAYER_DDP, "DDP" },			\
@@ -82,7 +82,7 @@ TRACE_DEFINE_ENUM(TERM_ETYPE_DDP_UNTAGGED);
 TRACE_DEFINE_ENUM(TERM_ETYPE_LLP);
 
 /* Error types are per layer: the key is layer * 16 + type */
-#define show_swi_term_etype(l, e)					\
+#define show_rdmap_term_etype(l, e)					\
 	__print_symbolic((l) * 16 + (e),				\
 		{ TERM_LAYER_RDMAP * 16 + TERM_ETYPE_RDMAP_CATASTROPHIC,	\
 		  "local catastrophic" },				\
@@ -99,7 +99,7 @@ TRACE_DEFINE_ENUM(TERM_ETYPE_LLP);
 		{ TERM_LAYER_LLP * 16 + TERM_ETYPE_LLP, "MPA" })
 
 /*
- * qp_state: a transition rdmap_qp_next() allowed, as it is applied under
+ * qp_state: a transition swi_rdmap_qp_next() allowed, as it is applied under
  * the QP's state_lock; @old may equal @new (an event that only acts).
  */
 TRACE_EVENT(qp_state,
@@ -118,11 +118,11 @@ TRACE_EVENT(qp_state,
 		__entry->event = event;
 	),
 	TP_printk("qp=%u %s -> %s event=%s", __entry->qpn,
-		  show_swi_qps(__entry->old), show_swi_qps(__entry->new),
-		  show_swi_qpe(__entry->event))
+		  show_rdmap_qps(__entry->old), show_rdmap_qps(__entry->new),
+		  show_rdmap_qpe(__entry->event))
 );
 
-DECLARE_EVENT_CLASS(swi_term_class,
+DECLARE_EVENT_CLASS(rdmap_term_class,
 	TP_PROTO(u32 qpn, const struct rdmap_term_cause *c),
 	TP_ARGS(qpn, c),
 	TP_STRUCT__entry(
@@ -138,18 +138,18 @@ DECLARE_EVENT_CLASS(swi_term_class,
 		__entry->code = c->code;
 	),
 	TP_printk("qp=%u layer=%s type=%s code=0x%02x", __entry->qpn,
-		  show_swi_term_layer(__entry->layer),
-		  show_swi_term_etype(__entry->layer, __entry->etype),
+		  show_rdmap_term_layer(__entry->layer),
+		  show_rdmap_term_etype(__entry->layer, __entry->etype),
 		  __entry->code)
 );
 
 /* term_sent: the transmitter starts sending the stream's Terminate */
-DEFINE_EVENT(swi_term_class, term_sent,
+DEFINE_EVENT(rdmap_term_class, term_sent,
 	TP_PROTO(u32 qpn, const struct rdmap_term_cause *c),
 	TP_ARGS(qpn, c));
 
 /* term_recv: a Terminate from the peer (unparsable: RDMAP unspecified) */
-DEFINE_EVENT(swi_term_class, term_recv,
+DEFINE_EVENT(rdmap_term_class, term_recv,
 	TP_PROTO(u32 qpn, const struct rdmap_term_cause *c),
 	TP_ARGS(qpn, c));
 
@@ -184,8 +184,8 @@ TRACE_EVENT(rx_refused,
 		__entry->hdr_got = hdr_got;
 	),
 	TP_printk("qp=%u layer=%s type=%s code=0x%02x ddp_ctrl=0x%02x opcode=%u ulpdu_len=%u hdr_got=%u",
-		  __entry->qpn, show_swi_term_layer(__entry->layer),
-		  show_swi_term_etype(__entry->layer, __entry->etype),
+		  __entry->qpn, show_rdmap_term_layer(__entry->layer),
+		  show_rdmap_term_etype(__entry->layer, __entry->etype),
 		  __entry->code, __entry->ctrl, __entry->opcode,
 		  __entry->ulpdu_len, __entry->hdr_got)
 );

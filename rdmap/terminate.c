@@ -55,7 +55,7 @@ static u32 rdmap_term_copy_hdrs(struct rdmap_term_hdr *t,
 	struct ddp_hdr_info h;
 	int hlen;
 
-	hlen = ddp_hdr_parse(p, seg->len, &h);
+	hlen = swi_ddp_hdr_parse(p, seg->len, &h);
 	if (hlen < 0)
 		return 0;
 	t->ddp_seg_len = cpu_to_be16(seg->seg_len);
@@ -70,7 +70,7 @@ static u32 rdmap_term_copy_hdrs(struct rdmap_term_hdr *t,
 }
 
 /**
- * rdmap_term_build() - build the Terminate header for an error
+ * swi_rdmap_term_build() - build the Terminate header for an error
  * @t: where it goes, behind the Terminate's untagged DDP header; all of
  *	it is written (zero past the returned length)
  * @cause: the error
@@ -84,9 +84,9 @@ static u32 rdmap_term_copy_hdrs(struct rdmap_term_hdr *t,
  * Return: the length of the Terminate header, from RDMAP_TERM_CTRL_SIZE
  * to RDMAP_TERM_MAX_SIZE.
  */
-unsigned int rdmap_term_build(struct rdmap_term_hdr *t,
-			      const struct rdmap_term_cause *cause,
-			      const struct rdmap_term_offender *seg)
+unsigned int swi_rdmap_term_build(struct rdmap_term_hdr *t,
+				  const struct rdmap_term_cause *cause,
+				  const struct rdmap_term_offender *seg)
 {
 	unsigned int len = RDMAP_TERM_CTRL_SIZE;
 	u32 hdrct = 0;
@@ -104,7 +104,7 @@ unsigned int rdmap_term_build(struct rdmap_term_hdr *t,
 		  cpu_to_be32(hdrct);
 	return len;
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_term_build);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_term_build);
 
 /* The optional parts behind the control word; see the top of the file. */
 static int rdmap_term_parse_parts(const struct rdmap_term_hdr *t,
@@ -122,7 +122,7 @@ static int rdmap_term_parse_parts(const struct rdmap_term_hdr *t,
 		off += RDMAP_TERM_SEGLEN_SIZE;
 	}
 	if (ti->flags & RDMAP_TERM_D) {
-		n = ddp_hdr_parse(p + off, len - off, &ti->ddp);
+		n = swi_ddp_hdr_parse(p + off, len - off, &ti->ddp);
 		if (n < 0)
 			return n;
 		ti->has |= RDMAP_TERM_HAS_DDP;
@@ -131,7 +131,7 @@ static int rdmap_term_parse_parts(const struct rdmap_term_hdr *t,
 	if (ti->flags & RDMAP_TERM_R) {
 		if (!(ti->has & RDMAP_TERM_HAS_DDP) || ti->ddp.tagged)
 			return -EBADMSG;
-		n = rdmap_read_req_parse(p + off, len - off, &ti->rreq);
+		n = swi_rdmap_read_req_parse(p + off, len - off, &ti->rreq);
 		if (n < 0)
 			return n;
 		ti->has |= RDMAP_TERM_HAS_RREQ;
@@ -141,7 +141,7 @@ static int rdmap_term_parse_parts(const struct rdmap_term_hdr *t,
 }
 
 /**
- * rdmap_term_parse() - parse a received Terminate header
+ * swi_rdmap_term_parse() - parse a received Terminate header
  * @buf: the Terminate message's payload, behind its DDP header
  * @len: how many octets @buf holds
  * @ti: the parsed header
@@ -152,7 +152,7 @@ static int rdmap_term_parse_parts(const struct rdmap_term_hdr *t,
  * Return: the octets parsed, or -EBADMSG when the header is truncated or
  * malformed (@ti is then unspecified).
  */
-int rdmap_term_parse(const void *buf, size_t len, struct rdmap_term_info *ti)
+int swi_rdmap_term_parse(const void *buf, size_t len, struct rdmap_term_info *ti)
 {
 	const struct rdmap_term_hdr *t = buf;
 
@@ -165,9 +165,9 @@ int rdmap_term_parse(const void *buf, size_t len, struct rdmap_term_info *ti)
 	ti->flags = be32_to_cpu(t->ctrl) & RDMAP_TERM_HDRCT;
 	return rdmap_term_parse_parts(t, len, ti);
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_term_parse);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_term_parse);
 
-struct rdmap_term_name {
+struct swi_rdmap_term_name {
 	u8 layer;
 	u8 etype;
 	u8 code;
@@ -177,7 +177,7 @@ struct rdmap_term_name {
 #define TN(l, e, c, n) { TERM_LAYER_##l, TERM_ETYPE_##e, c, n }
 
 /* RFC 5040 Terminate Header, RFC 5041 7.2, RFC 5044 section 8, RFC 6581 */
-static const struct rdmap_term_name rdmap_term_names[] = {
+static const struct swi_rdmap_term_name rdmap_term_names[] = {
 	TN(RDMAP, RDMAP_CATASTROPHIC, TERM_RDMAP_CATASTROPHIC,
 	   "RDMAP local catastrophic error"),
 	TN(RDMAP, RDMAP_CATASTROPHIC, TERM_RDMAP_UNSPECIFIED,
@@ -238,7 +238,7 @@ static const struct rdmap_term_name rdmap_term_names[] = {
 };
 
 /**
- * rdmap_term_name() - a short name of a Terminate error, for logs
+ * swi_rdmap_term_name() - a short name of a Terminate error, for logs
  * @layer: the Terminate's layer
  * @etype: its error type
  * @code: its error code
@@ -247,14 +247,14 @@ static const struct rdmap_term_name rdmap_term_names[] = {
  * Return: a static string: the error's name, or "<layer> unknown error"
  * for a triple that no RFC defines.
  */
-const char *rdmap_term_name(u8 layer, u8 etype, u8 code)
+const char *swi_rdmap_term_name(u8 layer, u8 etype, u8 code)
 {
 	static const char * const unknown[] = {
 		[TERM_LAYER_RDMAP] = "RDMAP unknown error",
 		[TERM_LAYER_DDP] = "DDP unknown error",
 		[TERM_LAYER_LLP] = "LLP unknown error",
 	};
-	const struct rdmap_term_name *n;
+	const struct swi_rdmap_term_name *n;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(rdmap_term_names); i++) {
@@ -265,4 +265,4 @@ const char *rdmap_term_name(u8 layer, u8 etype, u8 code)
 	return layer < ARRAY_SIZE(unknown) ? unknown[layer] :
 					     "unknown layer error";
 }
-EXPORT_SYMBOL_IF_KUNIT(rdmap_term_name);
+EXPORT_SYMBOL_IF_KUNIT(swi_rdmap_term_name);

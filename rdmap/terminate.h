@@ -67,11 +67,11 @@ struct rdmap_term_info {
 	struct rdmap_read_req_info rreq;
 };
 
-unsigned int rdmap_term_build(struct rdmap_term_hdr *t,
-			      const struct rdmap_term_cause *cause,
-			      const struct rdmap_term_offender *seg);
-int rdmap_term_parse(const void *buf, size_t len,
-		     struct rdmap_term_info *ti);
-const char *rdmap_term_name(u8 layer, u8 etype, u8 code);
+unsigned int swi_rdmap_term_build(struct rdmap_term_hdr *t,
+				  const struct rdmap_term_cause *cause,
+				  const struct rdmap_term_offender *seg);
+int swi_rdmap_term_parse(const void *buf, size_t len,
+			 struct rdmap_term_info *ti);
+const char *swi_rdmap_term_name(u8 layer, u8 etype, u8 code);
 
 #endif /* SOFTIWARP_TERMINATE_H */

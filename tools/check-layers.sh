@@ -9,21 +9,25 @@
 #   mpa/      mpa/ and compat.h only; nothing of <rdma/...>
 #   ddp/      ddp/ and compat.h only; nothing of <rdma/...>
 #   rdmap/    rdmap/, ddp/, mpa/, compat.h: the protocol, no state of a
-#             connection or a device; functions rdmap_*
+#             connection or a device
 #   engine/   engine/, mpa/, ddp/, compat.h, and of rdmap/ its door
 #             rdmap/rdmap.h and its trace header rdmap/rdmap_trace.h;
 #             nothing of dev/ or cm/ (what it needs of the QP comes down
 #             in struct eng_qp_link, the calls up are declared in its own
 #             door); its private engine/stream.h only in engine/*.c;
-#             functions eng_*
 #   dev/      anything below, through the doors: engine/engine.h,
 #             rdmap/rdmap.h, rdmap/rdmap_trace.h; cm/cm.h only from the
 #             files that wire the iw_cm callbacks (the one allowed cycle):
 #             device.c (the device's iw_cm ops), qp.c (QP state changes
 #             reported to the connection), main.c (module init and exit);
-#             functions swi_*
 #   cm/       cm/, mpa/, compat.h and the device's door dev/softiwarp.h
 #   kunit/    anything: the suites test the parts from inside
+#
+# One namespace (a symbol built in is global to the kernel): every
+# non-static function carries swi_ and its layer's prefix under it:
+# swi_mpa_, swi_ddp_, swi_rdmap_, swi_eng_; dev/ and cm/ plain swi_
+# (cm/rpcrdma_cm.c swi_rpcrdma_cm_). tools/lint.sh checks the module's
+# symbol table too, variables included.
 #
 # Exceptions still to be undone would be listed below with their reason
 # (there are none at present); the check fails on any other offending
@@ -86,15 +90,18 @@ allowed() {
 # The prefix of the functions a layer's files define for other files
 prefix_of() {
 	case "$1" in
-	rdmap/*) echo rdmap_ ;;
-	engine/*) echo eng_ ;;
-	dev/*) echo swi_ ;;
+	mpa/*) echo swi_mpa_ ;;
+	ddp/*) echo swi_ddp_ ;;
+	rdmap/*) echo swi_rdmap_ ;;
+	engine/*) echo swi_eng_ ;;
+	*) echo swi_ ;;
 	esac
 }
 
-# prefixes: in the current directory, print every non-static function of rdmap/, engine/ and
-# dev/ whose name lacks its layer's prefix (a definition's first line, in
-# the kernel's style: the type at column 0, the name and its parenthesis)
+# prefixes: in the current directory, print every non-static function of
+# the layers whose name lacks its layer's prefix (a definition's first
+# line, in the kernel's style: the type at column 0, the name and its
+# parenthesis)
 prefixes() {
 	local f p n line name bad=0
 	local re='^[a-z][^=;(]*[^a-z0-9_]([a-z_][a-z0-9_]*)\('
@@ -111,7 +118,8 @@ prefixes() {
 			echo "$f:$n: $name: not $p* (the layer's prefix)"
 			bad=1
 		done < "$f"
-	done < <(find rdmap engine dev -name '*.c' 2>/dev/null | sort)
+	done < <(find mpa ddp rdmap engine dev cm -name '*.c' 2>/dev/null |
+		 sort)
 	return $bad
 }
 
@@ -145,7 +153,7 @@ self_test() {
 		> "$t/dev/device.c"
 	printf '#include "engine/stream.h"\n#include "rdmap/rdmap_trace.h"\n' \
 		> "$t/engine/rx.c"
-	printf 'int eng_ok(int a)\n{\n}\nstatic int other(void)\n' \
+	printf 'int swi_eng_ok(int a)\n{\n}\nstatic int other(void)\n' \
 		>> "$t/engine/rx.c"
 	printf '#include "dev/softiwarp.h"\n' > "$t/cm/cm.c"
 	(check "$t" && cd "$t" && prefixes) > /dev/null ||
@@ -163,8 +171,9 @@ self_test() {
 		{ echo "self-test: ten bad lines not all found"; rc=1; }
 	printf 'void swi_tx_kick(int a)\n{\n}\n' > "$t/engine/tx.c"
 	printf 'int rdmap_x(void) { return 0; }\n' > "$t/dev/qp.c"
-	[ "$(cd "$t" && prefixes | wc -l)" -eq 2 ] ||
-		{ echo "self-test: two functions off their prefix not found"; rc=1; }
+	printf 'bool mpa_crc_ok(int a)\n{\n}\n' > "$t/mpa/ok.c"
+	[ "$(cd "$t" && prefixes | wc -l)" -eq 3 ] ||
+		{ echo "self-test: three functions off their prefix not found"; rc=1; }
 	rm -rf "$t"
 	[ $rc -eq 0 ] && echo "check-layers: self-test passed"
 	return $rc

@@ -4,7 +4,8 @@
 # make lint: checkpatch --strict, kernel-doc -Wall, the layering rules
 # (tools/check-layers.sh), the names the documents use
 # (tools/check-doc-names.sh), the conformance table
-# (tools/check-conformance.py) and sparse (C=2) over the module's sources, using
+# (tools/check-conformance.py), sparse (C=2) over the module's sources and
+# the one namespace of the modules' global symbols, using
 # the scripts of the test kernel's source tree.
 # Zero findings allowed; tools/checkpatch.ignore lists the checks that make
 # no sense out of tree, each with its reason; tools/checkpatch-trace.ignore
@@ -103,5 +104,31 @@ if [ -n "$out" ] || [ ! -f "$top/build/sparse/softiwarp.ko" ]; then
 	fail=1
 else
 	tally pass lint:sparse
+fi
+
+# One namespace (Documentation/architecture.rst): built in, every global
+# symbol of the modules is the kernel's, so each is swi_*, the kernel's
+# own __* (tracepoints, module tables) or the module's entry points.
+# off_namespace reads `nm` lines and prints the global definitions off it.
+off_namespace() {
+	awk '$2 ~ /^[TDBRG]$/ && $3 !~ /^(swi_|__|init_module$|cleanup_module$)/ {
+		print $3 }'
+}
+planted=$(printf '%s\n' '0 T swi_ok' '0 t static_ok' '0 D __tracepoint_x' \
+	  '0 T init_module' '0 T mpa_bad' '0 B eng_bad' | off_namespace)
+mods=("$top"/build/sparse/*.ko)
+out=$(for m in "${mods[@]}"; do nm "$m" | off_namespace; done)
+if [ "$planted" != "$(printf 'mpa_bad\neng_bad')" ] ||
+   [ ! -f "$top/build/sparse/softiwarp.ko" ]; then
+	echo "lint:namespace: the check missed planted names (or no module)"
+	tally fail lint:namespace
+	fail=1
+elif [ -n "$out" ]; then
+	echo "global symbols outside swi_*:"
+	echo "$out"
+	tally fail lint:namespace
+	fail=1
+else
+	tally pass lint:namespace
 fi
 exit $fail

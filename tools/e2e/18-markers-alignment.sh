@@ -3,7 +3,7 @@
 #
 # With Markers, every TCP segment of bulk data starts with an FPDU or its
 # header (RFC 5044 section 5.1, Header Alignment): the transmitter sizes
-# each FPDU by the Markers that fall in its segment (mpa_tx_ulpdu_room()),
+# each FPDU by the Markers that fall in its segment (swi_mpa_tx_ulpdu_room()),
 # not by the worst case of MULPDU, which leaves 4 octets of about one
 # segment in six to the next FPDU and every later segment of the run
 # starting inside an FPDU. Two rping connections (60000 and 41234 octets,

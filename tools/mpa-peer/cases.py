@@ -638,7 +638,7 @@ hostile('too-long-send-se', 'terminate 1/2/0x05',
 # section 4.1). Every segment of a message MUST carry the same value, but
 # the Data Sink is NOT REQUIRED to verify that and MAY give the ULP the
 # value of any one segment. softiwarp does not compare them: each segment
-# is checked on its own (rdmap_rx_check()), and the message completes
+# is checked on its own (swi_rdmap_rx_check()), and the message completes
 # with the opcode and Invalidate STag of its last segment, the one with L
 # (eng_rx_send_done() reads rx->h, the header parsed last). rping's source
 # advertisement as a Send in two segments of 8 octets (MO 0, then MO 8
@@ -1006,7 +1006,7 @@ hostile('crc-bad-after-good-exchange', 'terminate 2/0/0x02',
 # checked). The Terminate was the same then (2/0/0x02, no headers). And
 # the receiver kept its use reference on the Write's MR after the CRC
 # error: rping's connection thread hung in ibv_dereg_mr (D state, in
-# rdmap_mem_dereg()), so 14-mpa-peer's cleanup (rdma link delete) hung
+# swi_rdmap_mem_dereg()), so 14-mpa-peer's cleanup (rdma link delete) hung
 # too; a segment's target is now only held.
 ALT = bytes(b ^ 0x20 if 0x61 <= b <= 0x7a else b for b in RDATA)
 
@@ -1333,7 +1333,7 @@ for how in ('fin', 'rst'):
     # Found a defect (fixed): the receiver kept its reference on the
     # Read's sink MR (eng_rx.mem, taken for the FPDU that was cut) until
     # the QP was destroyed; rping deregisters its MRs first and hung for
-    # ever in rdmap_mem_dereg()
+    # ever in swi_rdmap_mem_dereg()
     add('%s-mid-read-response' % how, 'initiator', 'teardown-read', exp,
         read_pending_end(how, rresp_cut))
 add('fin-read-outstanding-abort', 'initiator', 'teardown-read', 'abort',
@@ -1549,11 +1549,11 @@ def _fin_after_reply(ctx):
     """100 times a good Request, the Reply, and at once our FIN. The rping server waits for its first
     Send, so the module must close on the FIN (CLOSING, then IDLE) and
     drop the connection. Found a defect (fixed): a FIN that arrived
-    between the Reply and eng_stream_start() installing the socket
+    between the Reply and swi_eng_stream_start() installing the socket
     callbacks was never seen (the socket already in CLOSE_WAIT, no state
     change followed), and the QP stayed in RTS until the consumer
     destroyed it. Seen twice in the ~180 such closes of one full run in
-    the TCG VM; eng_stream_start() now looks at the state itself."""
+    the TCG VM; swi_eng_stream_start() now looks at the state itself."""
     if conn_lines(ctx) is None:
         return 'needs --knob-dev (debugfs)'
     before = set(conn_lines(ctx))

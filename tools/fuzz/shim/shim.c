@@ -13,7 +13,7 @@
 
 #include "mpa/mpa.h"
 
-bool mpa_crc_direct = true;
+bool swi_mpa_crc_direct = true;
 
 void shim_warn(const char *what, const char *file, int line)
 {
@@ -41,25 +41,25 @@ u32 __crc32c_le(u32 crc, const void *p, size_t len)
 	return crc;
 }
 
-void mpa_crc_begin(struct mpa_crc *crc)
+void swi_mpa_crc_begin(struct mpa_crc *crc)
 {
 	crc->state = ~0U;
 }
 
-void mpa_crc_update_shash(struct mpa_crc *crc, const void *data,
-			  unsigned int len)
+void swi_mpa_crc_update_shash(struct mpa_crc *crc, const void *data,
+			      unsigned int len)
 {
 	crc->state = __crc32c_le(crc->state, data, len);
 }
 
-void mpa_crc_update_page(struct mpa_crc *crc, struct page *page,
-			 unsigned int off, unsigned int len)
+void swi_mpa_crc_update_page(struct mpa_crc *crc, struct page *page,
+			     unsigned int off, unsigned int len)
 {
 	mpa_crc_update(crc, page->addr + off, len);
 }
 
-void mpa_crc_update_skb(struct mpa_crc *crc, struct sk_buff *skb,
-			unsigned int off, unsigned int len)
+void swi_mpa_crc_update_skb(struct mpa_crc *crc, struct sk_buff *skb,
+			    unsigned int off, unsigned int len)
 {
 	u8 buf[512];
 
@@ -75,7 +75,7 @@ void mpa_crc_update_skb(struct mpa_crc *crc, struct sk_buff *skb,
 	}
 }
 
-__le32 mpa_crc_final(struct mpa_crc *crc)
+__le32 swi_mpa_crc_final(struct mpa_crc *crc)
 {
 	return cpu_to_le32(~crc->state);
 }

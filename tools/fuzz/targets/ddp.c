@@ -9,10 +9,10 @@
  * what the STag lookup found (state, access, base, length); octets 30-31
  * the segment's length (a ULPDU_Length); the rest the segment.
  *
- * Properties: ddp_hdr_parse() takes no octet past the input; a parsed
- * header built again by ddp_hdr_build() and parsed is the same header;
+ * Properties: swi_ddp_hdr_parse() takes no octet past the input; a parsed
+ * header built again by swi_ddp_hdr_build() and parsed is the same header;
  * every check that refuses sets a Terminate cause RFC 5040 or 5041 names
- * (rdmap_term_name() knows it); ddp_region_check() lets through only a
+ * (swi_rdmap_term_name() knows it); swi_ddp_region_check() lets through only a
  * range inside the region, without wrap, with the access asked for.
  */
 #include "ddp/ddp.h"
@@ -33,7 +33,7 @@ static u32 be32(const u8 *p)
 
 static bool named(const struct rdmap_term_cause *c)
 {
-	const char *n = rdmap_term_name(c->layer, c->etype, c->code);
+	const char *n = swi_rdmap_term_name(c->layer, c->etype, c->code);
 
 	return n && !strstr(n, "unknown");
 }
@@ -41,7 +41,7 @@ static bool named(const struct rdmap_term_cause *c)
 static void check_region(const struct ddp_stag_check *s, u8 need, u64 to,
 			 u64 len)
 {
-	enum ddp_region_verdict v = ddp_region_check(s, need, to, len);
+	enum ddp_region_verdict v = swi_ddp_region_check(s, need, to, len);
 
 	if (v != DDP_REGION_OK)
 		return;
@@ -86,39 +86,39 @@ int fuzz_one(const u8 *d, size_t n)
 	n -= 32;
 
 	memset(&h, 0, sizeof(h));
-	hl = ddp_hdr_parse(d, n, &h);
+	hl = swi_ddp_hdr_parse(d, n, &h);
 	if (hl < 0)
 		return 0;
 	if ((size_t)hl > n || (unsigned int)hl != ddp_hdr_size(h.tagged))
 		fail("a header length past the input or of the wrong form");
-	if (ddp_hdr_build(buf, sizeof(buf), &h) != hl)
+	if (swi_ddp_hdr_build(buf, sizeof(buf), &h) != hl)
 		fail("a parsed header cannot be built");
 	memset(&g, 0, sizeof(g));
-	if (ddp_hdr_parse(buf, hl, &g) != hl || memcmp(&g, &h, sizeof(h)))
+	if (swi_ddp_hdr_parse(buf, hl, &g) != hl || memcmp(&g, &h, sizeof(h)))
 		fail("build then parse changed the header");
 
 	/* the receiver's checks, DDP's then RDMAP's */
 	memset(&err, 0, sizeof(err));
-	if (ddp_rx_check_version(&h, &rx, &err) && !err.etype && !err.code)
+	if (swi_ddp_rx_check_version(&h, &rx, &err) && !err.etype && !err.code)
 		fail("a refused version without an error");
 	memset(&err, 0, sizeof(err));
 	/* -EACCES: no remote write, which DDP has no code for (RDMAP does) */
-	if (ddp_rx_check_buffer(&h, seg_len, &rx, &stag, &err) == -EPROTO &&
+	if (swi_ddp_rx_check_buffer(&h, seg_len, &rx, &stag, &err) == -EPROTO &&
 	    !err.etype && !err.code)
 		fail("a refused buffer without an error");
 	memset(&cause, 0, sizeof(cause));
-	if (rdmap_rx_check(&h, seg_len, &rx, &stag, &cause) && !named(&cause))
+	if (swi_rdmap_rx_check(&h, seg_len, &rx, &stag, &cause) && !named(&cause))
 		fail("an RDMAP check refused with a cause no RFC names");
 	if (h.tagged)
 		check_region(&stag, d[0] & 3, h.to, seg_len);
-	ddp_rx_fix_version(&rx, &h);
+	swi_ddp_rx_fix_version(&rx, &h);
 	if (!h.tagged && h.opcode == RDMAP_READ_REQ && (size_t)hl < n) {
 		struct rdmap_read_req_info r;
 
 		memset(&r, 0, sizeof(r));
-		if (rdmap_read_req_parse(d + hl, n - hl, &r) >= 0) {
+		if (swi_rdmap_read_req_parse(d + hl, n - hl, &r) >= 0) {
 			memset(&cause, 0, sizeof(cause));
-			if (rdmap_read_req_check(&r, &stag, &cause) &&
+			if (swi_rdmap_read_req_check(&r, &stag, &cause) &&
 			    !named(&cause))
 				fail("a Read Request refused with an unnamed cause");
 			check_region(&stag, DDP_ACCESS_REMOTE_READ, r.src_to,

@@ -13,16 +13,16 @@
  *   the rest  raw mode: the stream itself. Frame mode: ULPDUs as
  *             (length, 2 octets, taken modulo the largest accepted;
  *             its payload, as many octets as are left if fewer), framed
- *             by our encoder (mpa_fpdu_layout(),
- *             mpa_fpdu_set_crc()); then a last 3 octets, when present,
+ *             by our encoder (swi_mpa_fpdu_layout(),
+ *             swi_mpa_fpdu_set_crc()); then a last 3 octets, when present,
  *             flip octet (16 bits) mod the stream length with mask
  *             (8 bits), one corruption.
  *
  * The stream goes through three parsers, which must agree, or the target
  * aborts:
- *   A  mpa_rx_feed() in one piece, delivering as it parses;
- *   B  mpa_rx_feed() piece by piece, in skbs with page frags or without;
- *   C  verify-first (mpa_rx_init_verified()) through mpa_rx_tcp_read()
+ *   A  swi_mpa_rx_feed() in one piece, delivering as it parses;
+ *   B  swi_mpa_rx_feed() piece by piece, in skbs with page frags or without;
+ *   C  verify-first (swi_mpa_rx_init_verified()) through swi_mpa_rx_tcp_read()
  *      over a socket whose receive queue gets the pieces one at a time,
  *      read after each.
  * Properties: A and B give the same ULPDUs (length, octets, verdict) and
@@ -98,7 +98,7 @@ static int sink_data(void *ctx, struct sk_buff *skb, unsigned int off,
 		fail("data out of order or past the ULPDU");
 	if (off > skb->len)
 		fail("data offset outside the skb");
-	if (mpa_rx_copy_ulpdu(s->rx, skb, &o, s->buf, len))
+	if (swi_mpa_rx_copy_ulpdu(s->rx, skb, &o, s->buf, len))
 		fail("data not in its skb");
 	if (o > skb->len)
 		fail("data span past the skb");
@@ -165,8 +165,8 @@ static void frame(struct input *in, const u8 *d, size_t n)
 		corrupt = mask != 0;
 		n -= 3;
 	}
-	if (mpa_tx_init(&tx, &in->cfg))
-		fail("mpa_tx_init refused a position the parser took");
+	if (swi_mpa_tx_init(&tx, &in->cfg))
+		fail("swi_mpa_tx_init refused a position the parser took");
 	while (n >= 2 && in->expect_good < MAX_ULPDUS) {
 		unsigned int ulen = (d[0] << 8 | d[1]) %
 				    min_t(unsigned int, MPA_MULPDU_MAX,
@@ -182,7 +182,7 @@ static void frame(struct input *in, const u8 *d, size_t n)
 		kv.iov_base = (void *)d;
 		kv.iov_len = ulen;
 		iov_iter_kvec(&it, ITER_SOURCE, &kv, 1, ulen);
-		if (mpa_fpdu_layout(&tx, &f, ulen) || mpa_fpdu_set_crc(&f, &it))
+		if (swi_mpa_fpdu_layout(&tx, &f, ulen) || swi_mpa_fpdu_set_crc(&f, &it))
 			fail("the encoder refused a ULPDU");
 		if (w + f.len > MAX_STREAM)
 			break;
@@ -193,8 +193,8 @@ static void frame(struct input *in, const u8 *d, size_t n)
 			       f.bytes + p->off : d + p->off, p->len);
 			w += p->len;
 		}
-		if (mpa_tx_commit(&tx, &f))
-			fail("mpa_tx_commit");
+		if (swi_mpa_tx_commit(&tx, &f))
+			fail("swi_mpa_tx_commit");
 		in->expect_good++;
 		d += ulen;
 		n -= ulen;
@@ -317,12 +317,12 @@ static void run_direct(const struct input *in, struct sink *s,
 			skb->data_len = 0;
 			skb->shinfo.nr_frags = 0;
 		}
-		done = mpa_rx_feed(rx, skb, 0, skb->len);
+		done = swi_mpa_rx_feed(rx, skb, 0, skb->len);
 		if (done < 0 || (size_t)done > len[i])
-			fail("mpa_rx_feed consumed what it was not given");
-		if ((size_t)done < len[i] && !mpa_rx_stopped(rx))
-			fail("mpa_rx_feed left octets without stopping");
-		if (mpa_rx_stopped(rx))
+			fail("swi_mpa_rx_feed consumed what it was not given");
+		if ((size_t)done < len[i] && !swi_mpa_rx_stopped(rx))
+			fail("swi_mpa_rx_feed left octets without stopping");
+		if (swi_mpa_rx_stopped(rx))
 			break;
 	}
 }
@@ -351,9 +351,9 @@ static void run_verified(const struct input *in, struct sink *s,
 		q->prev->next = skb;
 		q->prev = skb;
 		q->qlen++;
-		if (mpa_rx_tcp_read(rx, &sk) < 0)
-			fail("mpa_rx_tcp_read failed");
-		if (mpa_rx_stopped(rx))
+		if (swi_mpa_rx_tcp_read(rx, &sk) < 0)
+			fail("swi_mpa_rx_tcp_read failed");
+		if (swi_mpa_rx_stopped(rx))
 			break;
 	}
 }
@@ -372,14 +372,14 @@ static void compare(const struct input *in, struct mpa_rx *ra,
 
 	/* A and B: the same ULPDUs, the same place, the same error */
 	if (sa.nr != sb.nr || ra->pos != rb->pos ||
-	    mpa_rx_error(ra) != mpa_rx_error(rb))
+	    swi_mpa_rx_error(ra) != swi_mpa_rx_error(rb))
 		fail("one piece and many pieces disagree");
 	for (unsigned int i = 0; i <= sa.nr && i <= MAX_ULPDUS; i++)
 		if (!same(&sa.u[i], &sb.u[i]))
 			fail("one piece and many pieces gave another ULPDU");
 	/*
 	 * C with neither CRC nor Markers has nothing to verify and delivers
-	 * as it reads (mpa_rx_init_verified(); conformance row 5044-6-c):
+	 * as it reads (swi_mpa_rx_init_verified(); conformance row 5044-6-c):
 	 * as B
 	 */
 	if (!in->cfg.crc && !in->cfg.markers) {
@@ -433,10 +433,10 @@ int fuzz_one(const u8 *data, size_t size)
 	sa.rx = &ra;
 	sb.rx = &rb;
 	sc.rx = &rc;
-	if (mpa_rx_init(&ra, &in.cfg, in.max_ulpdu, &sink_ops, &sa) ||
-	    mpa_rx_init(&rb, &in.cfg, in.max_ulpdu, &sink_ops, &sb) ||
-	    mpa_rx_init_verified(&rc, &rcs, &in.cfg, in.max_ulpdu, &sink_ops,
-				 &sc))
+	if (swi_mpa_rx_init(&ra, &in.cfg, in.max_ulpdu, &sink_ops, &sa) ||
+	    swi_mpa_rx_init(&rb, &in.cfg, in.max_ulpdu, &sink_ops, &sb) ||
+	    swi_mpa_rx_init_verified(&rc, &rcs, &in.cfg, in.max_ulpdu, &sink_ops,
+				     &sc))
 		fail("init refused a valid configuration");
 	run_direct(&in, &sa, &ra, true);
 	run_direct(&in, &sb, &rb, false);

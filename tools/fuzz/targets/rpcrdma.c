@@ -6,7 +6,7 @@
  *
  * Input: the private data.
  *
- * Properties: rpcrdma_cm_find() reports an offset inside the input with
+ * Properties: swi_rpcrdma_cm_find() reports an offset inside the input with
  * the whole message behind it; what it decodes lies in the RFC's range
  * (1 KiB to 256 KiB in 1 KiB steps); encoded again and decoded it is the
  * same; every size octet decodes to a size that encodes to it.
@@ -33,23 +33,23 @@ int fuzz_one(const u8 *d, size_t n)
 	size_t off = 0;
 
 	for (unsigned int v = 0; v < 256 && n; v++)
-		if (rpcrdma_cm_size_encode(rpcrdma_cm_size_decode(v)) != v)
+		if (swi_rpcrdma_cm_size_encode(swi_rpcrdma_cm_size_decode(v)) != v)
 			fail("a size octet does not round-trip");
 	memset(&p, 0, sizeof(p));
-	if (!rpcrdma_cm_decode(d, n, &p)) {
+	if (!swi_rpcrdma_cm_decode(d, n, &p)) {
 		in_range(p.send_size);
 		in_range(p.recv_size);
 	}
 	memset(&p, 0, sizeof(p));
-	if (rpcrdma_cm_find(d, n, &p, &off))
+	if (swi_rpcrdma_cm_find(d, n, &p, &off))
 		return 0;
 	if (off > n || n - off < RPCRDMA_CM_SIZE)
 		fail("found a message past the private data");
 	in_range(p.send_size);
 	in_range(p.recv_size);
-	rpcrdma_cm_encode(&p, buf);
+	swi_rpcrdma_cm_encode(&p, buf);
 	memset(&q, 0, sizeof(q));
-	if (rpcrdma_cm_decode(buf, sizeof(buf), &q) ||
+	if (swi_rpcrdma_cm_decode(buf, sizeof(buf), &q) ||
 	    memcmp(&p, &q, sizeof(p)))
 		fail("encode then decode changed the parameters");
 	return 0;

@@ -9,12 +9,12 @@
  * permissive, peer-to-peer, RTR, strict ORD, IRD, ORD); the rest is the
  * frame as it came off the wire.
  *
- * Properties: mpa_startup_need() never asks for more than the largest
+ * Properties: swi_mpa_startup_need() never asks for more than the largest
  * frame nor for less than it was given when it says the frame is whole;
- * a frame mpa_startup_parse() takes has its private data inside the
+ * a frame swi_mpa_startup_parse() takes has its private data inside the
  * input, and, unless it is one we never send (a revision above 2, a
  * rejecting Request, enhanced data before revision 2), built again by
- * mpa_startup_build() it is parsed back to the same fields; negotiation
+ * swi_mpa_startup_build() it is parsed back to the same fields; negotiation
  * against it never reports an IRD above both ours and the peer's ORD,
  * nor Markers towards us that we did not ask for (but with revision 0,
  * which has them both ways).
@@ -65,34 +65,34 @@ int fuzz_one(const u8 *d, size_t n)
 	d += 11;
 	n -= 11;
 
-	need = mpa_startup_need(d, n, kind);
+	need = swi_mpa_startup_need(d, n, kind);
 	if (need > 0 && (size_t)need > MPA_STARTUP_MAX_FRAME)
 		fail("need beyond the largest frame");
 	memset(&f, 0, sizeof(f));
-	if (mpa_startup_parse(d, n, kind, &f))
+	if (swi_mpa_startup_parse(d, n, kind, &f))
 		return 0;
 	if (f.pdata_len && (f.pdata < d || f.pdata + f.pdata_len > d + n))
 		fail("private data outside the input");
 	if (f.kind != kind)
 		fail("parsed another kind");
-	if (mpa_startup_frame_len(&f) > n)
+	if (swi_mpa_startup_frame_len(&f) > n)
 		fail("a frame longer than the input");
 
 	/* built again, parsed back unchanged */
-	len = mpa_startup_build(&f, buf, sizeof(buf));
+	len = swi_mpa_startup_build(&f, buf, sizeof(buf));
 	if (len == -EINVAL &&
 	    (f.rev > MPA_REV_2 || (f.enhanced && f.rev != MPA_REV_2) ||
 	     (kind == MPA_STARTUP_REQUEST && f.rejected)))
 		return 0;	/* parsed to be answered, never sent by us */
-	if (len < 0 || (size_t)len != mpa_startup_frame_len(&f))
+	if (len < 0 || (size_t)len != swi_mpa_startup_frame_len(&f))
 		fail("a parsed frame cannot be built again");
 	memset(&g, 0, sizeof(g));
-	if (mpa_startup_parse(buf, len, kind, &g) || !same(&f, &g))
+	if (swi_mpa_startup_parse(buf, len, kind, &g) || !same(&f, &g))
 		fail("build then parse changed the frame");
 
 	/* negotiation stays within what we offer */
 	memset(&res, 0, sizeof(res));
-	if (!mpa_startup_negotiate(&pol, role, &f, &res) && !res.rejected &&
+	if (!swi_mpa_startup_negotiate(&pol, role, &f, &res) && !res.rejected &&
 	    res.error == MPA_ERR_NONE) {
 		if (res.rev > 2 || res.rtr & ~MPA_RTR_ALL)
 			fail("negotiated an unknown revision or RTR");

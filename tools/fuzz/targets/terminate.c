@@ -32,14 +32,14 @@ static void read_request(const u8 *d, size_t n)
 
 	memset(&r, 0, sizeof(r));	/* the padding is compared too */
 	memset(&s, 0, sizeof(s));
-	len = rdmap_read_req_parse(d, n, &r);
+	len = swi_rdmap_read_req_parse(d, n, &r);
 
 	if (len < 0)
 		return;
 	if ((size_t)len > n)
 		fail("a Read Request longer than the input");
-	rdmap_read_req_build(&w, &r);
-	if (rdmap_read_req_parse(&w, sizeof(w), &s) != len ||
+	swi_rdmap_read_req_build(&w, &r);
+	if (swi_rdmap_read_req_parse(&w, sizeof(w), &s) != len ||
 	    memcmp(&r, &s, sizeof(r)))
 		fail("build then parse changed the Read Request");
 }
@@ -51,17 +51,17 @@ static void terminate(const u8 *d, size_t n)
 	struct rdmap_term_offender off = { 0 };
 	struct rdmap_term_hdr t;
 	unsigned int len;
-	int got = rdmap_term_parse(d, n, &ti);
+	int got = swi_rdmap_term_parse(d, n, &ti);
 
 	if (got < 0)
 		return;
 	if ((size_t)got > n)
 		fail("a Terminate longer than the input");
-	if (!rdmap_term_name(ti.cause.layer, ti.cause.etype, ti.cause.code))
+	if (!swi_rdmap_term_name(ti.cause.layer, ti.cause.etype, ti.cause.code))
 		fail("a cause without a name");
 	/* the offending segment it describes, as our builder would copy it */
 	if (ti.has & RDMAP_TERM_HAS_DDP) {
-		int hl = ddp_hdr_build(seg, sizeof(seg), &ti.ddp);
+		int hl = swi_ddp_hdr_build(seg, sizeof(seg), &ti.ddp);
 
 		if (hl < 0)
 			fail("a parsed DDP header cannot be built");
@@ -69,14 +69,14 @@ static void terminate(const u8 *d, size_t n)
 		off.len = hl;
 		off.seg_len = ti.seg_len;
 		if (ti.has & RDMAP_TERM_HAS_RREQ) {
-			rdmap_read_req_build((void *)(seg + hl), &ti.rreq);
+			swi_rdmap_read_req_build((void *)(seg + hl), &ti.rreq);
 			off.len += RDMAP_READ_REQ_SIZE;
 		}
 	}
-	len = rdmap_term_build(&t, &ti.cause, off.len ? &off : NULL);
+	len = swi_rdmap_term_build(&t, &ti.cause, off.len ? &off : NULL);
 	if (len < RDMAP_TERM_CTRL_SIZE || len > sizeof(t))
 		fail("a Terminate of impossible length built");
-	if (rdmap_term_parse(&t, len, &tj) != (int)len)
+	if (swi_rdmap_term_parse(&t, len, &tj) != (int)len)
 		fail("our Terminate does not parse to its length");
 	if (memcmp(&tj.cause, &ti.cause, sizeof(ti.cause)))
 		fail("our Terminate carries another cause");
