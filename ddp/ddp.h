@@ -139,6 +139,8 @@ struct ddp_rx_queue {
  * @dv: the DDP version of the stream's first segment, when @ver_fixed
  * @rv: the ULP's version field (DDP_CTRL_ULP_RV) of that segment, when
  *	@ver_fixed, for the ULP's own check (RDMAP: its version)
+ * @ulp_ext: for the ULP's own check, ignored by DDP: nonzero when the
+ *	ULP accepts its extensions (RDMAP: RFC 7306's Immediate Data)
  * @queue: the untagged queues, indexed by QN
  */
 struct ddp_rx_state {
@@ -146,6 +148,7 @@ struct ddp_rx_state {
 	u8 ver_fixed;
 	u8 dv;
 	u8 rv;
+	u8 ulp_ext;
 	struct ddp_rx_queue queue[DDP_QN_COUNT];
 };
 

@@ -238,6 +238,12 @@ static void swi_cqe_to_wc(const struct siw_cqe *cqe, struct ib_wc *wc)
 		wc->wc_flags |= IB_WC_WITH_INVALIDATE;
 		wc->ex.invalidate_rkey = cqe->inval_stag;
 	}
+	/* a receive Immediate Data completed (RFC 7306 section 6) */
+	if ((cqe->flags & ENG_CQE_IMM) && wc->opcode == IB_WC_RECV) {
+		wc->opcode = IB_WC_RECV_RDMA_WITH_IMM;
+		wc->wc_flags |= IB_WC_WITH_IMM;
+		wc->ex.imm_data = (__force __be32)(u32)cqe->imm_data;
+	}
 }
 
 /* Consume the entry at @get of a kernel CQ into @wc, if there is one */
@@ -264,7 +270,9 @@ static bool swi_cq_take_locked(struct swi_cq *cq, struct ib_wc *wc)
  * (cqe->base_qp) copied; status and opcode mapped, an unknown value of
  * either giving IB_WC_GENERAL_ERR; vendor_err is the siw status of an
  * unsuccessful completion; SIW_WQE_REM_INVAL in the CQE's flags gives
- * IB_WC_WITH_INVALIDATE with ex.invalidate_rkey from cqe->inval_stag.
+ * IB_WC_WITH_INVALIDATE with ex.invalidate_rkey from cqe->inval_stag;
+ * ENG_CQE_IMM on a receive gives IB_WC_RECV_RDMA_WITH_IMM and
+ * IB_WC_WITH_IMM with ex.imm_data from cqe->imm_data.
  * User CQs are polled by libsiw in user space, never here.
  *
  * Context: any context; takes the CQ lock with interrupts saved.

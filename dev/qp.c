@@ -35,6 +35,11 @@ module_param(close_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(close_timeout_ms,
 		 "Time a QP may spend in CLOSING (the orderly close) or TERMINATE (the Terminate going out) before the connection is reset (default 10000)");
 
+static bool rfc7306 = true;
+module_param(rfc7306, bool, 0644);
+MODULE_PARM_DESC(rfc7306,
+		 "RFC 7306 extensions for kernel QPs created from now on: RDMA Write with Immediate Data sent, Immediate Data accepted (default Y; N: refused and answered with a Terminate, as by siw)");
+
 /* Raised events, applied in this order by swi_qp_err_work() */
 static const u8 swi_qp_raise_order[] = {
 	RDMAP_QPE_LOCAL_ERROR, RDMAP_QPE_TERM_RCVD, RDMAP_QPE_LLP_RESET,
@@ -110,6 +115,7 @@ static void swi_qp_init_fields(struct swi_qp *qp, struct ib_qp_init_attr *a,
 	qp->recv_sge = a->srq ? 0 : max(a->cap.max_recv_sge, 1U);
 	qp->sig_all = a->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->user = user;
+	qp->ext = !user && READ_ONCE(rfc7306);
 	qp->owner = user ? get_pid(task_tgid(current)) : NULL;
 }
 
@@ -145,6 +151,12 @@ int swi_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	if (!err)
 		err = swi_ring_alloc(&qp->rq, nrq, sizeof(struct siw_rqe), 0,
 				     udata);
+	if (!err && qp->ext) {
+		qp->sq_ext = kvcalloc(qp->sq.num, sizeof(*qp->sq_ext),
+				      GFP_KERNEL);
+		if (!qp->sq_ext)
+			err = -ENOMEM;
+	}
 	if (err)
 		goto out_rings;
 	err = xa_alloc_cyclic(&dev->qp_xa, &id, qp, XA_LIMIT(1, SWI_MAX_QP * 4),
@@ -167,6 +179,8 @@ int swi_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 out_xa:
 	xa_erase(&dev->qp_xa, id);
 out_rings:
+	kvfree(qp->sq_ext);
+	qp->sq_ext = NULL;
 	swi_ring_free(&qp->rq);
 	swi_ring_free(&qp->sq);
 out_count:
@@ -274,6 +288,37 @@ void swi_qp_complete_rqe(struct swi_qp *qp, const struct siw_rqe *rqe,
 	swi_qp_push_cqe(qp, qp->rcq, &cqe, rqe->flags & SIW_WQE_SOLICITED);
 }
 
+/**
+ * swi_qp_complete_rqe_imm() - complete a receive with Immediate Data
+ * @qp: the QP, a kernel QP (&swi_qp.ext)
+ * @rqe: the work request the Immediate Data message consumed, its
+ *	SIW_WQE_SOLICITED flag set for Immediate Data with SE
+ * @bytes: octets of the RDMA Write that came before it, 0 if none did
+ * @imm: the immediate, in network order
+ *
+ * The completion is ib_wc's IB_WC_RECV_RDMA_WITH_IMM (dev/cq.c), as for
+ * InfiniBand's RDMA Write with Immediate, which RFC 7306 section 6 says
+ * the pair of messages behaves as.
+ *
+ * Context: any context.
+ * Return: nothing.
+ */
+void swi_qp_complete_rqe_imm(struct swi_qp *qp, const struct siw_rqe *rqe,
+			     u32 bytes, __be32 imm)
+{
+	struct siw_cqe cqe = {
+		.id = rqe->id,
+		.opcode = SIW_OP_RECEIVE,
+		.status = SIW_WC_SUCCESS,
+		.flags = ENG_CQE_IMM,
+		.bytes = bytes,
+		.imm_data = (__force u32)imm,
+	};
+
+	swi_qp_cqe_owner(qp, qp->rcq, &cqe);
+	swi_qp_push_cqe(qp, qp->rcq, &cqe, rqe->flags & SIW_WQE_SOLICITED);
+}
+
 /*
  * A user SQE may name what libsiw can post, nothing else, with no more
  * SGEs than the QP was granted
@@ -302,6 +347,8 @@ static bool swi_user_sqe_ok(const struct swi_qp *qp, const struct siw_sqe *sqe)
  * swi_qp_take_sqe() - take the next send work request off the SQ
  * @qp: the QP
  * @sqe: where the work request is copied
+ * @ext: where what it carries beyond the SQE is copied (zeros for a QP
+ *	without), or NULL
  * @hold: ENG_SQ_HOLD_* bits: the kinds of work request that may not
  *	start now; such a request is copied but stays on the SQ
  *
@@ -316,7 +363,8 @@ static bool swi_user_sqe_ok(const struct swi_qp *qp, const struct siw_sqe *sqe)
  * next one back, -EINVAL for a malformed user work request (consumed all
  * the same).
  */
-int swi_qp_take_sqe(struct swi_qp *qp, struct siw_sqe *sqe, unsigned int hold)
+int swi_qp_take_sqe(struct swi_qp *qp, struct siw_sqe *sqe,
+		    struct eng_sqe_ext *ext, unsigned int hold)
 {
 	struct siw_sqe *slot;
 	unsigned long flags;
@@ -350,6 +398,10 @@ int swi_qp_take_sqe(struct swi_qp *qp, struct siw_sqe *sqe, unsigned int hold)
 		err = -EAGAIN;
 		goto out;
 	}
+	if (ext && qp->sq_ext)
+		*ext = qp->sq_ext[qp->sq.get & (qp->sq.num - 1)];
+	else if (ext)
+		*ext = (struct eng_sqe_ext){};
 	swi_slot_free(slot);
 	WRITE_ONCE(qp->sq.get, qp->sq.get + 1);
 out:
@@ -407,7 +459,7 @@ static void swi_qp_flush_sq_ring(struct swi_qp *qp)
 	struct siw_sqe sqe;
 	u32 budget = qp->sq.num;
 
-	while (budget-- && swi_qp_take_sqe(qp, &sqe, 0) != -ENOENT)
+	while (budget-- && swi_qp_take_sqe(qp, &sqe, NULL, 0) != -ENOENT)
 		swi_qp_complete_sqe(qp, &sqe, 0, SIW_WC_WR_FLUSH_ERR);
 }
 
@@ -800,6 +852,7 @@ struct eng_stream *swi_qp_stream_new(struct swi_qp *qp, struct socket *sock,
 		.qp_num = qp->base.qp_num,
 		.ird = READ_ONCE(qp->ird),
 		.ord = READ_ONCE(qp->ord),
+		.ext = qp->ext,
 	};
 
 	return swi_eng_stream_create(&link, sock, cfg);
@@ -1005,6 +1058,8 @@ int swi_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	mutex_lock(&qp->state_lock);	/* as the stream: restrack reads them */
 	swi_ring_free(&qp->rq);
 	swi_ring_free(&qp->sq);
+	kvfree(qp->sq_ext);
+	qp->sq_ext = NULL;
 	mutex_unlock(&qp->state_lock);
 	put_pid(qp->owner);
 	atomic_dec(&dev->num_qp);
@@ -1027,7 +1082,8 @@ static bool swi_read_inv_ok(const struct ib_send_wr *wr)
 	       rdmap_stag_index(wr->sg_list[0].lkey);
 }
 
-static int swi_sqe_opcode(const struct ib_send_wr *wr, struct siw_sqe *sqe)
+static int swi_sqe_opcode(const struct swi_qp *qp, const struct ib_send_wr *wr,
+			  struct siw_sqe *sqe)
 {
 	switch (wr->opcode) {
 	case IB_WR_SEND:
@@ -1039,6 +1095,13 @@ static int swi_sqe_opcode(const struct ib_send_wr *wr, struct siw_sqe *sqe)
 		return 0;
 	case IB_WR_RDMA_WRITE:
 		sqe->opcode = SIW_OP_WRITE;
+		break;
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		/* the Write, then Immediate Data (RFC 7306 section 6) */
+		if (!qp->ext)
+			return -EOPNOTSUPP;
+		sqe->opcode = SIW_OP_WRITE;
+		sqe->flags |= ENG_WQE_IMM;
 		break;
 	case IB_WR_RDMA_READ:
 	case IB_WR_RDMA_READ_WITH_INV:
@@ -1062,7 +1125,10 @@ static int swi_sqe_opcode(const struct ib_send_wr *wr, struct siw_sqe *sqe)
 		sqe->access = reg_wr(wr)->access;
 		return 0;
 	default:
-		/* immediate data and atomics do not exist on iWARP */
+		/*
+		 * RFC 7306 has no Send with Immediate; its atomics are not
+		 * carried yet (Documentation/rfc7306.rst)
+		 */
 		return -EOPNOTSUPP;
 	}
 	sqe->raddr = rdma_wr(wr)->remote_addr;
@@ -1098,7 +1164,7 @@ static int swi_sqe_from_wr(struct swi_qp *qp, const struct ib_send_wr *wr,
 
 	memset(sqe, 0, sizeof(*sqe));
 	sqe->id = wr->wr_id;
-	err = swi_sqe_opcode(wr, sqe);
+	err = swi_sqe_opcode(qp, wr, sqe);
 	if (!err && wr->send_flags & ~SWI_SEND_FLAGS)
 		err = -EINVAL;
 	if (err)
@@ -1139,6 +1205,9 @@ static int swi_post_send_one(struct swi_qp *qp, const struct ib_send_wr *wr)
 		err = -ENOMEM;
 	} else {
 		memcpy(slot, &sqe, sizeof(sqe));
+		if (sqe.flags & ENG_WQE_IMM)
+			qp->sq_ext[qp->sq.put & (qp->sq.num - 1)].imm =
+				wr->ex.imm_data;
 		swi_slot_fill(slot, sqe.flags);
 		qp->sq.put++;
 	}

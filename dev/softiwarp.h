@@ -323,6 +323,8 @@ struct swi_mr {
  *	@state with READ_ONCE(), not under it
  * @rq_lock: the same for @rq
  * @sq: send queue ring of struct siw_sqe
+ * @sq_ext: what a kernel work request carries beyond its SQE, one entry
+ *	per slot of @sq, under @sq_lock with it; NULL unless @ext
  * @rq: receive queue ring of struct siw_rqe (unused with an SRQ)
  * @scq: send CQ
  * @rcq: receive CQ
@@ -337,6 +339,8 @@ struct swi_mr {
  * @recv_sge: SGEs per receive WR, as granted (0 with an SRQ)
  * @sig_all: every send WR completes (IB_SIGNAL_ALL_WR)
  * @user: the rings are mapped by user space (libsiw)
+ * @ext: RFC 7306's Immediate Data is sent and accepted (a kernel QP
+ *	created while the module parameter rfc7306 was on); fixed
  * @owner: the thread group that created a user QP (NULL for a kernel
  *	QP): connect and accept find a user QP by number for it only
  * @conn: the connection endpoint (cm/), NULL while IDLE
@@ -363,6 +367,7 @@ struct swi_qp {
 	spinlock_t sq_lock;		/* @sq indexes: producer, consumers */
 	spinlock_t rq_lock;		/* @rq indexes: producer, consumers */
 	struct swi_ring sq;
+	struct eng_sqe_ext *sq_ext;
 	struct swi_ring rq;
 	struct swi_cq *scq;
 	struct swi_cq *rcq;
@@ -375,6 +380,7 @@ struct swi_qp {
 	u32 recv_sge;
 	bool sig_all;
 	bool user;
+	bool ext;
 	struct pid *owner;
 	struct swi_cep *conn;
 	struct eng_stream *stream;

@@ -58,6 +58,29 @@ struct eng_stream;
 
 /* SQE flag of a work request the engine made itself: never completes */
 #define ENG_WQE_INTERNAL	BIT(15)
+/*
+ * SQE flag of an RDMA Write with Immediate Data (kernel QPs only): the
+ * Write, then an Immediate Data message (RFC 7306 section 6) carrying
+ * &eng_sqe_ext.imm
+ */
+#define ENG_WQE_IMM		BIT(14)
+/*
+ * CQE flag of a receive that Immediate Data completed: the CQE's
+ * @imm_data holds the 32-bit immediate, in network order
+ */
+#define ENG_CQE_IMM		BIT(7)
+
+/**
+ * struct eng_sqe_ext - what a kernel work request carries beyond its SQE
+ * @imm: the immediate data of an RDMA Write with Immediate (ENG_WQE_IMM),
+ *	in network order, as ib_send_wr gives it
+ *
+ * struct siw_sqe, the ring's format, has no room for it: the QP keeps
+ * one per SQ slot beside the ring (&swi_qp.sq_ext).
+ */
+struct eng_sqe_ext {
+	__be32 imm;
+};
 
 /* swi_qp_take_sqe()'s @hold: which work requests may not start now */
 #define ENG_SQ_HOLD_READ	BIT(0)	/* the ORQ is full: no RDMA Read */
@@ -88,6 +111,8 @@ static inline bool eng_op_is_read(u8 op)
  * @ird: the QP's IRD, which sizes the stream's IRQ unless the
  *	negotiated configuration names one
  * @ord: the same for the ORQ
+ * @ext: RFC 7306's Immediate Data is accepted from the peer (a kernel QP
+ *	created while the module parameter rfc7306 was on)
  */
 struct eng_qp_link {
 	struct swi_qp *qp;
@@ -98,6 +123,7 @@ struct eng_qp_link {
 	u32 qp_num;
 	u32 ird;
 	u32 ord;
+	bool ext;
 };
 
 /**
@@ -200,7 +226,8 @@ void swi_eng_tx_lose_rresp_src(int n);
  * contexts (the socket callbacks, the transmitter's work, a poster);
  * each says in its kernel-doc which context it accepts.
  */
-int swi_qp_take_sqe(struct swi_qp *qp, struct siw_sqe *sqe, unsigned int hold);
+int swi_qp_take_sqe(struct swi_qp *qp, struct siw_sqe *sqe,
+		    struct eng_sqe_ext *ext, unsigned int hold);
 int swi_qp_take_rqe(struct swi_qp *qp, struct siw_rqe *rqe);
 void swi_qp_raise(struct swi_qp *qp, enum rdmap_qp_event event,
 		  enum rdmap_qp_err err);
@@ -208,6 +235,8 @@ void swi_qp_complete_sqe(struct swi_qp *qp, const struct siw_sqe *sqe,
 			 u32 bytes, enum siw_wc_status status);
 void swi_qp_complete_rqe(struct swi_qp *qp, const struct siw_rqe *rqe,
 			 u32 bytes, enum siw_wc_status status, u32 inval);
+void swi_qp_complete_rqe_imm(struct swi_qp *qp, const struct siw_rqe *rqe,
+			     u32 bytes, __be32 imm);
 void swi_qp_count_tx(struct swi_qp *qp, u32 fpdus, u32 octets, u32 markers);
 void swi_qp_count_rx(struct swi_qp *qp, bool crc_error, u32 octets,
 		     u32 markers);

@@ -77,6 +77,13 @@ static int eng_rx_malformed(struct eng_stream *s)
 			   TERM_RDMAP_UNSPECIFIED);
 }
 
+/* @opcode is Immediate Data, on a stream that accepts it */
+static bool eng_rx_is_imm(const struct eng_stream *s, u8 opcode)
+{
+	return s->rx.ddp.ulp_ext &&
+	       (opcode == RDMAP_IMM || opcode == RDMAP_IMM_SE);
+}
+
 /* From the first two octets: how long the headers of this ULPDU are */
 static int eng_rx_hdr_len(struct eng_stream *s)
 {
@@ -87,6 +94,9 @@ static int eng_rx_hdr_len(struct eng_stream *s)
 
 	if (!tagged && opcode == RDMAP_READ_REQ)
 		need += RDMAP_READ_REQ_SIZE;
+	/* its 8 octets are kept as a header: none is placed */
+	if (!tagged && eng_rx_is_imm(s, opcode))
+		need += RDMAP_IMM_SIZE;
 	if (!tagged && opcode == RDMAP_TERMINATE && rx->ulpdu_len > need)
 		need += min_t(unsigned int, rx->ulpdu_len - need,
 			      RDMAP_TERM_MAX_SIZE);
@@ -296,6 +306,11 @@ static int eng_rx_seg_begin(struct eng_stream *s)
 			eng_rx_drop_mem(rx);	/* nothing to place */
 	} else if (h->qn == RDMAP_QN_SEND && eng_rx_take_rqe(s)) {
 		return -EPROTO;
+	} else if (h->qn == RDMAP_QN_SEND && eng_rx_is_imm(s, h->opcode)) {
+		/* one segment, exactly 8 octets (RFC 7306 section 6.3) */
+		if (!h->last)
+			return eng_rx_malformed(s);
+		rx->ddp.queue[RDMAP_QN_SEND].buf_len = RDMAP_IMM_SIZE;
 	} else if (h->qn < RDMAP_QN_COUNT && h->qn != RDMAP_QN_SEND) {
 		q = &rx->ddp.queue[h->qn];
 		q->buffers = h->qn == RDMAP_QN_TERMINATE ? 1 :
@@ -598,8 +613,29 @@ static int eng_rx_send_done(struct eng_stream *s, u32 bytes)
 	rx->rqe.flags = op == RDMAP_SEND_SE || op == RDMAP_SEND_SE_INVAL ?
 			SIW_WQE_SOLICITED : 0;
 	rx->rqe_valid = false;
+	rx->write_len = 0;	/* no Immediate Data tells its length now */
 	eng_rx_rqe_unhold(rx);
 	swi_qp_complete_rqe(qp, &rx->rqe, bytes, SIW_WC_SUCCESS, inval);
+	return 0;
+}
+
+/*
+ * Immediate Data arrived (RFC 7306 section 6): it completes the receive it
+ * took, with the length of the RDMA Write before it
+ */
+static int eng_rx_imm_done(struct eng_stream *s)
+{
+	struct eng_rx *rx = &s->rx;
+	__be32 imm;
+
+	if (swi_rdmap_imm_parse(rx->hdr + DDP_UNTAGGED_HDR_SIZE,
+				rx->hdr_len - DDP_UNTAGGED_HDR_SIZE, &imm) < 0)
+		return eng_rx_malformed(s);
+	rx->rqe.flags = rx->h.opcode == RDMAP_IMM_SE ? SIW_WQE_SOLICITED : 0;
+	rx->rqe_valid = false;
+	eng_rx_rqe_unhold(rx);
+	swi_qp_complete_rqe_imm(s->link.qp, &rx->rqe, rx->write_len, imm);
+	rx->write_len = 0;
 	return 0;
 }
 
@@ -610,6 +646,19 @@ static void eng_rx_mark_open(struct eng_rx *rx, u8 bit, bool open)
 		rx->open |= bit;
 	else
 		rx->open &= ~bit;
+}
+
+/*
+ * A segment of an RDMA Write was placed: count its octets, and keep the
+ * length of a whole Write for the Immediate Data that may follow
+ */
+static void eng_rx_write_seg(struct eng_rx *rx, u32 n)
+{
+	rx->write_got = min_t(u64, (u64)rx->write_got + n, U32_MAX);
+	if (!rx->h.last)
+		return;
+	rx->write_len = rx->write_got;
+	rx->write_got = 0;
 }
 
 /* A good FPDU ended: account for the segment, complete messages */
@@ -629,6 +678,7 @@ static int eng_rx_seg_end(struct eng_stream *s)
 	if (h->tagged) {
 		if (h->opcode != RDMAP_READ_RESP) {
 			eng_rx_mark_open(rx, ENG_RX_OPEN_WRITE, !h->last);
+			eng_rx_write_seg(rx, rx->ulpdu_len - DDP_TAGGED_HDR_SIZE);
 			return 0;
 		}
 		rx->rresp_got += rx->ulpdu_len - DDP_TAGGED_HDR_SIZE;
@@ -647,7 +697,9 @@ static int eng_rx_seg_end(struct eng_stream *s)
 	q->msn++;
 	q->received = 0;
 	q->buffers = 0;
-	if (h->qn == RDMAP_QN_SEND)
+	if (h->qn == RDMAP_QN_SEND && eng_rx_is_imm(s, h->opcode))
+		err = eng_rx_imm_done(s);
+	else if (h->qn == RDMAP_QN_SEND)
 		err = eng_rx_send_done(s, bytes);
 	else if (h->qn == RDMAP_QN_READ_REQ)
 		err = eng_rx_read_req(s);
@@ -774,6 +826,7 @@ int swi_eng_rx_init(struct eng_stream *s)
 
 	memset(&s->rx, 0, sizeof(s->rx));
 	s->rx.ddp.rdmac = s->cfg.rdmac;
+	s->rx.ddp.ulp_ext = s->link.ext;
 	for (i = 0; i < RDMAP_QN_COUNT; i++)
 		s->rx.ddp.queue[i].msn = DDP_MSN_FIRST;
 	return swi_mpa_rx_init_verified(&s->mrx, &s->mscan, &s->cfg.rx, U16_MAX,

@@ -99,10 +99,17 @@ enum eng_tx_kind {
  *	is staged); @rr then owns the reference to the source region
  * @sink: an RDMA Read's Data Sink object, held from the check of the
  *	work request until it moves to the ORQ entry
+ * @ext: what the work request carries beyond @sqe (ENG_TX_SQE)
+ * @imm: the message is the Immediate Data of an RDMA Write with
+ *	Immediate (ENG_WQE_IMM), which follows the Write's last FPDU
+ * @wlen: the Write's length then, for the work request's completion
  */
 struct eng_tx_job {
 	u8 kind;
 	struct siw_sqe sqe;
+	struct eng_sqe_ext ext;
+	bool imm;
+	u32 wlen;
 	struct rdmap_mem *sink;
 	struct eng_rreq rr;
 	u32 len;
@@ -146,6 +153,10 @@ struct eng_tx_job {
  * @open: the messages in progress: BIT(qn) for an untagged queue whose
  *	message had a segment without L and not yet the one with L,
  *	ENG_RX_OPEN_WRITE likewise for an RDMA Write (swi_eng_stream_cut_short())
+ * @write_got: octets of the RDMA Write in progress placed so far
+ * @write_len: octets of the last whole RDMA Write, until Immediate Data
+ *	reports them (ib_wc.byte_len of IB_WC_RECV_RDMA_WITH_IMM) or another
+ *	message on queue 0 completes
  */
 struct eng_rx {
 	u8 hdr[ENG_RX_HDR_MAX];
@@ -166,6 +177,8 @@ struct eng_rx {
 	bool rqe_valid;
 	bool failed;
 	u8 open;
+	u32 write_got;
+	u32 write_len;
 };
 
 /* &eng_rx.open: an RDMA Write in progress; bits 0..2 are the queues */

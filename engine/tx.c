@@ -326,6 +326,11 @@ static void eng_tx_hdr(struct eng_stream *s, struct ddp_hdr_info *h)
 	if (j->kind == ENG_TX_TERM) {
 		h->opcode = RDMAP_TERMINATE;
 		h->qn = RDMAP_QN_TERMINATE;
+	} else if (j->imm) {
+		/* RFC 7306 section 6.3: untagged, queue 0, with the Sends */
+		h->opcode = sqe->flags & SIW_WQE_SOLICITED ? RDMAP_IMM_SE :
+							     RDMAP_IMM;
+		h->qn = RDMAP_QN_SEND;
 	} else if (sqe->opcode == SIW_OP_WRITE) {
 		h->tagged = 1;
 		h->opcode = RDMAP_WRITE;
@@ -382,7 +387,8 @@ static int eng_tx_stage(struct eng_stream *s, struct eng_ulpdu *u, u32 mulpdu)
 	room = mulpdu - hl;
 	n = min(j->len - j->done, room);
 	h.last = j->done + n == j->len;
-	if (h.opcode == RDMAP_READ_REQ || h.opcode == RDMAP_TERMINATE) {
+	if (h.opcode == RDMAP_READ_REQ || h.opcode == RDMAP_TERMINATE ||
+	    j->imm) {
 		n = 0;		/* one segment, all header */
 		h.last = 1;
 	}
@@ -404,6 +410,9 @@ static int eng_tx_stage(struct eng_stream *s, struct eng_ulpdu *u, u32 mulpdu)
 	} else if (h.opcode == RDMAP_TERMINATE) {
 		memcpy(buf + hl, &s->term, s->term_len);
 		hl += s->term_len;
+	} else if (j->imm) {
+		swi_rdmap_imm_build((void *)(buf + hl), j->ext.imm);
+		hl += RDMAP_IMM_SIZE;
 	}
 	u->nr = 0;
 	u->len = 0;
@@ -852,12 +861,13 @@ static bool eng_tx_pick_sqe(struct eng_stream *s)
 
 	if (!swi_eng_cq_room(s))
 		return false;	/* the drain that makes room kicks us */
-	err = swi_qp_take_sqe(s->link.qp, &j->sqe, eng_tx_sq_hold(s));
+	err = swi_qp_take_sqe(s->link.qp, &j->sqe, &j->ext, eng_tx_sq_hold(s));
 	if (err == -ENOENT || err == -EAGAIN)
 		return false;
 	j->kind = ENG_TX_SQE;
 	j->done = 0;
 	j->last = false;
+	j->imm = false;
 	if (err) {
 		eng_tx_sqe_failed(s, SIW_WC_LOC_QP_OP_ERR);
 		return true;
@@ -884,6 +894,11 @@ static bool eng_tx_pick_sqe(struct eng_stream *s)
 		return true;
 	}
 	j->len = len;
+	/* with no data, the Immediate Data message goes alone (section 6) */
+	if ((j->sqe.flags & ENG_WQE_IMM) && !len) {
+		j->imm = true;
+		j->wlen = 0;
+	}
 	if (eng_op_is_read(j->sqe.opcode)) {
 		/* In the ORQ before the Request leaves: the Response may race */
 		spin_lock_irqsave(&s->qlock, flags);
@@ -942,6 +957,7 @@ static bool eng_tx_pick(struct eng_stream *s)
 
 	j->done = 0;
 	j->last = false;
+	j->imm = false;
 	/*
 	 * Only the SQ has work: no lock. A Terminate, a Read Request or an
 	 * RTR queued after this look is followed by a kick, which runs the
@@ -1001,6 +1017,20 @@ static bool eng_tx_pick(struct eng_stream *s)
 	return eng_tx_pick_sqe(s);
 }
 
+/*
+ * The Write of an RDMA Write with Immediate is in the socket: the job
+ * goes on as its Immediate Data message (RFC 7306 section 6), which the
+ * transmitter frames next, before any other message
+ */
+static void eng_tx_imm_next(struct eng_tx_job *j)
+{
+	j->imm = true;
+	j->wlen = j->len;
+	j->len = 0;
+	j->done = 0;
+	j->last = false;
+}
+
 /* The last FPDU of the job is in the socket */
 static void eng_tx_finish(struct eng_stream *s)
 {
@@ -1012,9 +1042,14 @@ static void eng_tx_finish(struct eng_stream *s)
 			s->msn[RDMAP_QN_READ_REQ]++;
 			break;
 		}
-		if (j->sqe.opcode != SIW_OP_WRITE)
+		if ((j->sqe.flags & ENG_WQE_IMM) && !j->imm) {
+			eng_tx_imm_next(j);
+			return;
+		}
+		if (j->sqe.opcode != SIW_OP_WRITE || j->imm)
 			s->msn[RDMAP_QN_SEND]++;
-		swi_eng_cq_sqe_done(s, &j->sqe, j->len, SIW_WC_SUCCESS);
+		swi_eng_cq_sqe_done(s, &j->sqe, j->imm ? j->wlen : j->len,
+				    SIW_WC_SUCCESS);
 		break;
 	case ENG_TX_RRESP:
 		/* its IRD entry was released when the last FPDU was staged */

@@ -67,6 +67,9 @@
 #define QPT_WAIT_MS	5000
 #define QPT_RW_CTXS	4
 
+/* qpt_up_pair() turns RFC 7306 off on its QPs (qpt_imm_ext_off()) */
+static bool qpt_ext_off;
+
 struct qpt {
 	struct ib_device *dev;
 	struct ib_pd *pd;
@@ -143,6 +146,9 @@ static struct qpt *qpt_up_pair(struct kunit *test,
 		KUNIT_ASSERT_NOT_NULL(test, t->buf[i]);
 		if (rd)
 			swi_qp_set_rd_limits(to_swi_qp(t->qp[i]), rd, rd);
+		/* as the module parameter rfc7306=N would have made it */
+		if (qpt_ext_off)
+			to_swi_qp(t->qp[i])->ext = false;
 	}
 	swi_kunit_sock_pair(test, &sock[0], &sock[1]);
 	for (i = 0; i < 2; i++) {
@@ -855,21 +861,21 @@ static void qpt_take_sqe_hold(struct kunit *test)
 	qpt_post(test, t, 0, &rd.wr, 64);
 	qpt_post(test, t, 0, &fenced, 8);
 	qpt_post(test, t, 0, &send, 8);
-	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, ENG_SQ_HOLD_READ),
+	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, NULL, ENG_SQ_HOLD_READ),
 			-EAGAIN);
 	KUNIT_EXPECT_EQ(test, sqe.id, 31);
-	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, ENG_SQ_HOLD_FENCE), 0);
+	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, NULL, ENG_SQ_HOLD_FENCE), 0);
 	KUNIT_EXPECT_EQ(test, sqe.id, 31);
 	KUNIT_EXPECT_EQ(test, sqe.opcode, SIW_OP_READ);
-	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, ENG_SQ_HOLD_FENCE),
+	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, NULL, ENG_SQ_HOLD_FENCE),
 			-EAGAIN);
-	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, ENG_SQ_HOLD_READ), 0);
+	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, NULL, ENG_SQ_HOLD_READ), 0);
 	KUNIT_EXPECT_EQ(test, sqe.id, 32);
 	KUNIT_EXPECT_TRUE(test, sqe.flags & SIW_WQE_READ_FENCE);
-	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, ENG_SQ_HOLD_READ |
+	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, NULL, ENG_SQ_HOLD_READ |
 					      ENG_SQ_HOLD_FENCE), 0);
 	KUNIT_EXPECT_EQ(test, sqe.id, 33);
-	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, 0), -ENOENT);
+	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, NULL, 0), -ENOENT);
 }
 
 /*
@@ -1150,11 +1156,14 @@ static void qpt_read_inv_bad_stag(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
 }
 
-/* Immediate data and atomics: refused at post time, nothing sent */
+/*
+ * Send with Immediate (RFC 7306 has none), atomics (not carried yet), LSO:
+ * refused at post time, nothing sent
+ */
 static void qpt_unsupported_wr(struct kunit *test)
 {
 	static const enum ib_wr_opcode ops[] = {
-		IB_WR_RDMA_WRITE_WITH_IMM, IB_WR_SEND_WITH_IMM,
+		IB_WR_SEND_WITH_IMM,
 		IB_WR_ATOMIC_CMP_AND_SWP, IB_WR_ATOMIC_FETCH_AND_ADD,
 		IB_WR_LSO, IB_WR_MASKED_ATOMIC_CMP_AND_SWP,
 	};
@@ -2789,7 +2798,7 @@ static void qpt_user_flags_masked(struct kunit *test)
 	WRITE_ONCE(slot->flags, SIW_WQE_VALID | SIW_WQE_SIGNALLED |
 				ENG_WQE_INTERNAL | BIT(12));
 	qp->user = true;
-	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, 0), 0);
+	KUNIT_EXPECT_EQ(test, swi_qp_take_sqe(qp, &sqe, NULL, 0), 0);
 	qp->user = false;
 	KUNIT_EXPECT_EQ(test, sqe.id, 71);
 	KUNIT_EXPECT_FALSE(test, sqe.flags & ENG_WQE_INTERNAL);
@@ -3139,6 +3148,289 @@ static void qpt_net_exit_waits(struct kunit *test)
 	dev_put(lo);
 }
 
+/* The immediate of the tests, in network order as ib_send_wr has it */
+#define QPT_IMM		cpu_to_be32(0x8badf00d)
+
+/* A receive with no SGE, as RTRS posts for Immediate Data */
+static void qpt_post_recv_empty(struct kunit *test, struct qpt *t, int i,
+				u64 id)
+{
+	struct ib_recv_wr wr = { .wr_id = id };
+
+	KUNIT_ASSERT_EQ(test, ib_post_recv(t->qp[i], &wr, NULL), 0);
+}
+
+/* Post an RDMA Write with Immediate of @len octets to @mr at @off */
+static void qpt_post_write_imm(struct kunit *test, struct qpt *t,
+			       struct ib_mr *mr, u64 id, u32 off, u32 len,
+			       int flags)
+{
+	struct ib_rdma_wr w = {
+		.wr = { .opcode = IB_WR_RDMA_WRITE_WITH_IMM, .wr_id = id,
+			.send_flags = flags, .ex.imm_data = QPT_IMM },
+		.remote_addr = mr->iova + off, .rkey = mr->rkey,
+	};
+
+	qpt_post(test, t, 0, &w.wr, len);
+}
+
+/* Expect a receive completed by Immediate Data after @len octets */
+static void qpt_expect_imm(struct kunit *test, struct qpt *t, u64 id,
+			   u32 len)
+{
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[1], &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_RECV_RDMA_WITH_IMM);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, id);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, len);
+	KUNIT_EXPECT_TRUE(test, wc.wc_flags & IB_WC_WITH_IMM);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(wc.ex.imm_data),
+			be32_to_cpu(QPT_IMM));
+}
+
+/*
+ * RFC 7306 section 6: an RDMA Write with Immediate places its data, then
+ * completes a receive with no SGE as IB_WC_RECV_RDMA_WITH_IMM, its
+ * immediate and the Write's length; the data is there when it completes.
+ * With no data, the Immediate Data alone completes one. The receives and
+ * a Send after them keep their order on queue 0.
+ */
+static void qpt_write_imm(struct kunit *test)
+{
+	const struct eng_stream_cfg cfg = {
+		.tx = { .crc = true }, .rx = { .crc = true },
+	};
+	struct qpt *t = qpt_up(test, &cfg);
+	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
+					       IB_ACCESS_REMOTE_WRITE);
+	struct ib_send_wr sw = { .opcode = IB_WR_SEND, .wr_id = 95 };
+
+	qpt_fill(t->buf[0], QPT_BUF, 90);
+	qpt_post_recv_empty(test, t, 1, 91);
+	qpt_post_recv_empty(test, t, 1, 92);
+	qpt_post_recv(test, t, 1, 96, 64);
+	qpt_post_write_imm(test, t, mr, 93, 7, QPT_LEN, 0);
+	qpt_expect_wc(test, t->cq[0], IB_WC_RDMA_WRITE, 93, 0);
+	qpt_expect_imm(test, t, 91, QPT_LEN);
+	KUNIT_EXPECT_EQ(test, memcmp(t->buf[1] + 7, t->buf[0], QPT_LEN), 0);
+	qpt_post_write_imm(test, t, mr, 94, 0, 0, IB_SEND_SOLICITED);
+	qpt_expect_wc(test, t->cq[0], IB_WC_RDMA_WRITE, 94, 0);
+	qpt_expect_imm(test, t, 92, 0);
+	qpt_post(test, t, 0, &sw, 64);
+	qpt_expect_wc(test, t->cq[0], IB_WC_SEND, 95, 0);
+	qpt_expect_wc(test, t->cq[1], IB_WC_RECV, 96, 64);
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+}
+
+/*
+ * Immediate Data consumes a receive (RFC 7306 section 6.3): with none
+ * posted the receiver sends DDP's "no buffer" Terminate, and both QPs
+ * end in ERROR (the Write with Immediate completed when it was sent:
+ * its status says nothing of the peer)
+ */
+static void qpt_write_imm_no_recv(struct kunit *test)
+{
+	const struct eng_stream_cfg cfg = {};
+	struct qpt *t = qpt_up(test, &cfg);
+	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
+					       IB_ACCESS_REMOTE_WRITE);
+	struct ib_wc wc;
+
+	qpt_post_write_imm(test, t, mr, 97, 0, 100, 0);
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 0, IB_QPS_ERR));
+	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[0], &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 97);
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+}
+
+/* The raw peer reads one untagged FPDU and checks its DDP header */
+static void qpt_raw_expect_untagged(struct kunit *test, struct qpt *t,
+				    u8 *u, u8 opcode, u32 msn, u16 len)
+{
+	struct ddp_hdr_info h;
+	u16 n = qpt_raw_read_fpdu(test, t, u);
+
+	KUNIT_ASSERT_EQ(test, n, DDP_UNTAGGED_HDR_SIZE + len);
+	KUNIT_ASSERT_EQ(test, swi_ddp_hdr_parse(u, n, &h),
+			DDP_UNTAGGED_HDR_SIZE);
+	KUNIT_EXPECT_FALSE(test, h.tagged);
+	KUNIT_EXPECT_TRUE(test, h.last);
+	KUNIT_EXPECT_EQ(test, h.opcode, opcode);
+	KUNIT_EXPECT_EQ(test, h.qn, RDMAP_QN_SEND);
+	KUNIT_EXPECT_EQ(test, h.msn, msn);
+	KUNIT_EXPECT_EQ(test, h.mo, 0);
+	KUNIT_EXPECT_EQ(test, h.stag, 0);
+}
+
+/*
+ * What a peer sees of a Write with Immediate (RFC 7306 sections 6.2, 6.3
+ * and Appendix A.3): the Write, then Immediate Data with SE (solicited)
+ * on queue 0 with the next MSN, exactly 8 octets, the 32-bit immediate
+ * in octets 0 to 3 and zeros after; with no data, Immediate Data alone
+ */
+static void qpt_write_imm_on_the_wire(struct kunit *test)
+{
+	static const u8 imm[RDMAP_IMM_SIZE] = { 0x8b, 0xad, 0xf0, 0x0d };
+	const struct eng_stream_cfg cfg = {};
+	const struct eng_stream_cfg *both[2] = { &cfg, NULL };
+	struct qpt *t = qpt_up_pair(test, both, 0);
+	struct ib_mr mr = { .iova = 0x1000, .rkey = 0x4242 };
+	u8 *u = kunit_kzalloc(test, MPA_MULPDU_MAX + 8, GFP_KERNEL);
+	struct ddp_hdr_info h;
+	u16 n;
+
+	KUNIT_ASSERT_NOT_NULL(test, u);
+	qpt_post_write_imm(test, t, &mr, 98, 0, 100, IB_SEND_SOLICITED);
+	n = qpt_raw_read_fpdu(test, t, u);
+	KUNIT_ASSERT_EQ(test, n, DDP_TAGGED_HDR_SIZE + 100);
+	KUNIT_ASSERT_EQ(test, swi_ddp_hdr_parse(u, n, &h), DDP_TAGGED_HDR_SIZE);
+	KUNIT_EXPECT_EQ(test, h.opcode, RDMAP_WRITE);
+	KUNIT_EXPECT_EQ(test, h.stag, 0x4242);
+	KUNIT_EXPECT_TRUE(test, h.last);
+	qpt_raw_expect_untagged(test, t, u, RDMAP_IMM_SE, DDP_MSN_FIRST,
+				RDMAP_IMM_SIZE);
+	KUNIT_EXPECT_EQ(test, memcmp(u + DDP_UNTAGGED_HDR_SIZE, imm,
+				     RDMAP_IMM_SIZE), 0);
+	qpt_expect_wc(test, t->cq[0], IB_WC_RDMA_WRITE, 98, 0);
+	qpt_post_write_imm(test, t, &mr, 99, 0, 0, 0);
+	qpt_raw_expect_untagged(test, t, u, RDMAP_IMM, DDP_MSN_FIRST + 1,
+				RDMAP_IMM_SIZE);
+	KUNIT_EXPECT_EQ(test, memcmp(u + DDP_UNTAGGED_HDR_SIZE, imm,
+				     RDMAP_IMM_SIZE), 0);
+	qpt_expect_wc(test, t->cq[0], IB_WC_RDMA_WRITE, 99, 0);
+}
+
+/*
+ * Immediate Data from a peer: octets 0 to 3 are the immediate, 4 to 7
+ * ignored; the receive reports the Write before it, 0 when a Send came
+ * between
+ */
+static void qpt_imm_from_peer(struct kunit *test)
+{
+	static const u8 imm[RDMAP_IMM_SIZE] = { 0x8b, 0xad, 0xf0, 0x0d,
+						0xff, 0xee, 0xdd, 0xcc };
+	const struct eng_stream_cfg cfg = {};
+	const struct eng_stream_cfg *both[2] = { NULL, &cfg };
+	struct qpt *t = qpt_up_pair(test, both, 0);
+	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
+					       IB_ACCESS_REMOTE_WRITE);
+
+	qpt_post_recv_empty(test, t, 1, 81);
+	qpt_post_recv(test, t, 1, 82, 16);
+	qpt_post_recv_empty(test, t, 1, 83);
+	qpt_raw_tagged(test, t, RDMAP_WRITE, mr->rkey, mr->iova, 300, 0x3c, 0);
+	qpt_raw_untagged(test, t, RDMAP_IMM, RDMAP_QN_SEND, DDP_MSN_FIRST, 0,
+			 true, imm, sizeof(imm));
+	qpt_expect_imm(test, t, 81, 300);
+	KUNIT_EXPECT_TRUE(test, qpt_all(t->buf[1], 300, 0x3c));
+	qpt_raw_tagged(test, t, RDMAP_WRITE, mr->rkey, mr->iova, 20, 0x3d, 0);
+	qpt_raw_untagged(test, t, RDMAP_SEND, RDMAP_QN_SEND, DDP_MSN_FIRST + 1,
+			 0, true, imm, sizeof(imm));
+	qpt_expect_wc(test, t->cq[1], IB_WC_RECV, 82, sizeof(imm));
+	qpt_raw_untagged(test, t, RDMAP_IMM_SE, RDMAP_QN_SEND,
+			 DDP_MSN_FIRST + 2, 0, true, imm, sizeof(imm));
+	qpt_expect_imm(test, t, 83, 0);
+	KUNIT_EXPECT_EQ(test, qpt_state(t, 1), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+}
+
+/* An Immediate Data message the receiver refuses, and its Terminate */
+struct qpt_imm_case {
+	const char *name;
+	bool tagged;
+	bool last;
+	bool no_recv;
+	u32 qn;
+	u16 len;
+	u8 layer, etype, code;
+};
+
+static const struct qpt_imm_case qpt_imm_cases[] = {
+	{ "7 octets", false, true, false, 0, 7, 0, 2, 0xff },
+	{ "9 octets", false, true, false, 0, 9, 1, 2, 0x05 },
+	{ "none", false, true, false, 0, 0, 0, 2, 0xff },
+	{ "tagged", true, true, false, 0, 8, 0, 2, 0x06 },
+	{ "without L", false, false, false, 0, 8, 0, 2, 0xff },
+	{ "queue 1", false, true, false, 1, 8, 1, 2, 0x01 },
+	{ "no receive", false, true, true, 0, 8, 1, 2, 0x02 },
+};
+
+static void qpt_imm_case_desc(const struct qpt_imm_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(qpt_imm, qpt_imm_cases, qpt_imm_case_desc);
+
+/*
+ * RFC 7306 section 6.3 (exactly 8 octets, untagged, queue 0, one
+ * untagged buffer) and section 8.2: each malformed Immediate Data gets
+ * its Terminate, and no receive completes with it
+ */
+static void qpt_imm_malformed(struct kunit *test)
+{
+	const struct qpt_imm_case *c = test->param_value;
+	const struct eng_stream_cfg cfg = {};
+	const struct eng_stream_cfg *both[2] = { NULL, &cfg };
+	struct qpt *t = qpt_up_pair(test, both, 0);
+	u8 pay[16] = { 1, 2, 3, 4 };
+	struct ib_wc wc;
+
+	if (!c->no_recv)
+		qpt_post_recv_empty(test, t, 1, 84);
+	if (c->tagged)
+		qpt_raw_tagged(test, t, RDMAP_IMM, 0x4242, 0, c->len, 0, 0);
+	else
+		qpt_raw_untagged(test, t, RDMAP_IMM, c->qn, DDP_MSN_FIRST, 0,
+				 c->last, pay, c->len);
+	qpt_raw_expect_term(test, t, c->layer, c->etype, c->code);
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
+	if (!c->no_recv) {
+		KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[1], &wc), 1);
+		KUNIT_EXPECT_EQ(test, wc.wr_id, 84);
+		KUNIT_EXPECT_NE(test, wc.status, IB_WC_SUCCESS);
+	}
+}
+
+static void qpt_ext_on(void *unused)
+{
+	qpt_ext_off = false;
+}
+
+/*
+ * RFC 7306 switched off (the module parameter rfc7306=N): a Write with
+ * Immediate is refused at post time, and a peer's Immediate Data gets
+ * RFC 5040's Unexpected OpCode, as from a peer without the extensions
+ * (section 1.1)
+ */
+static void qpt_imm_ext_off(struct kunit *test)
+{
+	const struct eng_stream_cfg cfg = {};
+	const struct eng_stream_cfg *both[2] = { NULL, &cfg };
+	struct ib_rdma_wr w = {
+		.wr = { .opcode = IB_WR_RDMA_WRITE_WITH_IMM, .wr_id = 85 },
+	};
+	const struct ib_send_wr *bad = NULL;
+	u8 pay[RDMAP_IMM_SIZE] = {};
+	struct qpt *t;
+
+	qpt_ext_off = true;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, qpt_ext_on,
+							NULL), 0);
+	t = qpt_up_pair(test, both, 0);
+	KUNIT_EXPECT_EQ(test, ib_post_send(t->qp[1], &w.wr, &bad), -EOPNOTSUPP);
+	KUNIT_EXPECT_PTR_EQ(test, bad, &w.wr);
+	qpt_post_recv_empty(test, t, 1, 86);
+	qpt_raw_untagged(test, t, RDMAP_IMM, RDMAP_QN_SEND, DDP_MSN_FIRST, 0,
+			 true, pay, sizeof(pay));
+	qpt_raw_expect_term(test, t, TERM_LAYER_RDMAP,
+			    TERM_ETYPE_RDMAP_OPERATION, TERM_RDMAP_OPCODE);
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
+}
+
 static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_ops_crc),
 	KUNIT_CASE_SLOW(qpt_ops_plain),
@@ -3167,6 +3459,13 @@ static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_cut_write_releases_mr),
 	KUNIT_CASE_SLOW(qpt_read_inv_bad_stag),
 	KUNIT_CASE_SLOW(qpt_unsupported_wr),
+	KUNIT_CASE_SLOW(qpt_write_imm),
+	KUNIT_CASE_SLOW(qpt_write_imm_no_recv),
+	KUNIT_CASE_SLOW(qpt_write_imm_on_the_wire),
+	KUNIT_CASE_SLOW(qpt_imm_from_peer),
+	KUNIT_CASE_PARAM_ATTR(qpt_imm_malformed, qpt_imm_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_SLOW(qpt_imm_ext_off),
 	KUNIT_CASE_SLOW(qpt_drain),
 	KUNIT_CASE_SLOW(qpt_limits),
 	KUNIT_CASE_SLOW(qpt_limits_qp_at),

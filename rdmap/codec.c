@@ -18,9 +18,12 @@
  *    records both); a remote operation error.
  * 3. Opcode (RFC 5040 section 4.2): defined, and of the buffer model the
  *    T bit says (Write and Read Response tagged, the others untagged);
- *    otherwise "unexpected opcode", a remote operation error.
- * 4. Untagged segments: the QN must be the queue of the opcode (0 Send,
- *    1 Read Request, 2 Terminate), else DDP's "invalid QN"; then DDP's
+ *    otherwise "unexpected opcode", a remote operation error. RFC 7306's
+ *    Immediate Data (0x8, 0x9) is defined on a stream whose
+ *    &ddp_rx_state.ulp_ext is set, its Atomic messages nowhere yet.
+ * 4. Untagged segments: the QN must be the queue of the opcode (0 Send
+ *    and Immediate Data, 1 Read Request, 2 Terminate), else DDP's
+ *    "invalid QN"; then DDP's
  *    MSN, MO and length rules, swi_ddp_rx_check_buffer().
  * 5. Tagged segments: DDP's STag, wrap and bounds rules,
  *    swi_ddp_rx_check_buffer(); between them, an STag without remote write is
@@ -113,8 +116,17 @@ static int rdmap_fail_ddp(struct rdmap_term_cause *cause,
 	return rdmap_fail(cause, TERM_LAYER_DDP, err->etype, err->code);
 }
 
-static u8 rdmap_op_model(u8 opcode)
+/*
+ * RFC 7306's Immediate Data (section 6.3: untagged, queue 0) is an opcode
+ * only on a stream that accepts the extensions; elsewhere, as its Atomic
+ * messages everywhere (not carried yet), it is reserved (RFC 5040 section
+ * 4.2), and RFC 7306 section 1.1 asks no other answer of a peer without
+ * them
+ */
+static u8 rdmap_op_model(u8 opcode, bool ext)
 {
+	if (ext && (opcode == RDMAP_IMM || opcode == RDMAP_IMM_SE))
+		return RDMAP_QN_SEND;
 	return opcode < ARRAY_SIZE(rdmap_op_queue) ? rdmap_op_queue[opcode] :
 						     OP_RESERVED;
 }
@@ -135,7 +147,7 @@ static int rdmap_rx_check_op(const struct ddp_hdr_info *h,
 			     const struct ddp_rx_state *rx,
 			     struct rdmap_term_cause *cause)
 {
-	u8 model = rdmap_op_model(h->opcode);
+	u8 model = rdmap_op_model(h->opcode, rx->ulp_ext);
 	bool tagged_op = model == OP_TAGGED;
 
 	if (!rdmap_rx_rv_ok(h, rx))
