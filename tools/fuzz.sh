@@ -31,13 +31,14 @@ keep=${SOFTIWARP_CACHE:-$HOME/.cache/softiwarp}/fuzz
 "$top/tools/install-deps.sh" || { tally fail fuzz:install-deps; exit 1; }
 
 # TARGET: the sources it fuzzes, whose coverage is reported (every target
-# links shim.c, mpa/mpa_frame.c and the DDP and RDMAP codecs, which the
-# targets call to build what they compare with; rdmap/codec.c's receive
-# checks are the ddp target's, so terminate reports rdmap/terminate.c)
+# links shim.c, mpa/mpa_frame.c and the DDP and RDMAP codecs, RFC 7306's
+# too, which the targets call to build what they compare with;
+# rdmap/codec.c's receive checks are the ddp target's, so terminate
+# reports rdmap/terminate.c)
 declare -A srcs=(
 	[deframe]="mpa/mpa_deframe.c mpa/mpa_frame.c"
 	[startup]="mpa/mpa_startup.c"
-	[ddp]="ddp/ddp.c rdmap/codec.c"
+	[ddp]="ddp/ddp.c rdmap/codec.c rdmap/ext.c"
 	[terminate]="rdmap/terminate.c"
 	[rpcrdma]="cm/rpcrdma_cm.c"
 )
@@ -59,7 +60,7 @@ build() {
 	local t=$1 files
 	files=("$fz/targets/$t.c" "$fz/shim/shim.c" "$fz/shim/entry.c")
 	for f in ${srcs[$t]} mpa/mpa_frame.c ddp/ddp.c rdmap/codec.c \
-		 rdmap/terminate.c; do
+		 rdmap/ext.c rdmap/terminate.c; do
 		[[ " ${files[*]} " == *" $top/$f "* ]] || files+=("$top/$f")
 	done
 	clang "${cflags[@]}" -fsanitize=fuzzer,address,undefined \

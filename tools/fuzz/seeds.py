@@ -89,11 +89,29 @@ def startup(out):
 
 
 def ddp(out):
-    """segments behind a receiver state that expects them."""
+    """segments behind a receiver state that expects them; RFC 7306's
+    messages (Figures 4, 6, 7) behind one that accepts them (octet 0 bit 2)
+    and one that does not."""
     state = bytes([0, 5, 0, 0, 0, 1, 0, 1, 4, 4, 4, 0, 0, 0, 0x40, 0x40,
                    0x40, 0, 3, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 64])
     for name, s in segs():
         out(name, state + s)
+    # AOpCode, Request Identifier, STag, TO, data, mask, compare, its mask
+    areq = struct.pack('>IIIQQQQQ', 0, 0x77, 0x1234, 0x1000, 5, 0, 7,
+                       2**64 - 1)
+    ext = [
+        ('imm', w.untagged_hdr(8, 0, 1) + bytes([0x8b, 0xad, 0xf0, 0x0d]) +
+         bytes(4)),
+        ('imm-se', w.untagged_hdr(9, 0, 1) + bytes(range(8))),
+        ('atomic-req', w.untagged_hdr(10, 1, 1) + areq),
+        ('atomic-cmpswap', w.untagged_hdr(10, 1, 1) + b'\x00\x00\x00\x02' +
+         areq[4:]),
+        ('atomic-resp', w.untagged_hdr(11, 3, 1) +
+         struct.pack('>IQ', 0x77, 0x1122334455667788)),
+    ]
+    for name, s in ext:
+        out(name, bytes([4]) + state[1:] + s)
+        out(name + '-off', state + s)
 
 
 def terminate(out):

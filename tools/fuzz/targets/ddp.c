@@ -2,21 +2,29 @@
 /*
  * Fuzz target: a received DDP segment's header and its checks, DDP's
  * (ddp/ddp.c, RFC 5041 section 7) and RDMAP's (rdmap/codec.c, RFC 5040
- * sections 5 to 7), as the receiver runs them on every segment.
+ * sections 5 to 7), as the receiver runs them on every segment, and the
+ * headers of RFC 7306's messages behind it (rdmap/ext.c).
  *
  * Input: octets 0-29 the receiver's state (RDMAC or not, version fixed,
- * DV/RV, each queue's MSN, buffers, octets received, buffer length) and
- * what the STag lookup found (state, access, base, length); octets 30-31
- * the segment's length (a ULPDU_Length); the rest the segment.
+ * RFC 7306 accepted or not, DV/RV, each queue's MSN, buffers, octets
+ * received, buffer length) and what the STag lookup found (state,
+ * access, base, length); octets 30-31 the segment's length (a
+ * ULPDU_Length); the rest the segment.
  *
  * Properties: swi_ddp_hdr_parse() takes no octet past the input; a parsed
  * header built again by swi_ddp_hdr_build() and parsed is the same header;
  * every check that refuses sets a Terminate cause RFC 5040 or 5041 names
  * (swi_rdmap_term_name() knows it); swi_ddp_region_check() lets through only a
- * range inside the region, without wrap, with the access asked for.
+ * range inside the region, without wrap, with the access asked for; an
+ * opcode of 0x8 to 0xF passes only Immediate Data, on a stream that
+ * accepts RFC 7306; the Immediate Data, Atomic Request and Atomic
+ * Response parsers take exactly what their builders write back, and an
+ * Atomic Request passes its checks only for an aligned target inside
+ * the region with remote atomic access.
  */
 #include "ddp/ddp.h"
 #include "rdmap/codec.h"
+#include "rdmap/ext.h"
 #include "rdmap/rdmap_proto.h"
 #include "rdmap/terminate.h"
 
@@ -52,6 +60,55 @@ static void check_region(const struct ddp_stag_check *s, u8 need, u64 to,
 		fail("region check passed a range outside the region");
 }
 
+/* RFC 7306's headers behind an untagged DDP header: @p, @len octets */
+static void check_ext(u8 opcode, const u8 *p, size_t len,
+		      const struct ddp_stag_check *stag)
+{
+	struct rdmap_atomic_resp_info ar, ar2;
+	struct rdmap_atomic_req_info r, r2;
+	struct rdmap_term_cause cause;
+	u8 buf[RDMAP_ATOMIC_REQ_SIZE];
+	__be32 imm, imm2;
+
+	if (opcode == RDMAP_IMM || opcode == RDMAP_IMM_SE) {
+		if ((swi_rdmap_imm_parse(p, len, &imm) < 0) != (len != 8))
+			fail("Immediate Data of other than 8 octets taken");
+		if (len != 8)
+			return;
+		swi_rdmap_imm_build((void *)buf, imm);
+		if (swi_rdmap_imm_parse(buf, 8, &imm2) != 8 || imm != imm2)
+			fail("Immediate Data built then parsed changed");
+	} else if (opcode == RDMAP_ATOMIC_REQ) {
+		memset(&r, 0, sizeof(r));
+		if (swi_rdmap_atomic_req_parse(p, len, &r) < 0)
+			return;
+		swi_rdmap_atomic_req_build((void *)buf, &r);
+		memset(&r2, 0, sizeof(r2));
+		if (swi_rdmap_atomic_req_parse(buf, sizeof(buf), &r2) !=
+		    RDMAP_ATOMIC_REQ_SIZE || memcmp(&r, &r2, sizeof(r)))
+			fail("an Atomic Request built then parsed changed");
+		memset(&cause, 0, sizeof(cause));
+		if (swi_rdmap_atomic_req_check(&r, stag, &cause)) {
+			if (!named(&cause))
+				fail("an Atomic Request refused, cause unnamed");
+			return;
+		}
+		if (r.to % 8)
+			fail("an Atomic Request passed with a misaligned target");
+		check_region(stag, DDP_ACCESS_REMOTE_ATOMIC, r.to, 8);
+	} else if (opcode == RDMAP_ATOMIC_RESP) {
+		memset(&ar, 0, sizeof(ar));
+		if (swi_rdmap_atomic_resp_parse(p, len, &ar) < 0)
+			return;
+		swi_rdmap_atomic_resp_build((void *)buf, &ar);
+		memset(&ar2, 0, sizeof(ar2));
+		if (swi_rdmap_atomic_resp_parse(buf, RDMAP_ATOMIC_RESP_SIZE,
+						&ar2) != RDMAP_ATOMIC_RESP_SIZE ||
+		    memcmp(&ar, &ar2, sizeof(ar)))
+			fail("an Atomic Response built then parsed changed");
+	}
+}
+
 int fuzz_one(const u8 *d, size_t n)
 {
 	struct ddp_rx_state rx;
@@ -68,6 +125,7 @@ int fuzz_one(const u8 *d, size_t n)
 	memset(&rx, 0, sizeof(rx));
 	rx.rdmac = d[0] & 1;
 	rx.ver_fixed = d[0] & 2;
+	rx.ulp_ext = !!(d[0] & 4);
 	rx.dv = d[1] & 3;
 	rx.rv = d[1] >> 2 & 3;
 	for (int q = 0; q < DDP_QN_COUNT; q++) {
@@ -107,8 +165,16 @@ int fuzz_one(const u8 *d, size_t n)
 	    !err.etype && !err.code)
 		fail("a refused buffer without an error");
 	memset(&cause, 0, sizeof(cause));
-	if (swi_rdmap_rx_check(&h, seg_len, &rx, &stag, &cause) && !named(&cause))
-		fail("an RDMAP check refused with a cause no RFC names");
+	if (swi_rdmap_rx_check(&h, seg_len, &rx, &stag, &cause)) {
+		if (!named(&cause))
+			fail("an RDMAP check refused with a cause no RFC names");
+	} else if (h.opcode >= RDMAP_IMM &&
+		   (h.tagged || h.qn != RDMAP_QN_SEND || !rx.ulp_ext ||
+		    h.opcode > RDMAP_IMM_SE)) {
+		fail("an RFC 7306 opcode passed where it is not accepted");
+	}
+	if (!h.tagged)
+		check_ext(h.opcode, d + hl, n - hl, &stag);
 	if (h.tagged)
 		check_region(&stag, d[0] & 3, h.to, seg_len);
 	swi_ddp_rx_fix_version(&rx, &h);
