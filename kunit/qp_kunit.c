@@ -1911,15 +1911,11 @@ static const struct eng_stream_cfg qpt_held = {
 	.rx = { .crc = true }, .hold = true,
 };
 
-/*
- * The raw peer reads B's first FPDU, which must be a Terminate of
- * @layer/@etype/@code
- */
-static void qpt_raw_expect_term(struct kunit *test, struct qpt *t, u8 layer,
-				u8 etype, u8 code)
+/* The raw peer reads B's first FPDU, which must be a Terminate, into @ti */
+static void qpt_raw_read_term(struct kunit *test, struct qpt *t,
+			      struct rdmap_term_info *ti)
 {
 	u8 *u = kunit_kzalloc(test, MPA_MULPDU_MAX + 8, GFP_KERNEL);
-	struct rdmap_term_info ti;
 	struct ddp_hdr_info h;
 	int n, hl;
 
@@ -1930,7 +1926,19 @@ static void qpt_raw_expect_term(struct kunit *test, struct qpt *t, u8 layer,
 	KUNIT_EXPECT_FALSE(test, h.tagged);
 	KUNIT_EXPECT_EQ(test, h.opcode, RDMAP_TERMINATE);
 	KUNIT_EXPECT_EQ(test, h.qn, RDMAP_QN_TERMINATE);
-	KUNIT_ASSERT_GE(test, swi_rdmap_term_parse(u + hl, n - hl, &ti), 0);
+	KUNIT_ASSERT_GE(test, swi_rdmap_term_parse(u + hl, n - hl, ti), 0);
+}
+
+/*
+ * The raw peer reads B's first FPDU, which must be a Terminate of
+ * @layer/@etype/@code
+ */
+static void qpt_raw_expect_term(struct kunit *test, struct qpt *t, u8 layer,
+				u8 etype, u8 code)
+{
+	struct rdmap_term_info ti;
+
+	qpt_raw_read_term(test, t, &ti);
 	SWI_EXPECT_TERM_CAUSE(test, ti.cause, layer, etype, code);
 }
 
@@ -3258,6 +3266,8 @@ static void qpt_raw_expect_untagged(struct kunit *test, struct qpt *t,
 			DDP_UNTAGGED_HDR_SIZE);
 	KUNIT_EXPECT_FALSE(test, h.tagged);
 	KUNIT_EXPECT_TRUE(test, h.last);
+	KUNIT_EXPECT_EQ(test, h.dv, DDP_VERSION);
+	KUNIT_EXPECT_EQ(test, h.rv, RDMAP_VERSION);
 	KUNIT_EXPECT_EQ(test, h.opcode, opcode);
 	KUNIT_EXPECT_EQ(test, h.qn, RDMAP_QN_SEND);
 	KUNIT_EXPECT_EQ(test, h.msn, msn);
@@ -3304,9 +3314,31 @@ static void qpt_write_imm_on_the_wire(struct kunit *test)
 }
 
 /*
+ * The raw peer's Immediate Data with SE on queue 0 with @msn, its
+ * Invalidate STag not zero (which the receiver ignores, RFC 7306 section
+ * 4.1)
+ */
+static void qpt_raw_imm_se(struct kunit *test, struct qpt *t, u32 msn,
+			   const u8 *imm)
+{
+	struct ddp_hdr_info h = {
+		.last = 1, .dv = DDP_VERSION, .rv = RDMAP_VERSION,
+		.opcode = RDMAP_IMM_SE, .qn = RDMAP_QN_SEND, .msn = msn,
+		.stag = 0x5a5a5a5a,
+	};
+	u8 u[DDP_UNTAGGED_HDR_SIZE + RDMAP_IMM_SIZE];
+
+	KUNIT_ASSERT_EQ(test, swi_ddp_hdr_build(u, DDP_UNTAGGED_HDR_SIZE, &h),
+			DDP_UNTAGGED_HDR_SIZE);
+	memcpy(u + DDP_UNTAGGED_HDR_SIZE, imm, RDMAP_IMM_SIZE);
+	qpt_raw_fpdu(test, t, u, sizeof(u), 0);
+}
+
+/*
  * Immediate Data from a peer: octets 0 to 3 are the immediate, 4 to 7
  * ignored; the receive reports the Write before it, 0 when a Send came
- * between
+ * between. A Read Request behind Immediate Data is answered after the
+ * Immediate Data completed (RFC 7306 section 7).
  */
 static void qpt_imm_from_peer(struct kunit *test)
 {
@@ -3316,7 +3348,16 @@ static void qpt_imm_from_peer(struct kunit *test)
 	const struct eng_stream_cfg *both[2] = { NULL, &cfg };
 	struct qpt *t = qpt_up_pair(test, both, 0);
 	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
-					       IB_ACCESS_REMOTE_WRITE);
+					       IB_ACCESS_REMOTE_WRITE |
+					       IB_ACCESS_REMOTE_READ);
+	struct rdmap_read_req_info r = {
+		.sink_stag = 0x99, .size = 16, .src_stag = mr->rkey,
+		.src_to = mr->iova,
+	};
+	u8 *u = kunit_kzalloc(test, MPA_MULPDU_MAX + 8, GFP_KERNEL);
+	struct rdmap_read_req rr;
+	struct ddp_hdr_info h;
+	struct ib_wc wc;
 
 	qpt_post_recv_empty(test, t, 1, 81);
 	qpt_post_recv(test, t, 1, 82, 16);
@@ -3330,32 +3371,54 @@ static void qpt_imm_from_peer(struct kunit *test)
 	qpt_raw_untagged(test, t, RDMAP_SEND, RDMAP_QN_SEND, DDP_MSN_FIRST + 1,
 			 0, true, imm, sizeof(imm));
 	qpt_expect_wc(test, t->cq[1], IB_WC_RECV, 82, sizeof(imm));
-	qpt_raw_untagged(test, t, RDMAP_IMM_SE, RDMAP_QN_SEND,
-			 DDP_MSN_FIRST + 2, 0, true, imm, sizeof(imm));
-	qpt_expect_imm(test, t, 83, 0);
+	KUNIT_ASSERT_NOT_NULL(test, u);
+	qpt_raw_imm_se(test, t, DDP_MSN_FIRST + 2, imm);
+	swi_rdmap_read_req_build(&rr, &r);
+	qpt_raw_untagged(test, t, RDMAP_READ_REQ, RDMAP_QN_READ_REQ,
+			 DDP_MSN_FIRST, 0, true, &rr, sizeof(rr));
+	KUNIT_ASSERT_EQ(test, qpt_raw_read_fpdu(test, t, u),
+			DDP_TAGGED_HDR_SIZE + 16);
+	KUNIT_ASSERT_EQ(test, swi_ddp_hdr_parse(u, DDP_TAGGED_HDR_SIZE, &h),
+			DDP_TAGGED_HDR_SIZE);
+	KUNIT_EXPECT_EQ(test, h.opcode, RDMAP_READ_RESP);
+	/* the Response is out: the Immediate Data completed before it */
+	KUNIT_ASSERT_EQ(test, ib_poll_cq(t->cq[1], 1, &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 83);
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_RECV_RDMA_WITH_IMM);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, 0);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(wc.ex.imm_data),
+			be32_to_cpu(QPT_IMM));
 	KUNIT_EXPECT_EQ(test, qpt_state(t, 1), IB_QPS_RTS);
 	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
 }
 
-/* An Immediate Data message the receiver refuses, and its Terminate */
+/*
+ * An Immediate Data message the receiver refuses, its Terminate, and
+ * whether the Terminate carries the message's DDP header (those refused
+ * for their length before it was read carry none)
+ */
 struct qpt_imm_case {
 	const char *name;
 	bool tagged;
 	bool last;
 	bool no_recv;
+	bool rv0;
 	u32 qn;
 	u16 len;
 	u8 layer, etype, code;
+	bool ddp_hdr;
 };
 
 static const struct qpt_imm_case qpt_imm_cases[] = {
-	{ "7 octets", false, true, false, 0, 7, 0, 2, 0xff },
-	{ "9 octets", false, true, false, 0, 9, 1, 2, 0x05 },
-	{ "none", false, true, false, 0, 0, 0, 2, 0xff },
-	{ "tagged", true, true, false, 0, 8, 0, 2, 0x06 },
-	{ "without L", false, false, false, 0, 8, 0, 2, 0xff },
-	{ "queue 1", false, true, false, 1, 8, 1, 2, 0x01 },
-	{ "no receive", false, true, true, 0, 8, 1, 2, 0x02 },
+	{ "7 octets", false, true, false, false, 0, 7, 0, 2, 0xff, false },
+	{ "9 octets", false, true, false, false, 0, 9, 1, 2, 0x05, true },
+	{ "none", false, true, false, false, 0, 0, 0, 2, 0xff, false },
+	{ "tagged", true, true, false, false, 0, 8, 0, 2, 0x06, true },
+	{ "without L", false, false, false, false, 0, 8, 0, 2, 0xff, true },
+	{ "queue 1", false, true, false, false, 1, 8, 1, 2, 0x01, true },
+	{ "no receive", false, true, true, false, 0, 8, 1, 2, 0x02, true },
+	{ "RDMAP version 0", false, true, false, true, 0, 8, 0, 2, 0x05,
+	  true },
 };
 
 static void qpt_imm_case_desc(const struct qpt_imm_case *c, char *desc)
@@ -3368,7 +3431,8 @@ KUNIT_ARRAY_PARAM(qpt_imm, qpt_imm_cases, qpt_imm_case_desc);
 /*
  * RFC 7306 section 6.3 (exactly 8 octets, untagged, queue 0, one
  * untagged buffer) and section 8.2: each malformed Immediate Data gets
- * its Terminate, and no receive completes with it
+ * its Terminate, with the DDP header and no RDMA header (section 8.1
+ * rule 2), and no receive completes with it
  */
 static void qpt_imm_malformed(struct kunit *test)
 {
@@ -3376,17 +3440,34 @@ static void qpt_imm_malformed(struct kunit *test)
 	const struct eng_stream_cfg cfg = {};
 	const struct eng_stream_cfg *both[2] = { NULL, &cfg };
 	struct qpt *t = qpt_up_pair(test, both, 0);
+	u8 u[DDP_UNTAGGED_HDR_SIZE + RDMAP_IMM_SIZE] = {};
 	u8 pay[16] = { 1, 2, 3, 4 };
+	struct rdmap_term_info ti;
 	struct ib_wc wc;
 
 	if (!c->no_recv)
 		qpt_post_recv_empty(test, t, 1, 84);
-	if (c->tagged)
+	if (c->tagged) {
 		qpt_raw_tagged(test, t, RDMAP_IMM, 0x4242, 0, c->len, 0, 0);
-	else
+	} else if (c->rv0) {
+		struct ddp_hdr_info h = {
+			.last = 1, .dv = DDP_VERSION, .opcode = RDMAP_IMM,
+			.msn = DDP_MSN_FIRST,
+		};
+
+		KUNIT_ASSERT_EQ(test, swi_ddp_hdr_build(u, sizeof(u), &h),
+				DDP_UNTAGGED_HDR_SIZE);
+		qpt_raw_fpdu(test, t, u, sizeof(u), 0);
+	} else {
 		qpt_raw_untagged(test, t, RDMAP_IMM, c->qn, DDP_MSN_FIRST, 0,
 				 c->last, pay, c->len);
-	qpt_raw_expect_term(test, t, c->layer, c->etype, c->code);
+	}
+	qpt_raw_read_term(test, t, &ti);
+	SWI_EXPECT_TERM_CAUSE(test, ti.cause, c->layer, c->etype, c->code);
+	KUNIT_EXPECT_EQ(test, !!(ti.has & RDMAP_TERM_HAS_DDP), c->ddp_hdr);
+	KUNIT_EXPECT_FALSE(test, ti.has & RDMAP_TERM_HAS_RREQ);
+	if (c->ddp_hdr)
+		KUNIT_EXPECT_EQ(test, ti.ddp.opcode, RDMAP_IMM);
 	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
 	if (!c->no_recv) {
 		KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[1], &wc), 1);
