@@ -71,7 +71,10 @@ static void check_ext(u8 opcode, const u8 *p, size_t len,
 	__be32 imm, imm2;
 
 	if (opcode == RDMAP_IMM || opcode == RDMAP_IMM_SE) {
-		if ((swi_rdmap_imm_parse(p, len, &imm) < 0) != (len != 8))
+		bool taken = swi_rdmap_imm_parse(p, len, &imm) >= 0;
+		bool eight = len == RDMAP_IMM_SIZE;
+
+		if (taken != eight)
 			fail("Immediate Data of other than 8 octets taken");
 		if (len != 8)
 			return;
