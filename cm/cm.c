@@ -392,7 +392,7 @@ static void swi_cm_trace_outcome(const struct swi_cep *cep, int err,
  */
 static bool swi_cm_qp_gone(const struct swi_cep *cep)
 {
-	return cep->initiator && READ_ONCE(cep->qp->state) != RDMAP_QPS_IDLE;
+	return cep->initiator && swi_qp_state(cep->qp) != RDMAP_QPS_IDLE;
 }
 
 /*
@@ -650,25 +650,42 @@ static int swi_cm_tcp_done(struct swi_cep *cep)
 	return time_before(jiffies, cep->end) ? SWI_CM_WAIT : -ETIMEDOUT;
 }
 
+/*
+ * Build our MPA Request or Reply @f and send it on the endpoint's socket,
+ * the one sequence of both (a rejecting Reply is counted)
+ */
+static int swi_cm_send_frame(struct swi_cep *cep,
+			     const struct mpa_startup_frame *f)
+{
+	size_t len = swi_mpa_startup_frame_len(f);
+	u8 *buf = swi_fault_setup_alloc() ? NULL : kmalloc(len, GFP_KERNEL);
+	int err;
+
+	if (!buf)
+		return -ENOMEM;
+	err = swi_mpa_startup_build(f, buf, len);
+	if (err >= 0)
+		err = swi_cm_send(cep->sock, buf, len);
+	kfree(buf);
+	if (err)
+		return err;
+	if (f->kind == MPA_STARTUP_REQUEST) {
+		trace_mpa_request_sent(&cep->laddr, &cep->raddr, f);
+	} else {
+		trace_mpa_reply_sent(&cep->laddr, &cep->raddr, f);
+		if (f->rejected)
+			swi_count(cep->dev, SWI_CNT_TX_MPA_REJECTS);
+	}
+	return 0;
+}
+
 /* Send our MPA Request on the connected socket */
 static int swi_cm_send_request(struct swi_cep *cep)
 {
 	struct mpa_startup_frame req;
-	u8 *buf;
-	int len, err;
 
 	swi_mpa_startup_request(&cep->pol, cep->pdata, cep->pdata_len, &req);
-	len = swi_mpa_startup_frame_len(&req);
-	buf = swi_fault_setup_alloc() ? NULL : kmalloc(len, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
-	err = swi_mpa_startup_build(&req, buf, len);
-	if (err >= 0)
-		err = swi_cm_send(cep->sock, buf, len);
-	kfree(buf);
-	if (!err)
-		trace_mpa_request_sent(&cep->laddr, &cep->raddr, &req);
-	return err;
+	return swi_cm_send_frame(cep, &req);
 }
 
 /*
@@ -723,7 +740,7 @@ static void swi_cm_announce(struct swi_cep *cep, enum iw_cm_event_type type)
 	swi_count(cep->dev, SWI_CNT_CONN_ESTABLISHED);
 	swi_cm_upcall(cep->cm_id, type, 0, cep,
 		      type == IW_CM_EVENT_CONNECT_REPLY);
-	mutex_lock(&qp->state_lock);
+	swi_qp_lock_state(qp);
 	cep->announced = true;
 	if (cep->held & SWI_CEP_HELD_DISCONNECT)
 		swi_cm_upcall(cep->cm_id, IW_CM_EVENT_DISCONNECT, 0, NULL,
@@ -732,7 +749,7 @@ static void swi_cm_announce(struct swi_cep *cep, enum iw_cm_event_type type)
 		swi_cm_upcall(cep->cm_id, IW_CM_EVENT_CLOSE, cep->held_status,
 			      NULL, false);
 	cep->held = 0;
-	mutex_unlock(&qp->state_lock);
+	swi_qp_unlock_state(qp);
 }
 
 /*
@@ -834,9 +851,9 @@ static bool swi_cm_qp_kind_ok(struct iw_cm_id *id, const struct swi_qp *qp)
 	const struct ib_qp *own;
 
 	if (!owner)
-		return !qp->user;
+		return !swi_qp_is_user(qp);
 	own = READ_ONCE(owner->qp);
-	return qp->user ? !own : own == &qp->base;
+	return swi_qp_is_user(qp) ? !own : own == &qp->base;
 }
 
 /*
@@ -934,24 +951,10 @@ static int swi_cm_send_reply(struct swi_cep *cep, bool reject,
 			     const void *pdata, u16 len)
 {
 	struct mpa_startup_frame rep;
-	int n, err;
-	u8 *buf;
 
 	swi_mpa_startup_reply(&cep->pol, &cep->res, pdata, len, &rep);
 	rep.rejected = reject;
-	n = swi_mpa_startup_frame_len(&rep);
-	buf = swi_fault_setup_alloc() ? NULL : kmalloc(n, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
-	err = swi_mpa_startup_build(&rep, buf, n);
-	if (err >= 0)
-		err = swi_cm_send(cep->sock, buf, n);
-	kfree(buf);
-	if (!err)
-		trace_mpa_reply_sent(&cep->laddr, &cep->raddr, &rep);
-	if (!err && reject)
-		swi_count(cep->dev, SWI_CNT_TX_MPA_REJECTS);
-	return err;
+	return swi_cm_send_frame(cep, &rep);
 }
 
 /* A responder that will send no CONNECT_REQUEST: say why, count it */
@@ -1225,7 +1228,7 @@ bool swi_cm_qp_changed(struct swi_cep *cep, enum rdmap_qps old,
 {
 	int status = new == RDMAP_QPS_IDLE ? 0 : -ECONNRESET;
 
-	lockdep_assert_held(&cep->qp->state_lock);
+	swi_qp_assert_state_locked(cep->qp);
 	if (old == new)
 		return false;
 	if (old == RDMAP_QPS_RTS) {

@@ -441,6 +441,75 @@ static inline struct swi_qp *to_swi_qp(struct ib_qp *qp)
 	return container_of(qp, struct swi_qp, base);
 }
 
+/*
+ * The door of a QP's state, for the connection manager (cm/), which
+ * reads it and takes its lock but leaves struct swi_qp's fields alone
+ */
+
+/**
+ * swi_qp_state() - a QP's state
+ * @qp: the QP
+ *
+ * Context: any context; a snapshot (READ_ONCE()) unless the caller holds
+ * the QP's state lock.
+ * Return: its enum rdmap_qps state.
+ */
+static inline enum rdmap_qps swi_qp_state(const struct swi_qp *qp)
+{
+	return READ_ONCE(qp->state);
+}
+
+/**
+ * swi_qp_lock_state() - take a QP's state lock (&swi_qp.state_lock)
+ * @qp: the QP
+ *
+ * Its state changes, and what they report to the connection manager
+ * (swi_cm_qp_changed()), run under it.
+ *
+ * Context: process context; sleeps.
+ * Return: nothing.
+ */
+static inline void swi_qp_lock_state(struct swi_qp *qp)
+{
+	mutex_lock(&qp->state_lock);
+}
+
+/**
+ * swi_qp_unlock_state() - let go of a QP's state lock
+ * @qp: the QP, its state lock held
+ *
+ * Context: process context.
+ * Return: nothing.
+ */
+static inline void swi_qp_unlock_state(struct swi_qp *qp)
+{
+	mutex_unlock(&qp->state_lock);
+}
+
+/**
+ * swi_qp_assert_state_locked() - assert that a QP's state lock is held
+ * @qp: the QP
+ *
+ * Context: any context.
+ * Return: nothing.
+ */
+static inline void swi_qp_assert_state_locked(struct swi_qp *qp)
+{
+	lockdep_assert_held(&qp->state_lock);
+}
+
+/**
+ * swi_qp_is_user() - was a QP created by user space (libsiw)?
+ * @qp: the QP
+ *
+ * Context: any context.
+ * Return: true for a user QP, false for a kernel consumer's.
+ */
+static inline bool swi_qp_is_user(const struct swi_qp *qp)
+{
+	return qp->user;
+}
+
 static inline struct swi_srq *to_swi_srq(struct ib_srq *srq)
 {
 	return container_of(srq, struct swi_srq, base);

@@ -20,7 +20,10 @@
 #             files that wire the iw_cm callbacks (the one allowed cycle):
 #             device.c (the device's iw_cm ops), qp.c (QP state changes
 #             reported to the connection), main.c (module init and exit);
-#   cm/       cm/, mpa/, compat.h and the device's door dev/softiwarp.h
+#   cm/       cm/, mpa/, compat.h and the device's door dev/softiwarp.h;
+#             of a QP (struct swi_qp) it uses the calls of that door
+#             (swi_qp_state(), swi_qp_lock_state()...) and the embedded
+#             ib_qp, no other field (a line "qp->FIELD" is refused)
 #   kunit/    anything: the suites test the parts from inside
 #
 # One namespace (a symbol built in is global to the kernel): every
@@ -123,6 +126,27 @@ prefixes() {
 	return $bad
 }
 
+# qp_fields: in the current directory, print every line of cm/ that uses
+# a field of struct swi_qp other than its ib_qp (base)
+qp_fields() {
+	local f n line bad=0
+	local re='qp->([a-z_]+)'
+
+	while IFS= read -r f; do
+		n=0
+		while IFS= read -r line; do
+			n=$((n + 1))
+			[[ $line =~ ^[[:space:]]*(/?\*|//) ]] && continue
+			line=${line%%/\**}	# a comment behind the code
+			[[ $line =~ $re ]] || continue
+			[ "${BASH_REMATCH[1]}" = base ] && continue
+			echo "$f:$n: $line  (a QP's field: use dev/softiwarp.h's calls)"
+			bad=1
+		done < "$f"
+	done < <(find cm -name '*.c' 2>/dev/null | sort)
+	return $bad
+}
+
 # check DIR: print every offending include line; 1 when there is one
 check() {
 	local dir=$1 f n line inc bad=0
@@ -174,6 +198,12 @@ self_test() {
 	printf 'bool mpa_crc_ok(int a)\n{\n}\n' > "$t/mpa/ok.c"
 	[ "$(cd "$t" && prefixes | wc -l)" -eq 3 ] ||
 		{ echo "self-test: three functions off their prefix not found"; rc=1; }
+	printf '\treturn qp->base.qp_num;\n\t/* qp->state */\n' > "$t/cm/cm.c"
+	(cd "$t" && qp_fields) > /dev/null ||
+		{ echo "self-test: a QP's base taken for a field"; rc=1; }
+	printf '\tmutex_lock(&cep->qp->state_lock);\n' >> "$t/cm/cm.c"
+	[ "$(cd "$t" && qp_fields | wc -l)" -eq 1 ] ||
+		{ echo "self-test: a QP's field used in cm/ not found"; rc=1; }
 	rm -rf "$t"
 	[ $rc -eq 0 ] && echo "check-layers: self-test passed"
 	return $rc
@@ -187,4 +217,5 @@ dir=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 rc=0
 check "$dir" || rc=1
 (cd "$dir" && prefixes) || rc=1
+(cd "$dir" && qp_fields) || rc=1
 exit $rc
