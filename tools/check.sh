@@ -78,7 +78,10 @@ else
 	# the hostile peer on the test kernel (under KASAN it takes three
 	# times as long: make check-full runs it there), and the FPDU sizes
 	# and alignment in a capture (conformance rows of RFC 5044 4.5, 5.1)
-	tsiw="14-mpa-peer 18-markers-alignment" psiw="02-siw-interop"
+	tsiw="14-mpa-peer 18-markers-alignment"
+	# siw interop; rnbd over RTRS (RFC 7306 Write with Immediate), whose
+	# modules only the test kernel has
+	psiw="02-siw-interop 05-rnbd"
 	# 20-containers carries the data path without CRC and with Markers
 	# (03-netns-rping's variants) there, under KASAN, kmemleak and
 	# lockdep (on 6.12's image too in make check-full only: it took 7
