@@ -2,7 +2,7 @@
 /*
  * DOC: the connection manager behind iw_cm
  *
- * cm/cm.c implements the iw_cm provider operations on kernel TCP sockets:
+ * cm/ implements the iw_cm provider operations on kernel TCP sockets:
  * MPA startup (RFC 5044 section 7.1, RFC 6581), then Full Operation on the
  * QP's stream. The stream is allocated with swi_qp_stream_new() (by a
  * responder before its Reply, so that running out of memory still refuses

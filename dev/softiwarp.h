@@ -71,7 +71,7 @@
 /* A per-device knob not set: the module parameter applies */
 #define SWI_KNOB_DEFAULT	(-1)
 
-/* The connection endpoint of cm/cm.c: a QP holds it, opaque, while connected */
+/* The connection endpoint of cm/: a QP holds it, opaque, while connected */
 struct swi_cep;
 
 /**
@@ -182,7 +182,7 @@ struct swi_counters {
  * @num_mr: MRs, against SWI_MAX_MR
  * @num_srq: SRQs, against SWI_MAX_SRQ
  * @knobs: per-device MPA startup policy (sysfs), see cm/policy.c
- * @debugfs: the device's debugfs directory (cm/cm.c)
+ * @debugfs: the device's debugfs directory (cm/debugfs.c)
  * @counters: the statistics, per CPU (swi_count(), dev/counters.c)
  *
  * Lifetime: from swi_newlink() to ib_unregister_device() (dealloc_driver

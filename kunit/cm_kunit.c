@@ -2,7 +2,7 @@
 /*
  * DOC: KUnit suite softiwarp_cm
  *
- * The connection manager of cm/cm.c driven the way iw_cm drives it, over
+ * The connection manager of cm/ driven the way iw_cm drives it, over
  * loopback on a device bound to "lo": the test plays iw_cm with iw_cm_ids
  * of its own, whose event handler records every event and whose
  * add_ref/rem_ref count references, so each case also proves that the
