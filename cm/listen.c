@@ -182,6 +182,29 @@ static void swi_cm_listen_close(struct swi_listener *lst)
 	lst->nsock = 0;
 }
 
+/*
+ * The sockets of a listen on @addr: one for an address, one per address
+ * of the netdev for a wildcard. The IPv6 wildcard of an id that is not
+ * IPv6-only (rdma_cm's afonly, from net.ipv6.bindv6only, 0 by default)
+ * takes the IPv4 addresses too, as a dual-stack socket would: siw's does,
+ * and RTRS's server listens so.
+ */
+static int swi_cm_listen_sockets(struct swi_listener *lst,
+				 const struct iw_cm_id *id,
+				 struct sockaddr_storage *addr, int backlog)
+{
+	/* the port is at the same offset in sockaddr_in and _in6 */
+	__be16 port = ((struct sockaddr_in *)addr)->sin_port;
+	int err;
+
+	if (!swi_cm_addr_any(addr))
+		return swi_cm_listen_on(lst, addr, false, backlog);
+	err = swi_cm_listen_any(lst, addr->ss_family, port, backlog);
+	if (!err && addr->ss_family == AF_INET6 && !id->afonly)
+		err = swi_cm_listen_any(lst, AF_INET, port, backlog);
+	return err;
+}
+
 /**
  * swi_cm_create_listen() - iw_cm's listen
  * @id: the listening iw_cm_id (m_local_addr: address and port)
@@ -191,8 +214,9 @@ static void swi_cm_listen_close(struct swi_listener *lst)
  * the device's netdev has when the listen begins (IPv6 link-local ones
  * with the netdev's scope), so that another iWARP device on the same host
  * can listen on the same port; another address gets one socket. IPv6
- * sockets take IPv6 only: the IPv4 and IPv6 wildcards are two listens.
- * Each listen has its own sockets; failing or ending one leaves every
+ * sockets take IPv6 only; the IPv6 wildcard of an id that is not
+ * IPv6-only (@id->afonly clear) listens on the IPv4 addresses too, as a
+ * dual-stack socket takes both (swi_cm_listen_sockets()). Each listen has its own sockets; failing or ending one leaves every
  * other as it was. A wildcard listen made in another network namespace
  * than the netdev's gets no socket (swi_cm_listen_here()).
  *
@@ -226,11 +250,7 @@ int swi_cm_create_listen(struct iw_cm_id *id, int backlog)
 	if (addr.ss_family == AF_INET6 && !sin6->sin6_scope_id &&
 	    (ipv6_addr_type(&sin6->sin6_addr) & IPV6_ADDR_LINKLOCAL))
 		sin6->sin6_scope_id = lst->dev->netdev->ifindex;
-	if (swi_cm_addr_any(&addr))
-		err = swi_cm_listen_any(lst, addr.ss_family, sin6->sin6_port,
-					backlog);
-	else
-		err = swi_cm_listen_on(lst, &addr, false, backlog);
+	err = swi_cm_listen_sockets(lst, id, &addr, backlog);
 	if (err) {
 		ibdev_info_ratelimited(&lst->dev->ibdev,
 				       "listen on %pISpc failed: %d\n",

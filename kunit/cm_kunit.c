@@ -59,6 +59,7 @@
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/in.h>
+#include <linux/in6.h>
 #include <linux/netdevice.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -532,6 +533,47 @@ static void cm_listen_taken_leaves_first(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, swi_cm_reject(&t->pas.id, NULL, 0), 0);
 	cmt_expect(test, &t->act, 0, IW_CM_EVENT_CONNECT_REPLY,
 		   -ECONNREFUSED);
+	cmt_all_refs_back(test, t);
+}
+
+static const bool cmt_afonly[] = { false, true };
+
+static void cmt_afonly_desc(const bool *afonly, char *desc)
+{
+	strscpy(desc, *afonly ? "IPv6-only" : "dual-stack",
+		KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(cmt_afonly, cmt_afonly, cmt_afonly_desc);
+
+/*
+ * A listen on the IPv6 wildcard takes an IPv4 connection unless its id is
+ * IPv6-only (rdma_cm's afonly), as a dual-stack socket does; before, it
+ * never did, and RTRS's server, which listens so, refused every client
+ */
+static void cm_listen_v6_any_takes_v4(struct kunit *test)
+{
+	const bool *afonly = test->param_value;
+	struct cmt *t = cmt_up(test, CMT_PORT_BASE + 46 + *afonly);
+	struct sockaddr_in6 *any = (void *)&t->lst.id.m_local_addr;
+
+	memset(any, 0, sizeof(*any));
+	any->sin6_family = AF_INET6;
+	any->sin6_addr = in6addr_any;
+	any->sin6_port = htons(CMT_PORT_BASE + 46 + *afonly);
+	t->lst.id.afonly = *afonly;
+	KUNIT_ASSERT_EQ(test, swi_cm_create_listen(&t->lst.id, 4), 0);
+	KUNIT_ASSERT_EQ(test, cmt_connect(t, "v4"), 0);	/* to 127.0.0.1 */
+	if (*afonly) {
+		cmt_expect(test, &t->act, 0, IW_CM_EVENT_CONNECT_REPLY,
+			   -ECONNREFUSED);
+	} else {
+		cmt_expect(test, &t->lst, 0, IW_CM_EVENT_CONNECT_REQUEST, 0);
+		t->pas.id.provider_data = t->lst.ev[0].provider_data;
+		KUNIT_EXPECT_EQ(test, swi_cm_reject(&t->pas.id, NULL, 0), 0);
+		cmt_expect(test, &t->act, 0, IW_CM_EVENT_CONNECT_REPLY,
+			   -ECONNREFUSED);
+	}
 	cmt_all_refs_back(test, t);
 }
 
@@ -1403,6 +1445,8 @@ static struct kunit_case cm_cases[] = {
 	KUNIT_CASE_SLOW(cm_events_carry_peer_ird_ord),
 	KUNIT_CASE_SLOW(cm_connect_nobody_listens),
 	KUNIT_CASE_SLOW(cm_listen_taken_leaves_first),
+	KUNIT_CASE_PARAM_ATTR(cm_listen_v6_any_takes_v4, cmt_afonly_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_SLOW(cm_listen_other_netns),
 	KUNIT_CASE_SLOW(cm_qp_kind),
 	KUNIT_CASE_SLOW(cm_destroy_qp_established),
