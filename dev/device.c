@@ -106,7 +106,7 @@ static void swi_fill_device_attr(struct swi_device *dev,
 	a->vendor_part_id = SWI_VENDOR_PART_ID;
 	a->sys_image_guid = dev->ibdev.node_guid;
 	a->max_mr_size = U64_MAX;	/* the DMA MR spans all addresses */
-	a->page_size_cap = PAGE_SIZE;
+	a->page_size_cap = SWI_PAGE_SIZE_CAP;
 	a->max_qp = SWI_MAX_QP;
 	a->max_qp_wr = SWI_MAX_QP_WR;
 	a->device_cap_flags = IB_DEVICE_MEM_MGT_EXTENSIONS;
@@ -142,7 +142,7 @@ static int swi_limits_show(struct seq_file *m, void *unused)
 		bool hex;
 	} l[] = {
 		{ "max_mr_size", U64_MAX, true },
-		{ "page_size_cap", PAGE_SIZE, true },
+		{ "page_size_cap", SWI_PAGE_SIZE_CAP, true },
 		{ "max_qp", SWI_MAX_QP }, { "max_qp_wr", SWI_MAX_QP_WR },
 		{ "max_sge", SWI_MAX_SGE }, { "max_sge_rd", SWI_MAX_SGE_RD },
 		{ "max_cq", SWI_MAX_CQ }, { "max_cqe", SWI_MAX_CQE },

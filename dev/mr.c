@@ -16,6 +16,7 @@
  * changes the key of its fast-register MRs itself (ib_inc_rkey()),
  * starting from the random one.
  */
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/random.h>
 #include <linux/slab.h>
@@ -251,13 +252,22 @@ struct ib_mr *swi_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
 	return &mr->base;
 }
 
+/*
+ * One page of the MR's page size, at a kernel virtual address: its first
+ * struct page. A page larger than PAGE_SIZE must lie in the linear map,
+ * where it is physically contiguous.
+ */
 static int swi_set_page(struct ib_mr *ibmr, u64 addr)
 {
 	struct swi_mr *mr = to_swi_mr(ibmr);
+	void *va = (void *)(uintptr_t)addr;
 
 	if (mr->nspare == mr->max_pages)
 		return -ENOMEM;
-	mr->spare[mr->nspare++] = virt_to_page((void *)(uintptr_t)addr);
+	if (ibmr->page_size > PAGE_SIZE &&
+	    (!virt_addr_valid(va) || !virt_addr_valid(va + ibmr->page_size - 1)))
+		return -EINVAL;
+	mr->spare[mr->nspare++] = virt_to_page(va);
 	return 0;
 }
 
@@ -268,8 +278,10 @@ static int swi_set_page(struct ib_mr *ibmr, u64 addr)
  * @nents: its entries
  * @sg_offset: offset into the first entry
  *
- * The MR's page size must be PAGE_SIZE (page_size_cap): the page list
- * holds struct pages. They go into the MR's spare array, which then
+ * The MR's page size is a power of two from PAGE_SIZE to 2 GiB
+ * (page_size_cap); a page larger than PAGE_SIZE is physically contiguous
+ * memory of the linear map. The page list holds the first struct page of
+ * each. They go into the MR's spare array, which then
  * becomes its mapping; the array it had becomes the spare. A placement
  * in flight when the MR was invalidated may still be walking that one:
  * it stops at its next page (swi_rdmap_mem_set_pages()), so it never lands in
@@ -288,7 +300,8 @@ int swi_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int nents,
 	struct rdmap_mem_pages pages;
 	int n, err;
 
-	if (ibmr->page_size != PAGE_SIZE) {
+	if (!is_power_of_2(ibmr->page_size) ||
+	    !(ibmr->page_size & SWI_PAGE_SIZE_CAP)) {
 		ibdev_warn_ratelimited(ibmr->device,
 				       "map_mr_sg: page size %u not supported\n",
 				       ibmr->page_size);
@@ -303,8 +316,8 @@ int swi_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int nents,
 		return n;
 	pages = (struct rdmap_mem_pages) {
 		.pages = mr->spare, .npages = mr->nspare,
-		.page_shift = PAGE_SHIFT,
-		.offset = offset_in_page(ibmr->iova),
+		.page_shift = ilog2(ibmr->page_size),
+		.offset = ibmr->iova & (ibmr->page_size - 1),
 	};
 	err = swi_rdmap_mem_set_pages(mr->mem, &pages);
 	if (err)

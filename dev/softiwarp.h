@@ -58,6 +58,12 @@
 #define SWI_MAX_ORD		ENG_MAX_ORD
 #define SWI_MAX_IRD		ENG_MAX_IRD
 #define SWI_MAX_FRMR_PAGES	2048
+/*
+ * The page sizes of a fast-register MR (page_size_cap): every power of two
+ * from PAGE_SIZE to 2 GiB, each page physically contiguous (RTRS maps its
+ * 128 KiB chunks so)
+ */
+#define SWI_PAGE_SIZE_CAP	GENMASK_ULL(31, PAGE_SHIFT)
 #define SWI_MAX_CONTEXT		1024
 
 /*

@@ -1157,6 +1157,47 @@ static void qpt_read_inv_bad_stag(struct kunit *test)
 }
 
 /*
+ * A fast-register MR of 64 KiB pages (RTRS maps its 128 KiB chunks as
+ * pages of their size): an RDMA Write lands across its pages at the right
+ * offsets, a Read takes them back, and the region ends where it is mapped
+ */
+static void qpt_big_page_mr(struct kunit *test)
+{
+	const struct eng_stream_cfg cfg = {};
+	struct qpt *t = qpt_up(test, &cfg);
+	struct ib_reg_wr wr = {
+		.wr = { .opcode = IB_WR_REG_MR, .wr_id = 78,
+			.send_flags = IB_SEND_SIGNALED },
+		.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE |
+			  IB_ACCESS_REMOTE_READ,
+	};
+	struct scatterlist sg;
+	struct ib_mr *mr;
+
+	mr = ib_alloc_mr(t->pd, IB_MR_TYPE_MEM_REG, 2);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr);
+	sg_init_one(&sg, t->buf[1], QPT_BUF);
+	KUNIT_ASSERT_EQ(test, ib_dma_map_sg(t->dev, &sg, 1,
+					    DMA_BIDIRECTIONAL), 1);
+	KUNIT_ASSERT_EQ(test, ib_map_mr_sg(mr, &sg, 1, NULL, SZ_64K), 1);
+	KUNIT_EXPECT_EQ(test, mr->length, QPT_BUF);
+	ib_update_fast_reg_key(mr, 0x5b);
+	wr.mr = mr;
+	wr.key = mr->rkey;
+	KUNIT_ASSERT_EQ(test, ib_post_send(t->qp[1], &wr.wr, NULL), 0);
+	qpt_expect_wc(test, t->cq[1], IB_WC_REG_MR, 78, 0);
+	qpt_fill(t->buf[0], QPT_BUF, 79);
+	qpt_rw_one(test, t, mr, 13, DMA_TO_DEVICE);
+	KUNIT_EXPECT_EQ(test, memcmp(t->buf[1] + 13, t->buf[0] + 13, QPT_LEN),
+			0);
+	memset(t->buf[0], 0, QPT_BUF);
+	qpt_rw_one(test, t, mr, 13, DMA_FROM_DEVICE);
+	KUNIT_EXPECT_EQ(test, memcmp(t->buf[1] + 13, t->buf[0] + 13, QPT_LEN),
+			0);
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+}
+
+/*
  * Send with Immediate (RFC 7306 has none), atomics (not carried yet), LSO:
  * refused at post time, nothing sent
  */
@@ -1281,7 +1322,10 @@ static void qpt_limits(struct kunit *test)
 	mr = ib_alloc_mr(t->pd, IB_MR_TYPE_MEM_REG, a->max_fast_reg_page_list_len);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr);
 	sg_init_one(&sg, t->buf[0], 4 * PAGE_SIZE);
-	KUNIT_EXPECT_LT(test, ib_map_mr_sg(mr, &sg, 1, NULL, 2 * PAGE_SIZE), 0);
+	/* page sizes: the powers of two of page_size_cap, nothing else */
+	KUNIT_EXPECT_EQ(test, a->page_size_cap, GENMASK_ULL(31, PAGE_SHIFT));
+	KUNIT_EXPECT_LT(test, ib_map_mr_sg(mr, &sg, 1, NULL, 3 * PAGE_SIZE), 0);
+	KUNIT_EXPECT_LT(test, ib_map_mr_sg(mr, &sg, 1, NULL, PAGE_SIZE / 2), 0);
 	KUNIT_EXPECT_EQ(test, ib_map_mr_sg(mr, &sg, 1, NULL, PAGE_SIZE), 1);
 	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
 }
@@ -3539,6 +3583,7 @@ static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_rdma_rw),
 	KUNIT_CASE_SLOW(qpt_cut_write_releases_mr),
 	KUNIT_CASE_SLOW(qpt_read_inv_bad_stag),
+	KUNIT_CASE_SLOW(qpt_big_page_mr),
 	KUNIT_CASE_SLOW(qpt_unsupported_wr),
 	KUNIT_CASE_SLOW(qpt_write_imm),
 	KUNIT_CASE_SLOW(qpt_write_imm_no_recv),
