@@ -33,38 +33,64 @@ static bool swi_cm_qp_gone(const struct swi_cep *cep)
 }
 
 /*
- * Create the socket in the device's namespace, bind the mapped local
- * address and start the TCP handshake, non-blocking; its outcome runs the
- * work item (swi_cm_tcp_done()). Return: 0 connected, SWI_CM_WAIT, or a
- * negative errno.
+ * The endpoint's socket in the device's namespace, bound to @laddr and
+ * hooked (swi_cm_hook()). rdma_cm picked the local port in its own port
+ * space, not in TCP's: one of our earlier connections may still hold it
+ * in TIME_WAIT, which must not fail the bind.
  */
-static int swi_cm_tcp_start(struct swi_cep *cep)
+static int swi_cm_tcp_socket(struct swi_cep *cep, struct sockaddr *laddr)
 {
-	struct sockaddr *raddr = (struct sockaddr *)&cep->cm_id->m_remote_addr;
-	struct sockaddr *laddr = (struct sockaddr *)&cep->cm_id->m_local_addr;
 	int err = -ENOMEM;
 
 	if (!swi_fault_setup_alloc())
-		err = sock_create_kern(swi_cm_net(cep->dev), raddr->sa_family,
+		err = sock_create_kern(swi_cm_net(cep->dev), laddr->sa_family,
 				       SOCK_STREAM, IPPROTO_TCP, &cep->sock);
 	if (err)
 		return err;
 	swi_cm_sock_timeouts(cep->sock);
-	/*
-	 * rdma_cm picked the local port in its own port space, not in TCP's:
-	 * one of our earlier connections may still hold it in TIME_WAIT,
-	 * which must not fail the bind (connect still refuses a duplicate
-	 * four-tuple).
-	 */
 	sock_set_reuseaddr(cep->sock->sk);
 	err = kernel_bind(cep->sock, swi_sockaddr_arg(laddr),
 			  rdma_addr_size(laddr));
+	if (!err)
+		swi_cm_hook(cep);
+	return err;
+}
+
+/*
+ * Create the socket, bind the mapped local address and start the TCP
+ * handshake, non-blocking; its outcome runs the work item
+ * (swi_cm_tcp_done()). rdma_cm lets several ids share a port (with
+ * rdma_set_reuseaddr(): RTRS binds every connection of a path to the
+ * first one's address and port), which TCP refuses for connections to
+ * the same peer (-EADDRNOTAVAIL, at once): such a connection takes a
+ * port TCP picks. Return: 0 connected, SWI_CM_WAIT, or a negative errno.
+ */
+static int swi_cm_tcp_start(struct swi_cep *cep)
+{
+	struct sockaddr *raddr = (struct sockaddr *)&cep->cm_id->m_remote_addr;
+	struct sockaddr_storage laddr = cep->cm_id->m_local_addr;
+	struct sockaddr *la = (struct sockaddr *)&laddr;
+	int err;
+
+	err = swi_cm_tcp_socket(cep, la);
 	if (err)
 		return err;
-	swi_cm_hook(cep);
 	cep->end = jiffies + msecs_to_jiffies(swi_cm_timeout_ms());
 	err = kernel_connect(cep->sock, swi_sockaddr_arg(raddr),
 			     rdma_addr_size(raddr), O_NONBLOCK);
+	/* the port is at the same offset in sockaddr_in and _in6 */
+	if (err == -EADDRNOTAVAIL && ((struct sockaddr_in *)la)->sin_port) {
+		swi_cm_unhook(cep);
+		sock_release(cep->sock);
+		cep->sock = NULL;
+		((struct sockaddr_in *)la)->sin_port = 0;
+		err = swi_cm_tcp_socket(cep, la);
+		if (err)
+			return err;
+		err = kernel_connect(cep->sock, swi_sockaddr_arg(raddr),
+				     rdma_addr_size(raddr), O_NONBLOCK);
+		kernel_getsockname(cep->sock, (struct sockaddr *)&cep->laddr);
+	}
 	return err == -EINPROGRESS ? SWI_CM_WAIT : err;
 }
 

@@ -577,6 +577,42 @@ static void cm_listen_v6_any_takes_v4(struct kunit *test)
 	cmt_all_refs_back(test, t);
 }
 
+/*
+ * Two connections from one local address and port to one listener: rdma_cm
+ * lets ids share a port (rdma_set_reuseaddr(); RTRS binds all the
+ * connections of a path so), TCP does not; the second takes a port of
+ * TCP's. Before, its connect failed with -EADDRNOTAVAIL.
+ */
+static void cm_connect_shared_port(struct kunit *test)
+{
+	struct cmt *t = cmt_up(test, CMT_PORT_BASE + 48);
+	struct cmt_id *act2 = kunit_kzalloc(test, sizeof(*act2), GFP_KERNEL);
+	struct iw_cm_conn_param p = { .ird = 1, .ord = 1 };
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, act2);
+	cmt_active_init(t, act2, CMT_PORT_BASE + 48);
+	/* both from 127.0.0.1:27149, as rdma_cm binds a shared port */
+	cmt_addr((struct sockaddr_in *)&t->act.id.m_local_addr,
+		 CMT_PORT_BASE + 49);
+	act2->id.m_local_addr = t->act.id.m_local_addr;
+	KUNIT_ASSERT_EQ(test, swi_cm_create_listen(&t->lst.id, 4), 0);
+	KUNIT_ASSERT_EQ(test, cmt_connect(t, "one"), 0);
+	cmt_expect(test, &t->lst, 0, IW_CM_EVENT_CONNECT_REQUEST, 0);
+	p.qpn = t->qp[1]->qp_num;
+	KUNIT_ASSERT_EQ(test, swi_cm_connect(&act2->id, &p), 0);
+	cmt_expect(test, &t->lst, 1, IW_CM_EVENT_CONNECT_REQUEST, 0);
+	for (i = 0; i < 2; i++) {
+		t->pas.id.provider_data = t->lst.ev[i].provider_data;
+		KUNIT_EXPECT_EQ(test, swi_cm_reject(&t->pas.id, NULL, 0), 0);
+	}
+	cmt_expect(test, &t->act, 0, IW_CM_EVENT_CONNECT_REPLY,
+		   -ECONNREFUSED);
+	cmt_expect(test, act2, 0, IW_CM_EVENT_CONNECT_REPLY, -ECONNREFUSED);
+	cmt_all_refs_back(test, t);
+	KUNIT_EXPECT_EQ(test, cmt_refs_settle(act2), 0);
+}
+
 /* Destroying the responder's QP ends the connection on both sides */
 static void cm_destroy_qp_established(struct kunit *test)
 {
@@ -1445,6 +1481,7 @@ static struct kunit_case cm_cases[] = {
 	KUNIT_CASE_SLOW(cm_events_carry_peer_ird_ord),
 	KUNIT_CASE_SLOW(cm_connect_nobody_listens),
 	KUNIT_CASE_SLOW(cm_listen_taken_leaves_first),
+	KUNIT_CASE_SLOW(cm_connect_shared_port),
 	KUNIT_CASE_PARAM_ATTR(cm_listen_v6_any_takes_v4, cmt_afonly_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_SLOW(cm_listen_other_netns),
