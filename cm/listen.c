@@ -216,9 +216,10 @@ static int swi_cm_listen_sockets(struct swi_listener *lst,
  * can listen on the same port; another address gets one socket. IPv6
  * sockets take IPv6 only; the IPv6 wildcard of an id that is not
  * IPv6-only (@id->afonly clear) listens on the IPv4 addresses too, as a
- * dual-stack socket takes both (swi_cm_listen_sockets()). Each listen has its own sockets; failing or ending one leaves every
- * other as it was. A wildcard listen made in another network namespace
- * than the netdev's gets no socket (swi_cm_listen_here()).
+ * dual-stack socket takes both (swi_cm_listen_sockets()). Each listen
+ * has its own sockets; failing or ending one leaves every other as it
+ * was. A wildcard listen made in another network namespace than the
+ * netdev's gets no socket (swi_cm_listen_here()).
  *
  * Context: process context.
  * Return: 0 or a negative errno (-EADDRINUSE: an address of the listen is
