@@ -67,6 +67,7 @@ deb7=trixie-backports
 # images: each runs once in make check.
 if [ "${CHECK_TIER:-}" = full ]; then
 	t612=all t7=all tsiw=all psiw=all tdebug=all cdkms=all fsecs=300
+	pdebug=05-rnbd
 	nvme612=all nfs612="4.0 4.2 4.2+netem"
 	nvme7=all nfs7="4.0 4.2 4.2+netem"
 else
@@ -87,6 +88,8 @@ else
 	# lockdep (on 6.12's image too in make check-full only: it took 7
 	# minutes here in session 28); the hostile user runs here only
 	tdebug="01-module-load 19-hostile-user 20-containers"
+	# rnbd on the debug kernel takes minutes more: make check-full only
+	pdebug=""
 	cdkms=newest
 	# a short run of every parser target (make fuzz: 300 s each)
 	fsecs=20
@@ -105,7 +108,7 @@ for stage in lint compat deb kunit fuzz e2e-6.12 e2e-7.x e2e kunit-debug e2e-deb
 	e2e)		E2E_TESTS=$tsiw E2E_PAIRS=$psiw "$top/tools/e2e.sh" ;;
 	kunit-debug)	KFLAVOUR=debug "$top/tools/kunit.sh" ;;
 	e2e-debug)	KFLAVOUR=debug E2E_DEBUG_TESTS=$tdebug \
-				"$top/tools/e2e.sh" ;;
+			E2E_DEBUG_PAIRS=$pdebug "$top/tools/e2e.sh" ;;
 	compat)		COMPAT_DKMS=$cdkms "$top/tools/compat.sh" ;;
 	fuzz)		FUZZ_SECS=$fsecs "$top/tools/fuzz.sh" ;;
 	*)		"$top/tools/$stage.sh" ;;

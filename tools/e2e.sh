@@ -14,8 +14,9 @@
 # memory or locking bug would hide in (E2E_DEBUG_DEFAULT: the data path
 # with Markers and CRC variants, faults under traffic, removal under load,
 # the hostile peer, allocation faults, the hostile user, containers;
-# about 19 minutes with the boot), "all" for every one-guest test (about 50 minutes). The
-# two-guest tests run on the test kernel only.
+# about 19 minutes with the boot), "all" for every one-guest test (about
+# 50 minutes); then the two-guest tests E2E_DEBUG_PAIRS names (none by
+# default; make check-full: 05-rnbd), each guest with 2 GiB.
 #
 # On the test kernel E2E_TESTS names the one-guest tests to run (default
 # "all"; "none": no guest of its own) and E2E_PAIRS the two-guest ones
@@ -90,6 +91,8 @@ for t in "$@"; do args+=("$(realpath "$t")"); done
 sel= pairs=
 if [ $# -eq 0 ] && [ $name = e2e-debug ]; then
 	sel=${E2E_DEBUG_TESTS:-$E2E_DEBUG_DEFAULT}
+	pairs=${E2E_DEBUG_PAIRS:-}
+	export VM_PAIR_MEM=2048
 elif [ $# -eq 0 ] && [ -n "${E2E_KERNEL:-}" ]; then
 	sel=${E2E_DEBIAN_TESTS:-$E2E_DEBIAN_DEFAULT}
 	pairs=${E2E_PAIRS:-$E2E_DEBIAN_PAIRS}
