@@ -515,6 +515,19 @@ static void cm_connect_nobody_listens(struct kunit *test)
 	cmt_all_refs_back(test, t);
 }
 
+/*
+ * The listener's @n-th event is a CONNECT_REQUEST; reject it, and @act
+ * hears the refusal as its first event
+ */
+static void cmt_reject_nth(struct kunit *test, struct cmt *t,
+			   struct cmt_id *act, int n)
+{
+	cmt_expect(test, &t->lst, n, IW_CM_EVENT_CONNECT_REQUEST, 0);
+	t->pas.id.provider_data = t->lst.ev[n].provider_data;
+	KUNIT_EXPECT_EQ(test, swi_cm_reject(&t->pas.id, NULL, 0), 0);
+	cmt_expect(test, act, 0, IW_CM_EVENT_CONNECT_REPLY, -ECONNREFUSED);
+}
+
 /* A second listen on the same address fails; the first one still works */
 static void cm_listen_taken_leaves_first(struct kunit *test)
 {
@@ -528,11 +541,7 @@ static void cm_listen_taken_leaves_first(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, dup->id.provider_data);
 	KUNIT_EXPECT_EQ(test, cmt_refs(dup), 0);
 	KUNIT_ASSERT_EQ(test, cmt_connect(t, "x"), 0);
-	cmt_expect(test, &t->lst, 0, IW_CM_EVENT_CONNECT_REQUEST, 0);
-	t->pas.id.provider_data = t->lst.ev[0].provider_data;
-	KUNIT_EXPECT_EQ(test, swi_cm_reject(&t->pas.id, NULL, 0), 0);
-	cmt_expect(test, &t->act, 0, IW_CM_EVENT_CONNECT_REPLY,
-		   -ECONNREFUSED);
+	cmt_reject_nth(test, t, &t->act, 0);
 	cmt_all_refs_back(test, t);
 }
 
@@ -568,11 +577,7 @@ static void cm_listen_v6_any_takes_v4(struct kunit *test)
 		cmt_expect(test, &t->act, 0, IW_CM_EVENT_CONNECT_REPLY,
 			   -ECONNREFUSED);
 	} else {
-		cmt_expect(test, &t->lst, 0, IW_CM_EVENT_CONNECT_REQUEST, 0);
-		t->pas.id.provider_data = t->lst.ev[0].provider_data;
-		KUNIT_EXPECT_EQ(test, swi_cm_reject(&t->pas.id, NULL, 0), 0);
-		cmt_expect(test, &t->act, 0, IW_CM_EVENT_CONNECT_REPLY,
-			   -ECONNREFUSED);
+		cmt_reject_nth(test, t, &t->act, 0);
 	}
 	cmt_all_refs_back(test, t);
 }
@@ -588,7 +593,6 @@ static void cm_connect_shared_port(struct kunit *test)
 	struct cmt *t = cmt_up(test, CMT_PORT_BASE + 48);
 	struct cmt_id *act2 = kunit_kzalloc(test, sizeof(*act2), GFP_KERNEL);
 	struct iw_cm_conn_param p = { .ird = 1, .ord = 1 };
-	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, act2);
 	cmt_active_init(t, act2, CMT_PORT_BASE + 48);
@@ -599,16 +603,11 @@ static void cm_connect_shared_port(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, swi_cm_create_listen(&t->lst.id, 4), 0);
 	KUNIT_ASSERT_EQ(test, cmt_connect(t, "one"), 0);
 	cmt_expect(test, &t->lst, 0, IW_CM_EVENT_CONNECT_REQUEST, 0);
+	/* the first one still up: the four-tuple is taken */
 	p.qpn = t->qp[1]->qp_num;
 	KUNIT_ASSERT_EQ(test, swi_cm_connect(&act2->id, &p), 0);
-	cmt_expect(test, &t->lst, 1, IW_CM_EVENT_CONNECT_REQUEST, 0);
-	for (i = 0; i < 2; i++) {
-		t->pas.id.provider_data = t->lst.ev[i].provider_data;
-		KUNIT_EXPECT_EQ(test, swi_cm_reject(&t->pas.id, NULL, 0), 0);
-	}
-	cmt_expect(test, &t->act, 0, IW_CM_EVENT_CONNECT_REPLY,
-		   -ECONNREFUSED);
-	cmt_expect(test, act2, 0, IW_CM_EVENT_CONNECT_REPLY, -ECONNREFUSED);
+	cmt_reject_nth(test, t, act2, 1);
+	cmt_reject_nth(test, t, &t->act, 0);
 	cmt_all_refs_back(test, t);
 	KUNIT_EXPECT_EQ(test, cmt_refs_settle(act2), 0);
 }
