@@ -36,9 +36,15 @@
  */
 #include "mpa/mpa_frame.h"
 
-#define MAX_ULPDUS	512
 #define MAX_PIECES	64
 #define MAX_STREAM	(128 * 1024)
+/*
+ * The most FPDUs a stream holds: the smallest is 8 octets (its length,
+ * no ULPDU, 2 octets of pad, the CRC field). A corrupted length in a
+ * stream without CRC re-frames what follows, into more FPDUs than were
+ * framed (a 512 found so, in frame mode with Markers).
+ */
+#define MAX_ULPDUS	(MAX_STREAM / 8)
 
 struct ulpdu {
 	u32 len;	/* from begin, or from end when alone */
