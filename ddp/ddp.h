@@ -122,9 +122,10 @@ struct ddp_rx_queue {
 /*
  * The untagged queues this DDP receives on: QN 0 to DDP_QN_COUNT - 1, a
  * higher QN is invalid. RFC 5041 leaves their number to the ULP; RDMAP's
- * three queues must fit (checked in rdmap/codec.c).
+ * four queues must fit (RFC 5040's three and RFC 7306's queue 3, checked
+ * in rdmap/codec.c).
  */
-#define DDP_QN_COUNT	3
+#define DDP_QN_COUNT	4
 
 /**
  * struct ddp_rx_state - what the receiver knows when a segment arrives
@@ -140,7 +141,7 @@ struct ddp_rx_queue {
  * @rv: the ULP's version field (DDP_CTRL_ULP_RV) of that segment, when
  *	@ver_fixed, for the ULP's own check (RDMAP: its version)
  * @ulp_ext: for the ULP's own check, ignored by DDP: nonzero when the
- *	ULP accepts its extensions (RDMAP: RFC 7306's Immediate Data)
+ *	ULP accepts its extensions (RDMAP: RFC 7306's messages)
  * @queue: the untagged queues, indexed by QN
  */
 struct ddp_rx_state {

@@ -238,6 +238,10 @@ static void swi_cqe_to_wc(const struct siw_cqe *cqe, struct ib_wc *wc)
 		wc->wc_flags |= IB_WC_WITH_INVALIDATE;
 		wc->ex.invalidate_rkey = cqe->inval_stag;
 	}
+	if ((cqe->flags & ENG_CQE_MASKED) && wc->opcode == IB_WC_FETCH_ADD)
+		wc->opcode = IB_WC_MASKED_FETCH_ADD;
+	if ((cqe->flags & ENG_CQE_MASKED) && wc->opcode == IB_WC_COMP_SWAP)
+		wc->opcode = IB_WC_MASKED_COMP_SWAP;
 	/* a receive Immediate Data completed (RFC 7306 section 6) */
 	if ((cqe->flags & ENG_CQE_IMM) && wc->opcode == IB_WC_RECV) {
 		wc->opcode = IB_WC_RECV_RDMA_WITH_IMM;
@@ -272,7 +276,8 @@ static bool swi_cq_take_locked(struct swi_cq *cq, struct ib_wc *wc)
  * unsuccessful completion; SIW_WQE_REM_INVAL in the CQE's flags gives
  * IB_WC_WITH_INVALIDATE with ex.invalidate_rkey from cqe->inval_stag;
  * ENG_CQE_IMM on a receive gives IB_WC_RECV_RDMA_WITH_IMM and
- * IB_WC_WITH_IMM with ex.imm_data from cqe->imm_data.
+ * IB_WC_WITH_IMM with ex.imm_data from cqe->imm_data; ENG_CQE_MASKED on an
+ * atomic its masked opcode.
  * User CQs are polled by libsiw in user space, never here.
  *
  * Context: any context; takes the CQ lock with interrupts saved.

@@ -127,6 +127,15 @@ static void swi_fill_device_attr(struct swi_device *dev,
 	a->max_srq_sge = SWI_MAX_SGE;
 	a->max_fast_reg_page_list_len = SWI_MAX_FRMR_PAGES;
 	a->max_pkeys = 1;
+	/*
+	 * RFC 7306 atomics, for kernel QPs: atomic with respect to every
+	 * other atomic of the device (section 5.3), which is IB_ATOMIC_HCA.
+	 * They share the ORD and IRD with the Reads (max_qp_rd_atom).
+	 */
+	if (swi_qp_rfc7306()) {
+		a->atomic_cap = IB_ATOMIC_HCA;
+		a->masked_atomic_cap = IB_ATOMIC_HCA;
+	}
 }
 
 /*
@@ -169,6 +178,11 @@ static int swi_query_device(struct ib_device *ibdev,
 	if (udata && (udata->inlen || udata->outlen))
 		return -EINVAL;
 	swi_fill_device_attr(to_swi_dev(ibdev), attr);
+	/* user space has no atomics: libsiw's ABI cannot post them */
+	if (udata) {
+		attr->atomic_cap = IB_ATOMIC_NONE;
+		attr->masked_atomic_cap = IB_ATOMIC_NONE;
+	}
 	return 0;
 }
 

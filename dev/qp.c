@@ -38,7 +38,18 @@ MODULE_PARM_DESC(close_timeout_ms,
 static bool rfc7306 = true;
 module_param(rfc7306, bool, 0644);
 MODULE_PARM_DESC(rfc7306,
-		 "RFC 7306 extensions for kernel QPs created from now on: RDMA Write with Immediate Data sent, Immediate Data accepted (default Y; N: refused and answered with a Terminate, as by siw)");
+		 "RFC 7306 extensions for kernel QPs created from now on: RDMA Write with Immediate Data, FetchAdd and CmpSwap (masked too) sent, Immediate Data and Atomic Requests answered; devices added from now on report atomic_cap (default Y; N: refused and answered with a Terminate, as by siw)");
+
+/**
+ * swi_qp_rfc7306() - are RFC 7306's extensions on for what is created now?
+ *
+ * Context: any context.
+ * Return: the module parameter rfc7306.
+ */
+bool swi_qp_rfc7306(void)
+{
+	return READ_ONCE(rfc7306);
+}
 
 /* Raised events, applied in this order by swi_qp_err_work() */
 static const u8 swi_qp_raise_order[] = {
@@ -115,7 +126,7 @@ static void swi_qp_init_fields(struct swi_qp *qp, struct ib_qp_init_attr *a,
 	qp->recv_sge = a->srq ? 0 : max(a->cap.max_recv_sge, 1U);
 	qp->sig_all = a->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->user = user;
-	qp->ext = !user && READ_ONCE(rfc7306);
+	qp->ext = !user && swi_qp_rfc7306();
 	qp->owner = user ? get_pid(task_tgid(current)) : NULL;
 }
 
@@ -252,6 +263,8 @@ void swi_qp_complete_sqe(struct swi_qp *qp, const struct siw_sqe *sqe,
 
 	if (sqe->flags & ENG_WQE_INTERNAL)
 		return;
+	if (sqe->flags & ENG_WQE_MASKED)
+		cqe.flags = ENG_CQE_MASKED;
 	if (status == SIW_WC_SUCCESS && !qp->sig_all &&
 	    !(sqe->flags & SIW_WQE_SIGNALLED))
 		return;
@@ -392,7 +405,8 @@ int swi_qp_take_sqe(struct swi_qp *qp, struct siw_sqe *sqe,
 		sqe->flags &= SWI_USER_SQE_FLAGS;
 	if (qp->user && !swi_user_sqe_ok(qp, sqe)) {
 		err = -EINVAL;
-	} else if (((hold & ENG_SQ_HOLD_READ) && eng_op_is_read(sqe->opcode)) ||
+	} else if (((hold & ENG_SQ_HOLD_READ) &&
+		    eng_op_is_rd_atomic(sqe->opcode)) ||
 		   ((hold & ENG_SQ_HOLD_FENCE) &&
 		    (sqe->flags & SIW_WQE_READ_FENCE))) {
 		err = -EAGAIN;
@@ -1082,8 +1096,44 @@ static bool swi_read_inv_ok(const struct ib_send_wr *wr)
 	       rdmap_stag_index(wr->sg_list[0].lkey);
 }
 
+/*
+ * An atomic (RFC 7306 section 5.1) as the kernel verbs post it: its
+ * operands beside the SQE, in the form the Atomic Request carries them.
+ * The unmasked CmpSwap compares and swaps all 64 bits; the unmasked
+ * FetchAdd is one 64-bit addition (Add Mask 0); the masked ones take
+ * ib_atomic_wr's masks as they are. Its one SGE takes the original
+ * value; the engine checks that it is 8 octets.
+ */
+static int swi_sqe_atomic(const struct swi_qp *qp, const struct ib_send_wr *wr,
+			  struct siw_sqe *sqe, struct eng_sqe_ext *ext)
+{
+	const struct ib_atomic_wr *a = atomic_wr(wr);
+	bool masked = wr->opcode == IB_WR_MASKED_ATOMIC_FETCH_AND_ADD ||
+		      wr->opcode == IB_WR_MASKED_ATOMIC_CMP_AND_SWP;
+
+	if (!qp->ext)
+		return -EOPNOTSUPP;
+	if (wr->opcode == IB_WR_ATOMIC_FETCH_AND_ADD ||
+	    wr->opcode == IB_WR_MASKED_ATOMIC_FETCH_AND_ADD) {
+		sqe->opcode = SIW_OP_FETCH_AND_ADD;
+		ext->data = a->compare_add;
+		ext->data_mask = masked ? a->compare_add_mask : 0;
+	} else {
+		sqe->opcode = SIW_OP_COMP_AND_SWAP;
+		ext->data = a->swap;
+		ext->data_mask = masked ? a->swap_mask : U64_MAX;
+		ext->compare = a->compare_add;
+		ext->compare_mask = masked ? a->compare_add_mask : U64_MAX;
+	}
+	if (masked)
+		sqe->flags |= ENG_WQE_MASKED;
+	sqe->raddr = a->remote_addr;
+	sqe->rkey = a->rkey;
+	return 0;
+}
+
 static int swi_sqe_opcode(const struct swi_qp *qp, const struct ib_send_wr *wr,
-			  struct siw_sqe *sqe)
+			  struct siw_sqe *sqe, struct eng_sqe_ext *ext)
 {
 	switch (wr->opcode) {
 	case IB_WR_SEND:
@@ -1102,6 +1152,7 @@ static int swi_sqe_opcode(const struct swi_qp *qp, const struct ib_send_wr *wr,
 			return -EOPNOTSUPP;
 		sqe->opcode = SIW_OP_WRITE;
 		sqe->flags |= ENG_WQE_IMM;
+		ext->imm = wr->ex.imm_data;
 		break;
 	case IB_WR_RDMA_READ:
 	case IB_WR_RDMA_READ_WITH_INV:
@@ -1124,11 +1175,13 @@ static int swi_sqe_opcode(const struct swi_qp *qp, const struct ib_send_wr *wr,
 		sqe->rkey = reg_wr(wr)->key;
 		sqe->access = reg_wr(wr)->access;
 		return 0;
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+	case IB_WR_MASKED_ATOMIC_FETCH_AND_ADD:
+	case IB_WR_MASKED_ATOMIC_CMP_AND_SWP:
+		return swi_sqe_atomic(qp, wr, sqe, ext);
 	default:
-		/*
-		 * RFC 7306 has no Send with Immediate; its atomics are not
-		 * carried yet (Documentation/rfc7306.rst)
-		 */
+		/* RFC 7306 has no Send with Immediate (rfc7306.rst) */
 		return -EOPNOTSUPP;
 	}
 	sqe->raddr = rdma_wr(wr)->remote_addr;
@@ -1158,13 +1211,14 @@ static int swi_sqe_inline(const struct ib_send_wr *wr, struct siw_sqe *sqe)
 }
 
 static int swi_sqe_from_wr(struct swi_qp *qp, const struct ib_send_wr *wr,
-			   struct siw_sqe *sqe)
+			   struct siw_sqe *sqe, struct eng_sqe_ext *ext)
 {
 	int err;
 
 	memset(sqe, 0, sizeof(*sqe));
+	memset(ext, 0, sizeof(*ext));
 	sqe->id = wr->wr_id;
-	err = swi_sqe_opcode(qp, wr, sqe);
+	err = swi_sqe_opcode(qp, wr, sqe, ext);
 	if (!err && wr->send_flags & ~SWI_SEND_FLAGS)
 		err = -EINVAL;
 	if (err)
@@ -1179,7 +1233,8 @@ static int swi_sqe_from_wr(struct swi_qp *qp, const struct ib_send_wr *wr,
 		return 0;
 	if (wr->num_sge > qp->send_sge)
 		return -EINVAL;
-	if (wr->send_flags & IB_SEND_INLINE && !eng_op_is_read(sqe->opcode))
+	if (wr->send_flags & IB_SEND_INLINE &&
+	    !eng_op_is_rd_atomic(sqe->opcode))
 		return swi_sqe_inline(wr, sqe);
 	memcpy(sqe->sge, wr->sg_list, wr->num_sge * sizeof(sqe->sge[0]));
 	sqe->num_sge = wr->num_sge;
@@ -1189,8 +1244,9 @@ static int swi_sqe_from_wr(struct swi_qp *qp, const struct ib_send_wr *wr,
 static int swi_post_send_one(struct swi_qp *qp, const struct ib_send_wr *wr)
 {
 	struct siw_sqe sqe, *slot;
+	struct eng_sqe_ext ext;
 	unsigned long flags;
-	int err = swi_sqe_from_wr(qp, wr, &sqe);
+	int err = swi_sqe_from_wr(qp, wr, &sqe, &ext);
 
 	if (err) {
 		ibdev_warn_ratelimited(&qp->dev->ibdev,
@@ -1205,9 +1261,9 @@ static int swi_post_send_one(struct swi_qp *qp, const struct ib_send_wr *wr)
 		err = -ENOMEM;
 	} else {
 		memcpy(slot, &sqe, sizeof(sqe));
-		if (sqe.flags & ENG_WQE_IMM)
-			qp->sq_ext[qp->sq.put & (qp->sq.num - 1)].imm =
-				wr->ex.imm_data;
+		/* a QP without them posts no work request that needs them */
+		if (qp->sq_ext)
+			qp->sq_ext[qp->sq.put & (qp->sq.num - 1)] = ext;
 		swi_slot_fill(slot, sqe.flags);
 		qp->sq.put++;
 	}

@@ -631,6 +631,7 @@ int swi_qp_event(struct swi_qp *qp, enum rdmap_qp_event event,
 		 enum rdmap_qp_err err);
 void swi_qp_err_work(struct work_struct *work);
 unsigned int swi_qp_set_close_timeout_ms(unsigned int ms);
+bool swi_qp_rfc7306(void);
 int swi_qp_init(void);
 void swi_qp_exit(void);
 void swi_qp_set_rd_limits(struct swi_qp *qp, u32 ird, u32 ord);

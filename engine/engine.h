@@ -65,25 +65,41 @@ struct eng_stream;
  */
 #define ENG_WQE_IMM		BIT(14)
 /*
+ * SQE flag of a masked atomic (kernel QPs only): it completes as
+ * IB_WC_MASKED_FETCH_ADD or IB_WC_MASKED_COMP_SWAP (its CQE carries
+ * ENG_CQE_MASKED)
+ */
+#define ENG_WQE_MASKED		BIT(13)
+/*
  * CQE flag of a receive that Immediate Data completed: the CQE's
  * @imm_data holds the 32-bit immediate, in network order
  */
 #define ENG_CQE_IMM		BIT(7)
+/* CQE flag of a masked atomic's completion (ENG_WQE_MASKED) */
+#define ENG_CQE_MASKED		BIT(6)
 
 /**
  * struct eng_sqe_ext - what a kernel work request carries beyond its SQE
  * @imm: the immediate data of an RDMA Write with Immediate (ENG_WQE_IMM),
  *	in network order, as ib_send_wr gives it
+ * @data: an atomic's Add Data (FetchAdd) or Swap Data (CmpSwap)
+ * @data_mask: its Add Mask or Swap Mask (RFC 7306 sections 5.1.1, 5.1.2)
+ * @compare: a CmpSwap's Compare Data
+ * @compare_mask: a CmpSwap's Compare Mask
  *
- * struct siw_sqe, the ring's format, has no room for it: the QP keeps
+ * struct siw_sqe, the ring's format, has no room for them: the QP keeps
  * one per SQ slot beside the ring (&swi_qp.sq_ext).
  */
 struct eng_sqe_ext {
 	__be32 imm;
+	u64 data;
+	u64 data_mask;
+	u64 compare;
+	u64 compare_mask;
 };
 
 /* swi_qp_take_sqe()'s @hold: which work requests may not start now */
-#define ENG_SQ_HOLD_READ	BIT(0)	/* the ORQ is full: no RDMA Read */
+#define ENG_SQ_HOLD_READ	BIT(0)	/* the ORQ is full: no Read, no atomic */
 #define ENG_SQ_HOLD_FENCE	BIT(1)	/* Reads outstanding: no fenced WR */
 
 /**
@@ -99,6 +115,33 @@ static inline bool eng_op_is_read(u8 op)
 }
 
 /**
+ * eng_op_is_atomic() - is an SQE opcode an RFC 7306 Atomic Operation?
+ * @op: SIW_OP_* of an SQE
+ *
+ * Context: any context.
+ * Return: true for SIW_OP_FETCH_AND_ADD and SIW_OP_COMP_AND_SWAP.
+ */
+static inline bool eng_op_is_atomic(u8 op)
+{
+	return op == SIW_OP_FETCH_AND_ADD || op == SIW_OP_COMP_AND_SWAP;
+}
+
+/**
+ * eng_op_is_rd_atomic() - does an SQE opcode wait in the ORQ?
+ * @op: SIW_OP_* of an SQE
+ *
+ * RDMA Reads and Atomic Requests share queue 1, the ORD and the ORQ
+ * (RFC 7306 section 5.2): each waits there for its Response.
+ *
+ * Context: any context.
+ * Return: true for the Reads and the atomics.
+ */
+static inline bool eng_op_is_rd_atomic(u8 op)
+{
+	return eng_op_is_read(op) || eng_op_is_atomic(op);
+}
+
+/**
  * struct eng_qp_link - what a stream knows of its QP, fixed at creation
  * @qp: the QP, opaque here, handed back in the device's calls below; it
  *	outlives the stream (destroy_qp frees the stream)
@@ -111,8 +154,9 @@ static inline bool eng_op_is_read(u8 op)
  * @ird: the QP's IRD, which sizes the stream's IRQ unless the
  *	negotiated configuration names one
  * @ord: the same for the ORQ
- * @ext: RFC 7306's Immediate Data is accepted from the peer (a kernel QP
- *	created while the module parameter rfc7306 was on)
+ * @ext: RFC 7306's messages are accepted from the peer (a kernel QP
+ *	created while the module parameter rfc7306 was on): Immediate Data,
+ *	Atomic Requests and Atomic Responses
  */
 struct eng_qp_link {
 	struct swi_qp *qp;
@@ -164,10 +208,11 @@ struct eng_stream_cfg {
  * struct eng_stream_info - a snapshot of a stream, for ``rdma resource``
  * @cfg: how it was negotiated (positions not kept up to date)
  * @mulpdu: the MULPDU the transmitter uses now, from the current MSS
- * @orq_used: our RDMA Read Requests awaiting their Response
- * @irq_used: the peer's Read Requests not yet answered
+ * @orq_used: our RDMA Read and Atomic Requests awaiting their Response
+ * @irq_used: the peer's Read and Atomic Requests not yet answered
  * @tx_job: what the transmitter is working on: 0 nothing, 1 a work
- *	request of the SQ, 2 a Read Response, 3 the Terminate
+ *	request of the SQ, 2 a Read Response, 3 the Terminate, 4 an Atomic
+ *	Response
  * @tx_unsent: octets of its current batch the socket has not taken yet
  *	(waiting for write space)
  * @tx_nospace: the socket refused the last send for want of space

@@ -97,6 +97,11 @@ static int eng_rx_hdr_len(struct eng_stream *s)
 	/* its 8 octets are kept as a header: none is placed */
 	if (!tagged && eng_rx_is_imm(s, opcode))
 		need += RDMAP_IMM_SIZE;
+	/* RFC 7306's Atomic messages are all header (Figures 4 and 6) */
+	if (!tagged && s->rx.ddp.ulp_ext && opcode == RDMAP_ATOMIC_REQ)
+		need += RDMAP_ATOMIC_REQ_SIZE;
+	if (!tagged && s->rx.ddp.ulp_ext && opcode == RDMAP_ATOMIC_RESP)
+		need += RDMAP_ATOMIC_RESP_SIZE;
 	if (!tagged && opcode == RDMAP_TERMINATE && rx->ulpdu_len > need)
 		need += min_t(unsigned int, rx->ulpdu_len - need,
 			      RDMAP_TERM_MAX_SIZE);
@@ -247,6 +252,9 @@ static void eng_rx_rresp_stag(struct eng_stream *s, struct ddp_stag_check *c)
 		goto out;
 	rx->rresp_at = s->orq_get;
 	e = &s->orq[s->orq_get % s->ord];
+	/* an atomic awaits its Atomic Response, never a Read Response */
+	if (!eng_op_is_read(e->sqe.opcode))
+		goto out;
 	if (e->sqe.num_sge)
 		sink = e->sqe.sge[0];
 	if (rx->h.stag != sink.lkey)
@@ -282,6 +290,41 @@ static bool eng_rx_rresp_in_order(const struct eng_rx *rx,
 	       (!rx->h.last || rx->rresp_got + plen == sink->len);
 }
 
+/*
+ * The untagged buffers of queues 1 to 3 as DDP counts them: one for the
+ * Terminate; the free IRD entries for the Read and Atomic Requests, which
+ * share them (RFC 7306 section 5.2.2 rule 4), each Request its own size;
+ * for the Atomic Responses one while the oldest of our outstanding
+ * Requests is an atomic (rule 5: a buffer for each; the Responses come in
+ * the order of the Requests, a Read's before the next atomic's)
+ */
+static void eng_rx_queue_room(struct eng_stream *s,
+			      const struct ddp_hdr_info *h)
+{
+	struct ddp_rx_queue *q = &s->rx.ddp.queue[h->qn];
+	unsigned long flags;
+
+	switch (h->qn) {
+	case RDMAP_QN_TERMINATE:
+		q->buffers = 1;
+		q->buf_len = RDMAP_TERM_MAX_SIZE;
+		break;
+	case RDMAP_QN_READ_REQ:
+		q->buffers = s->ird - (READ_ONCE(s->irq_put) -
+				       READ_ONCE(s->irq_get));
+		q->buf_len = h->opcode == RDMAP_ATOMIC_REQ ?
+			     RDMAP_ATOMIC_REQ_SIZE : RDMAP_READ_REQ_SIZE;
+		break;
+	default:
+		spin_lock_irqsave(&s->qlock, flags);
+		q->buffers = s->orq_get != s->orq_put && !s->rx.rresp_got &&
+			     eng_op_is_atomic(s->orq[s->orq_get % s->ord].sqe.opcode);
+		spin_unlock_irqrestore(&s->qlock, flags);
+		q->buf_len = RDMAP_ATOMIC_RESP_SIZE;
+		break;
+	}
+}
+
 /* The headers are in: validate the segment before any payload lands */
 static int eng_rx_seg_begin(struct eng_stream *s)
 {
@@ -289,7 +332,6 @@ static int eng_rx_seg_begin(struct eng_stream *s)
 	struct ddp_hdr_info *h = &rx->h;
 	struct rdmap_term_cause cause;
 	struct ddp_stag_check chk;
-	struct ddp_rx_queue *q;
 	int hl = swi_ddp_hdr_parse(rx->hdr, rx->hdr_len, h);
 
 	if (hl < 0)
@@ -312,12 +354,7 @@ static int eng_rx_seg_begin(struct eng_stream *s)
 			return eng_rx_malformed(s);
 		rx->ddp.queue[RDMAP_QN_SEND].buf_len = RDMAP_IMM_SIZE;
 	} else if (h->qn < RDMAP_QN_COUNT && h->qn != RDMAP_QN_SEND) {
-		q = &rx->ddp.queue[h->qn];
-		q->buffers = h->qn == RDMAP_QN_TERMINATE ? 1 :
-			     s->ird - (READ_ONCE(s->irq_put) -
-					READ_ONCE(s->irq_get));
-		q->buf_len = h->qn == RDMAP_QN_TERMINATE ?
-			     RDMAP_TERM_MAX_SIZE : RDMAP_READ_REQ_SIZE;
+		eng_rx_queue_room(s, h);
 	}
 	if (!swi_rdmap_rx_check(h, rx->ulpdu_len - hl, &rx->ddp,
 				h->tagged ? &chk : NULL, &cause)) {
@@ -570,6 +607,104 @@ static int eng_rx_read_req(struct eng_stream *s)
 	return 0;
 }
 
+/*
+ * A whole Atomic Request arrived (RFC 7306 section 5.2.1): check it, queue
+ * it with the Read Requests; the transmitter processes it in their order
+ * (eng_tx_atomic_run()). Its Terminates carry the DDP header only
+ * (section 8.1 rule 2: swi_rdmap_term_build() adds an RDMA header to a
+ * Read Request's only).
+ */
+static int eng_rx_atomic_req(struct eng_stream *s)
+{
+	struct rdmap_atomic_req_info r;
+	struct rdmap_term_cause cause;
+	struct ddp_stag_check chk = {};
+	struct rdmap_mem *mem;
+	unsigned long flags;
+
+	if (swi_rdmap_atomic_req_parse(s->rx.hdr + DDP_UNTAGGED_HDR_SIZE,
+				       s->rx.hdr_len - DDP_UNTAGGED_HDR_SIZE,
+				       &r) < 0)
+		return eng_rx_malformed(s);
+	mem = swi_rdmap_mem_lookup(s->link.mem, r.stag);
+	swi_rdmap_mem_remote_check(mem, r.stag, s->link.pd, s->id, &chk);
+	if (IS_ERR(mem))
+		mem = NULL;
+	if (swi_rdmap_atomic_req_check(&r, &chk, &cause)) {
+		swi_rdmap_mem_put(mem);
+		return eng_rx_fail_cause(s, &cause);
+	}
+	if (!mem)	/* the check passed: cannot be */
+		return eng_rx_malformed(s);
+	/* held, not referenced, as a Read Request's source */
+	swi_rdmap_mem_hold(mem);
+	swi_rdmap_mem_put(mem);
+	spin_lock_irqsave(&s->qlock, flags);
+	s->irq[s->irq_put % s->ird] = (struct eng_rreq) {
+		.src_stag = r.stag, .src_to = r.to, .src = mem,
+		.msn = s->rx.h.msn, .atomic = true, .at = r,
+	};
+	WRITE_ONCE(s->irq_put, s->irq_put + 1);
+	spin_unlock_irqrestore(&s->qlock, flags);
+	swi_eng_tx_kick(s, false);
+	return 0;
+}
+
+/* Store what the target held, in host order, in the atomic's result */
+static int eng_rx_result_piece(void *ctx, struct page *page, unsigned int off,
+			       unsigned int len)
+{
+	u8 *va = kmap_local_page(page);
+
+	memcpy(va + off, ctx, len);
+	kunmap_local(va);
+	return 0;
+}
+
+/*
+ * An Atomic Response arrived (RFC 7306 section 5.2.2): queue 3 had a
+ * buffer, so the oldest outstanding Request is an atomic. Its Original
+ * Request Identifier must name it (rule 7: else an error is surfaced:
+ * the atomic completes with a bad response, and the peer gets a
+ * Terminate); the original value goes to the atomic's result buffer,
+ * checked again, and the atomic completes.
+ */
+static int eng_rx_atomic_resp(struct eng_stream *s)
+{
+	struct rdmap_atomic_resp_info r;
+	struct eng_orqe e;
+	u32 at;
+	int err;
+
+	if (swi_rdmap_atomic_resp_parse(s->rx.hdr + DDP_UNTAGGED_HDR_SIZE,
+					s->rx.hdr_len - DDP_UNTAGGED_HDR_SIZE,
+					&r) < 0)
+		return eng_rx_malformed(s);
+	at = READ_ONCE(s->orq_get);
+	if (!eng_rx_orq_pop(s, &at, &e))
+		return 0;	/* flushed meanwhile: nothing completes */
+	if (!eng_op_is_atomic(e.sqe.opcode) || e.req_id != r.req_id) {
+		eng_rx_orq_done(s, &e, SIW_WC_BAD_RESP_ERR);
+		return eng_rx_fail(s, TERM_LAYER_RDMAP,
+				   TERM_ETYPE_RDMAP_OPERATION,
+				   TERM_RDMAP_UNSPECIFIED);
+	}
+	err = -EACCES;
+	if (e.sink)
+		err = swi_rdmap_mem_use_walk(e.sink, e.sqe.sge[0].lkey,
+					     s->link.pd, IB_ACCESS_LOCAL_WRITE,
+					     e.sqe.sge[0].laddr, sizeof(r.orig),
+					     eng_rx_result_piece, &r.orig);
+	if (err) {
+		eng_rx_orq_done(s, &e, SIW_WC_LOC_PROT_ERR);
+		return eng_rx_fail(s, TERM_LAYER_RDMAP,
+				   TERM_ETYPE_RDMAP_CATASTROPHIC,
+				   TERM_RDMAP_CATASTROPHIC_STREAM);
+	}
+	eng_rx_orq_done(s, &e, SIW_WC_SUCCESS);
+	return 0;
+}
+
 /* The peer's Terminate: nothing more is processed on this stream */
 static int eng_rx_terminate(struct eng_stream *s)
 {
@@ -701,8 +836,12 @@ static int eng_rx_seg_end(struct eng_stream *s)
 		err = eng_rx_imm_done(s);
 	else if (h->qn == RDMAP_QN_SEND)
 		err = eng_rx_send_done(s, bytes);
+	else if (h->qn == RDMAP_QN_READ_REQ && h->opcode == RDMAP_ATOMIC_REQ)
+		err = eng_rx_atomic_req(s);
 	else if (h->qn == RDMAP_QN_READ_REQ)
 		err = eng_rx_read_req(s);
+	else if (h->qn == RDMAP_QN_ATOMIC_RESP)
+		err = eng_rx_atomic_resp(s);
 	else
 		err = eng_rx_terminate(s);
 	return err;

@@ -35,6 +35,11 @@
  *	(swi_rdmap_mem_hold()) while the entry lives (NULL for a zero-size
  *	read); each FPDU of the Response checks it again
  * @msn: the Request's MSN on queue 1, for a Terminate about it
+ * @atomic: the entry is an Atomic Request (RFC 7306 section 5.2.1), which
+ *	shares queue 1 and the IRD with the Read Requests: @at is it, @src
+ *	the object its target was checked against, held; @src_stag and
+ *	@src_to are its Remote STag and Tagged Offset
+ * @at: the Atomic Request
  */
 struct eng_rreq {
 	u32 sink_stag;
@@ -44,21 +49,27 @@ struct eng_rreq {
 	u32 src_stag;
 	struct rdmap_mem *src;
 	u32 msn;
+	bool atomic;
+	struct rdmap_atomic_req_info at;
 };
 
 /**
- * struct eng_orqe - an RDMA Read of ours awaiting its Response
+ * struct eng_orqe - an RDMA Read or atomic of ours awaiting its Response
  * @sqe: the work request
- * @sink: the memory object its Data Sink was checked against when the
- *	Request left, held (swi_rdmap_mem_hold()) while the entry lives; NULL
- *	for a zero-length Read. The Response lands in this object only,
- *	checked again for each segment (swi_rdmap_mem_use())
+ * @sink: the memory object its Data Sink (an atomic's result buffer) was
+ *	checked against when the Request left, held (swi_rdmap_mem_hold())
+ *	while the entry lives; NULL for a zero-length Read. The Response
+ *	lands in this object only, checked again for each segment
+ *	(swi_rdmap_mem_use())
  * @cq_at: its slot in the completion FIFO (swi_eng_cq_reserve())
+ * @req_id: an atomic's Request Identifier, the MSN its Request carried
+ *	on queue 1: its Response must name it (RFC 7306 section 5.2.2)
  */
 struct eng_orqe {
 	struct siw_sqe sqe;
 	struct rdmap_mem *sink;
 	u32 cq_at;
+	u32 req_id;
 };
 
 /**
@@ -85,13 +96,14 @@ enum eng_tx_kind {
 	ENG_TX_SQE,		/* a work request of the SQ */
 	ENG_TX_RRESP,		/* a Read Response */
 	ENG_TX_TERM,		/* the Terminate */
+	ENG_TX_ARESP,		/* an Atomic Response */
 };
 
 /**
  * struct eng_tx_job - the message being transmitted
  * @kind: enum eng_tx_kind
  * @sqe: the work request (ENG_TX_SQE)
- * @rr: the Read Request answered (ENG_TX_RRESP)
+ * @rr: the Read or Atomic Request answered (ENG_TX_RRESP, ENG_TX_ARESP)
  * @len: payload octets of the message
  * @done: payload octets already framed
  * @last: the FPDU on the wire is the message's last
@@ -103,6 +115,8 @@ enum eng_tx_kind {
  * @imm: the message is the Immediate Data of an RDMA Write with
  *	Immediate (ENG_WQE_IMM), which follows the Write's last FPDU
  * @wlen: the Write's length then, for the work request's completion
+ * @orig: the value an Atomic Request found in its target (ENG_TX_ARESP),
+ *	which its Response carries
  */
 struct eng_tx_job {
 	u8 kind;
@@ -110,6 +124,7 @@ struct eng_tx_job {
 	struct eng_sqe_ext ext;
 	bool imm;
 	u32 wlen;
+	u64 orig;
 	struct rdmap_mem *sink;
 	struct eng_rreq rr;
 	u32 len;
@@ -120,6 +135,8 @@ struct eng_tx_job {
 
 /* Octets of ULPDU that rx collects before placing payload */
 #define ENG_RX_HDR_MAX	(DDP_UNTAGGED_HDR_SIZE + RDMAP_TERM_MAX_SIZE)
+/* an Atomic Request is all header, and collected whole */
+static_assert(DDP_UNTAGGED_HDR_SIZE + RDMAP_ATOMIC_REQ_SIZE <= ENG_RX_HDR_MAX);
 
 /**
  * struct eng_rx - receive state of one stream, used under the socket lock
@@ -181,7 +198,7 @@ struct eng_rx {
 	u32 write_len;
 };
 
-/* &eng_rx.open: an RDMA Write in progress; bits 0..2 are the queues */
+/* &eng_rx.open: an RDMA Write in progress; the bits below are the queues */
 #define ENG_RX_OPEN_WRITE	BIT(RDMAP_QN_COUNT)
 
 /*

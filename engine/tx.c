@@ -326,6 +326,10 @@ static void eng_tx_hdr(struct eng_stream *s, struct ddp_hdr_info *h)
 	if (j->kind == ENG_TX_TERM) {
 		h->opcode = RDMAP_TERMINATE;
 		h->qn = RDMAP_QN_TERMINATE;
+	} else if (j->kind == ENG_TX_ARESP) {
+		/* RFC 7306 section 5.2.2 rules 2 and 3: untagged, queue 3 */
+		h->opcode = RDMAP_ATOMIC_RESP;
+		h->qn = RDMAP_QN_ATOMIC_RESP;
 	} else if (j->imm) {
 		/* RFC 7306 section 6.3: untagged, queue 0, with the Sends */
 		h->opcode = sqe->flags & SIW_WQE_SOLICITED ? RDMAP_IMM_SE :
@@ -339,6 +343,10 @@ static void eng_tx_hdr(struct eng_stream *s, struct ddp_hdr_info *h)
 		return;
 	} else if (eng_op_is_read(sqe->opcode)) {
 		h->opcode = RDMAP_READ_REQ;
+		h->qn = RDMAP_QN_READ_REQ;
+	} else if (eng_op_is_atomic(sqe->opcode)) {
+		/* section 5.2.1 rules 2 and 3: untagged, queue 1 */
+		h->opcode = RDMAP_ATOMIC_REQ;
 		h->qn = RDMAP_QN_READ_REQ;
 	} else {
 		h->opcode = send_op[!!(sqe->flags & SIW_WQE_SOLICITED) +
@@ -370,6 +378,41 @@ static void eng_tx_release_ird(struct eng_stream *s)
 }
 
 /*
+ * The header behind DDP's of an Atomic Request (its Request Identifier
+ * the MSN it carries, which the ORQ entry kept) or Response (RFC 7306
+ * sections 5.2.1 and 5.2.2); return its length, 0 for other messages
+ */
+static u32 eng_tx_atomic_hdr(struct eng_stream *s,
+			     const struct ddp_hdr_info *h, u8 *buf)
+{
+	const struct eng_tx_job *j = &s->job;
+
+	if (h->opcode == RDMAP_ATOMIC_REQ) {
+		const struct rdmap_atomic_req_info r = {
+			.aop = j->sqe.opcode == SIW_OP_FETCH_AND_ADD ?
+			       RDMAP_ATOMIC_FETCH_ADD : RDMAP_ATOMIC_CMP_SWAP,
+			.req_id = h->msn, .stag = j->sqe.rkey,
+			.to = j->sqe.raddr, .data = j->ext.data,
+			.data_mask = j->ext.data_mask,
+			.compare = j->ext.compare,
+			.compare_mask = j->ext.compare_mask,
+		};
+
+		swi_rdmap_atomic_req_build((void *)buf, &r);
+		return RDMAP_ATOMIC_REQ_SIZE;
+	}
+	if (h->opcode == RDMAP_ATOMIC_RESP) {
+		const struct rdmap_atomic_resp_info r = {
+			.req_id = j->rr.at.req_id, .orig = j->orig,
+		};
+
+		swi_rdmap_atomic_resp_build((void *)buf, &r);
+		return RDMAP_ATOMIC_RESP_SIZE;
+	}
+	return 0;
+}
+
+/*
  * Build the next ULPDU of the job, of at most @mulpdu octets: its headers
  * in the stage at @u->stage, its payload pointed at in the source MR or
  * copied behind them; return its length or an error
@@ -388,6 +431,7 @@ static int eng_tx_stage(struct eng_stream *s, struct eng_ulpdu *u, u32 mulpdu)
 	n = min(j->len - j->done, room);
 	h.last = j->done + n == j->len;
 	if (h.opcode == RDMAP_READ_REQ || h.opcode == RDMAP_TERMINATE ||
+	    h.opcode == RDMAP_ATOMIC_REQ || h.opcode == RDMAP_ATOMIC_RESP ||
 	    j->imm) {
 		n = 0;		/* one segment, all header */
 		h.last = 1;
@@ -413,6 +457,8 @@ static int eng_tx_stage(struct eng_stream *s, struct eng_ulpdu *u, u32 mulpdu)
 	} else if (j->imm) {
 		swi_rdmap_imm_build((void *)(buf + hl), j->ext.imm);
 		hl += RDMAP_IMM_SIZE;
+	} else {
+		hl += eng_tx_atomic_hdr(s, &h, buf + hl);
 	}
 	u->nr = 0;
 	u->len = 0;
@@ -519,7 +565,8 @@ static int eng_tx_add_fpdu(struct eng_stream *s, u32 mulpdu)
 		return err;
 	}
 	/* only once framed: a staging rolled back must not release it twice */
-	if (s->job.last && s->job.kind == ENG_TX_RRESP)
+	if (s->job.last &&
+	    (s->job.kind == ENG_TX_RRESP || s->job.kind == ENG_TX_ARESP))
 		eng_tx_release_ird(s);
 	s->stage_used += ulen;
 	return 0;
@@ -622,6 +669,40 @@ static void eng_tx_rresp_failed(struct eng_stream *s)
 		     swi_rdmap_qp_err_from_term(&cause));
 }
 
+/*
+ * An Atomic Response cannot be built: the target its Request was checked
+ * against when it was Delivered went away (invalidated or deregistered)
+ * or its word lies across pages. RFC 7306 section 8.1 rule 1: the
+ * Terminate goes instead of the Response, with neither the DDP nor the
+ * RDMA header; as for a Read Response that loses its source, a remote
+ * protection error (RFC 5040 section 4.8), or the alignment error of
+ * section 8.2.
+ */
+static void eng_tx_aresp_failed(struct eng_stream *s, bool misaligned)
+{
+	struct rdmap_term_cause cause = {
+		.layer = TERM_LAYER_RDMAP,
+		.etype = TERM_ETYPE_RDMAP_PROTECTION,
+		.code = TERM_RDMAP_INVALID_STAG,
+	};
+
+	if (misaligned)
+		cause = (struct rdmap_term_cause) {
+			.layer = TERM_LAYER_RDMAP,
+			.etype = TERM_ETYPE_RDMAP_OPERATION,
+			.code = TERM_RDMAP_CATASTROPHIC_STREAM,
+		};
+	/* its IRD entry is not released: the flush lets go of its source */
+	s->job.kind = ENG_TX_NONE;
+	net_info_ratelimited("softiwarp: QP %u: sending Terminate: %s\n",
+			     s->link.qp_num,
+			     swi_rdmap_term_name(cause.layer, cause.etype,
+						 cause.code));
+	swi_eng_tx_queue_term(s, &cause, NULL, false);
+	swi_qp_raise(s->link.qp, RDMAP_QPE_LOCAL_ERROR,
+		     swi_rdmap_qp_err_from_term(&cause));
+}
+
 /* The stream cannot carry more: stop sending, report the loss */
 static void eng_tx_abort(struct eng_stream *s)
 {
@@ -709,9 +790,9 @@ static int eng_tx_buf_get(struct eng_stream *s)
  */
 static bool eng_tx_read_ok(struct eng_stream *s, const struct siw_sqe *sqe)
 {
-	if (!eng_op_is_read(sqe->opcode) || s->ord)
+	if (!eng_op_is_rd_atomic(sqe->opcode) || s->ord)
 		return true;
-	pr_warn_ratelimited("softiwarp: QP %u: RDMA Read with ORD 0 refused\n",
+	pr_warn_ratelimited("softiwarp: QP %u: RDMA Read or atomic with ORD 0 refused\n",
 			    s->link.qp_num);
 	return false;
 }
@@ -755,6 +836,7 @@ static void eng_tx_nomem(struct eng_stream *s)
 		eng_tx_local_error(s, RDMAP_QP_ERR_FATAL);
 		break;
 	case ENG_TX_RRESP:
+	case ENG_TX_ARESP:
 		eng_tx_local_error(s, RDMAP_QP_ERR_FATAL);
 		break;
 	default:		/* the Terminate */
@@ -785,10 +867,16 @@ static void eng_tx_drop_sink(struct eng_stream *s)
 static enum siw_wc_status eng_tx_check_sqe(struct eng_stream *s)
 {
 	const struct siw_sqe *sqe = &s->job.sqe;
-	int access = eng_op_is_read(sqe->opcode) ? IB_ACCESS_LOCAL_WRITE : 0;
+	int access = eng_op_is_rd_atomic(sqe->opcode) ? IB_ACCESS_LOCAL_WRITE :
+							 0;
 	enum siw_wc_status st = SIW_WC_SUCCESS;
 	unsigned int i;
 
+	/* an atomic's result: one 64-bit word (RFC 7306 section 5) */
+	if (eng_op_is_atomic(sqe->opcode) &&
+	    (sqe->num_sge != 1 || sqe->sge[0].length != sizeof(u64) ||
+	     (sqe->flags & SIW_WQE_INLINE)))
+		return SIW_WC_LOC_LEN_ERR;
 	if (sqe->flags & SIW_WQE_INLINE)
 		return SIW_WC_SUCCESS;
 	for (i = 0; i < sqe->num_sge && st == SIW_WC_SUCCESS; i++) {
@@ -809,7 +897,10 @@ static enum siw_wc_status eng_tx_check_sqe(struct eng_stream *s)
 			s->tx_src_stag = sge->lkey;
 			continue;
 		}
-		/* a Read's one sink: the Response lands in this object only */
+		/*
+		 * a Read's one sink, an atomic's result: the Response lands
+		 * in this object only
+		 */
 		if (access && st == SIW_WC_SUCCESS && !s->job.sink) {
 			swi_rdmap_mem_hold(mem);
 			s->job.sink = mem;
@@ -883,7 +974,7 @@ static bool eng_tx_pick_sqe(struct eng_stream *s)
 	}
 	/* before the checks take holds, and a Read its ORQ entry */
 	if (eng_tx_buf_get(s) ||
-	    (eng_op_is_read(j->sqe.opcode) && eng_tx_orq_get(s))) {
+	    (eng_op_is_rd_atomic(j->sqe.opcode) && eng_tx_orq_get(s))) {
 		eng_tx_nomem(s);
 		return true;
 	}
@@ -893,18 +984,20 @@ static bool eng_tx_pick_sqe(struct eng_stream *s)
 		eng_tx_sqe_failed(s, st);
 		return true;
 	}
-	j->len = len;
+	/* an Atomic Request is all header: its SGE takes the Response */
+	j->len = eng_op_is_atomic(j->sqe.opcode) ? 0 : len;
 	/* with no data, the Immediate Data message goes alone (section 6) */
 	if ((j->sqe.flags & ENG_WQE_IMM) && !len) {
 		j->imm = true;
 		j->wlen = 0;
 	}
-	if (eng_op_is_read(j->sqe.opcode)) {
+	if (eng_op_is_rd_atomic(j->sqe.opcode)) {
 		/* In the ORQ before the Request leaves: the Response may race */
 		spin_lock_irqsave(&s->qlock, flags);
 		s->orq[s->orq_put % s->ord] = (struct eng_orqe) {
 			.sqe = j->sqe, .sink = j->sink,
 			.cq_at = swi_eng_cq_reserve(s, &j->sqe),
+			.req_id = s->msn[RDMAP_QN_READ_REQ],
 		};
 		WRITE_ONCE(s->orq_put, s->orq_put + 1);
 		spin_unlock_irqrestore(&s->qlock, flags);
@@ -939,10 +1032,72 @@ static void eng_tx_term_held(struct eng_stream *s)
 	eng_tx_abort(s);
 }
 
+/* The operation of an Atomic Request on its word, and what it found */
+struct eng_atomic_op {
+	const struct rdmap_atomic_req_info *r;
+	u64 orig;
+};
+
 /*
- * Choose the next message: the Terminate, a Read Response, the SQ. The
- * SQ is served in RTS only; Read Responses in CLOSING too, so that an
- * orderly close answers the peer's Read Requests before its FIN. A
+ * Apply the operation to the word at @off of @page: a compare-and-exchange
+ * loop, so that it is atomic with respect to every other atomic of the
+ * device (RFC 7306 section 5.3: they all run here, on any CPU) and to the
+ * CPU's own atomic instructions on the word. The word is one piece,
+ * aligned in its page; a region whose pages are not 8-octet aligned
+ * behind an aligned Tagged Offset gives -EINVAL.
+ */
+static int eng_atomic_piece(void *ctx, struct page *page, unsigned int off,
+			    unsigned int len)
+{
+	struct eng_atomic_op *op = ctx;
+	u64 old, cur;
+	u8 *va;
+	u64 *w;
+
+	if (len != sizeof(u64) || !IS_ALIGNED(off, sizeof(u64)))
+		return -EINVAL;
+	va = kmap_local_page(page);
+	w = (u64 *)(va + off);
+	cur = READ_ONCE(*w);
+	do {
+		old = cur;
+		cur = cmpxchg64(w, old, swi_rdmap_atomic_result(op->r, old));
+	} while (cur != old);
+	kunmap_local(va);
+	op->orig = old;
+	return 0;
+}
+
+/*
+ * The Atomic Request at the head of the IRQ is processed now, in its
+ * order with the Read Requests around it (RFC 7306 section 5.2.2 rule 8,
+ * section 7): on the object it was checked against when it was
+ * Delivered, checked again, as a Read Response's source is for each FPDU
+ */
+static void eng_tx_atomic_run(struct eng_stream *s)
+{
+	struct eng_tx_job *j = &s->job;
+	struct eng_atomic_op op = { .r = &j->rr.at };
+	int err = -EACCES;
+
+	lockdep_assert_held(&s->tx_mutex);
+	if (j->rr.src && !eng_tx_rresp_src_lost())
+		err = swi_rdmap_mem_use_walk(j->rr.src, j->rr.src_stag,
+					     s->link.pd,
+					     IB_ACCESS_REMOTE_ATOMIC,
+					     j->rr.src_to, sizeof(u64),
+					     eng_atomic_piece, &op);
+	if (err) {
+		eng_tx_aresp_failed(s, err == -EINVAL);
+		return;
+	}
+	j->orig = op.orig;
+}
+
+/*
+ * Choose the next message: the Terminate, a Read or Atomic Response, the
+ * SQ. The SQ is served in RTS only; the Responses in CLOSING too, so that
+ * an orderly close answers the peer's Requests before its FIN. A
  * responder's hold (ENG_TX_HOLD) holds back everything, the Terminate
  * too: once the QP has left RTS for TERMINATE or ERROR, a Terminate held
  * back is dropped and the stream reset (eng_tx_term_held()).
@@ -998,9 +1153,9 @@ static bool eng_tx_pick(struct eng_stream *s)
 		j->kind = ENG_TX_SQE;
 		j->len = 0;
 	} else if (s->irq_get != s->irq_put) {
-		j->kind = ENG_TX_RRESP;
 		j->rr = s->irq[s->irq_get % s->ird];
-		j->len = j->rr.size;
+		j->kind = j->rr.atomic ? ENG_TX_ARESP : ENG_TX_RRESP;
+		j->len = j->rr.atomic ? 0 : j->rr.size;
 	} else {
 		got = false;
 	}
@@ -1008,6 +1163,8 @@ static bool eng_tx_pick(struct eng_stream *s)
 	if (got) {
 		if (eng_tx_buf_get(s))
 			eng_tx_nomem(s);
+		else if (j->kind == ENG_TX_ARESP)
+			eng_tx_atomic_run(s);
 		return true;
 	}
 	if (drop)
@@ -1038,7 +1195,7 @@ static void eng_tx_finish(struct eng_stream *s)
 
 	switch (j->kind) {
 	case ENG_TX_SQE:
-		if (eng_op_is_read(j->sqe.opcode)) {
+		if (eng_op_is_rd_atomic(j->sqe.opcode)) {
 			s->msn[RDMAP_QN_READ_REQ]++;
 			break;
 		}
@@ -1051,6 +1208,9 @@ static void eng_tx_finish(struct eng_stream *s)
 		swi_eng_cq_sqe_done(s, &j->sqe, j->imm ? j->wlen : j->len,
 				    SIW_WC_SUCCESS);
 		break;
+	case ENG_TX_ARESP:
+		s->msn[RDMAP_QN_ATOMIC_RESP]++;
+		fallthrough;
 	case ENG_TX_RRESP:
 		/* its IRD entry was released when the last FPDU was staged */
 		swi_rdmap_mem_unhold(j->rr.src);
@@ -1414,13 +1574,14 @@ void swi_eng_stream_flush_tx(struct eng_stream *s)
 	unsigned long flags;
 
 	mutex_lock(&s->tx_mutex);
-	if (j->kind == ENG_TX_SQE && !eng_op_is_read(j->sqe.opcode))
+	if (j->kind == ENG_TX_SQE && !eng_op_is_rd_atomic(j->sqe.opcode))
 		swi_eng_cq_sqe_done(s, &j->sqe, 0, SIW_WC_WR_FLUSH_ERR);
 	/*
-	 * A Read Response job shares the IRQ head's reference until its IRD
-	 * entry is released, and owns it from then on
+	 * A Read or Atomic Response job shares the IRQ head's reference
+	 * until its IRD entry is released, and owns it from then on
 	 */
-	if (j->kind == ENG_TX_RRESP && j->rr_released)
+	if ((j->kind == ENG_TX_RRESP || j->kind == ENG_TX_ARESP) &&
+	    j->rr_released)
 		swi_rdmap_mem_unhold(j->rr.src);
 	j->rr_released = false;
 	if (j->kind != ENG_TX_TERM) {

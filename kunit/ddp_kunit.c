@@ -234,7 +234,7 @@ struct ddp_only_case {
 	struct ddp_hdr_info h;
 	u32 len;
 	u8 rdmac;
-	struct ddp_rx_queue q;		/* state of queue h.qn, when < 3 */
+	struct ddp_rx_queue q;		/* state of queue h.qn, when < 4 */
 	struct ddp_stag_check stag;
 	u8 no_stag;			/* pass no lookup result */
 	int ret;
@@ -260,7 +260,7 @@ static const struct ddp_only_case ddp_only_cases[] = {
 	{ "DDP: a tagged Send is not DDP's to refuse",
 	  TAGGED(RDMAP_SEND, RGN_BASE), 8, 0, {},
 	  REGION(RGN_BASE, RGN_LEN, WR) },
-	{ "DDP: QN 3, past DDP_QN_COUNT", UNTAGGED(RDMAP_SEND, 3, 1, 0), 8,
+	{ "DDP: QN 4, past DDP_QN_COUNT", UNTAGGED(RDMAP_SEND, 4, 1, 0), 8,
 	  0, {}, {}, 0, DDP_REFUSE(2, 0x01) },
 	{ "DDP: MSN ahead without a buffer", UNTAGGED(RDMAP_SEND, 0, 2, 0),
 	  8, 0, QUEUE(1, 1, 0, 64), {}, 0, DDP_REFUSE(2, 0x02) },
@@ -366,7 +366,7 @@ struct rx_case {
 	struct ddp_hdr_info h;
 	u32 len;
 	u8 rdmac;
-	struct ddp_rx_queue q;		/* state of queue h.qn, when < 3 */
+	struct ddp_rx_queue q;		/* state of queue h.qn, when < 4 */
 	struct ddp_stag_check stag;
 	u8 no_stag;			/* pass no lookup result */
 	int ret;

@@ -19,10 +19,11 @@
  * 3. Opcode (RFC 5040 section 4.2): defined, and of the buffer model the
  *    T bit says (Write and Read Response tagged, the others untagged);
  *    otherwise "unexpected opcode", a remote operation error. RFC 7306's
- *    Immediate Data (0x8, 0x9) is defined on a stream whose
- *    &ddp_rx_state.ulp_ext is set, its Atomic messages nowhere yet.
+ *    messages (0x8 to 0xB) are defined on a stream whose
+ *    &ddp_rx_state.ulp_ext is set, nowhere else.
  * 4. Untagged segments: the QN must be the queue of the opcode (0 Send
- *    and Immediate Data, 1 Read Request, 2 Terminate), else DDP's
+ *    and Immediate Data, 1 Read Request and Atomic Request, 2 Terminate,
+ *    3 Atomic Response), else DDP's
  *    "invalid QN"; then DDP's
  *    MSN, MO and length rules, swi_ddp_rx_check_buffer().
  * 5. Tagged segments: DDP's STag, wrap and bounds rules,
@@ -117,16 +118,20 @@ static int rdmap_fail_ddp(struct rdmap_term_cause *cause,
 }
 
 /*
- * RFC 7306's Immediate Data (section 6.3: untagged, queue 0) is an opcode
- * only on a stream that accepts the extensions; elsewhere, as its Atomic
- * messages everywhere (not carried yet), it is reserved (RFC 5040 section
- * 4.2), and RFC 7306 section 1.1 asks no other answer of a peer without
- * them
+ * RFC 7306's messages are opcodes only on a stream that accepts the
+ * extensions: Immediate Data untagged on queue 0 (section 6.3), the Atomic
+ * Request on queue 1 (5.2.1 rule 3), the Atomic Response on queue 3
+ * (5.2.2 rule 3). Elsewhere they are reserved (RFC 5040 section 4.2), and
+ * RFC 7306 section 1.1 asks no other answer of a peer without them.
  */
 static u8 rdmap_op_model(u8 opcode, bool ext)
 {
 	if (ext && (opcode == RDMAP_IMM || opcode == RDMAP_IMM_SE))
 		return RDMAP_QN_SEND;
+	if (ext && opcode == RDMAP_ATOMIC_REQ)
+		return RDMAP_QN_READ_REQ;
+	if (ext && opcode == RDMAP_ATOMIC_RESP)
+		return RDMAP_QN_ATOMIC_RESP;
 	return opcode < ARRAY_SIZE(rdmap_op_queue) ? rdmap_op_queue[opcode] :
 						     OP_RESERVED;
 }

@@ -85,22 +85,18 @@ enum rdmap_opcode {
  * @RDMAP_QN_SEND: the Send variants
  * @RDMAP_QN_READ_REQ: RDMA Read Requests
  * @RDMAP_QN_TERMINATE: Terminate
+ * @RDMAP_QN_ATOMIC_RESP: Atomic Responses (RFC 7306 section 4.1, Figure
+ *	2), which track the requester's outstanding Atomic Requests; Atomic
+ *	Requests share queue 1 with the Read Requests (section 5.2.1)
  * @RDMAP_QN_COUNT: number of queues; higher QNs are invalid
  */
 enum rdmap_qn {
 	RDMAP_QN_SEND = 0,
 	RDMAP_QN_READ_REQ = 1,
 	RDMAP_QN_TERMINATE = 2,
-	RDMAP_QN_COUNT = 3,
+	RDMAP_QN_ATOMIC_RESP = 3,
+	RDMAP_QN_COUNT = 4,
 };
-
-/*
- * RFC 7306 section 4.1, Figure 2: Atomic Responses travel on untagged
- * queue 3, which tracks the requester's outstanding Atomic Requests. Not
- * in enum rdmap_qn yet: RDMAP_QN_COUNT counts the queues the engine
- * receives on.
- */
-#define RDMAP_QN_ATOMIC_RESP	3
 
 #define RDMAP_READ_REQ_SIZE	28
 
