@@ -23,7 +23,9 @@
  * rdma_rw API (drivers/infiniband/core/rw.c), which every kernel ULP uses
  * for RDMA Reads and Writes and which on iWARP reads through a REG_MR and
  * an IB_WR_RDMA_READ_WITH_INV, and ib_drain_qp(). Work requests iWARP
- * cannot carry (immediate data, atomics) are refused at post time.
+ * cannot carry (Send with Immediate) are refused at post time; RFC 7306's
+ * Write with Immediate and atomics are carried between kernel QPs and
+ * checked on the wire against a raw peer (qpt_write_imm*, qpt_atomic*).
  *
  * The limits the device reports are checked from both sides: a QP, CQ,
  * SRQ, FRMR and IRD/ORD at each maximum are accepted, one past it refused
@@ -1217,9 +1219,7 @@ static void qpt_big_page_mr(struct kunit *test)
 static void qpt_unsupported_wr(struct kunit *test)
 {
 	static const enum ib_wr_opcode ops[] = {
-		IB_WR_SEND_WITH_IMM,
-		IB_WR_ATOMIC_CMP_AND_SWP, IB_WR_ATOMIC_FETCH_AND_ADD,
-		IB_WR_LSO, IB_WR_MASKED_ATOMIC_CMP_AND_SWP,
+		IB_WR_SEND_WITH_IMM, IB_WR_LSO,
 	};
 	const struct eng_stream_cfg cfg = {};
 	struct qpt *t = qpt_up(test, &cfg);
@@ -1366,9 +1366,9 @@ static void qpt_limits_qp_at(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, a->max_qp_init_rd_atom, SWI_MAX_ORD);
 	KUNIT_EXPECT_EQ(test, a->max_qp_rd_atom, SWI_MAX_IRD);
-	/* no RFC 7306 atomics (Documentation/rfc7306.rst): none claimed */
-	KUNIT_EXPECT_EQ(test, a->atomic_cap, IB_ATOMIC_NONE);
-	KUNIT_EXPECT_EQ(test, a->masked_atomic_cap, IB_ATOMIC_NONE);
+	/* RFC 7306 atomics, atomic among the device's own (section 5.3) */
+	KUNIT_EXPECT_EQ(test, a->atomic_cap, IB_ATOMIC_HCA);
+	KUNIT_EXPECT_EQ(test, a->masked_atomic_cap, IB_ATOMIC_HCA);
 	qp = ib_create_qp(t->pd, &qa);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp);
 	KUNIT_EXPECT_EQ(test, ib_modify_qp(qp, &qpa, IB_QP_MAX_QP_RD_ATOMIC |
@@ -3569,6 +3569,577 @@ static void qpt_imm_ext_off(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
 }
 
+/* Post an atomic of @op on the word at @off of @mr; its result to buf[0] */
+static void qpt_post_atomic(struct kunit *test, struct qpt *t, int i,
+			    struct ib_mr *mr, enum ib_wr_opcode op, u64 id,
+			    u32 off, u64 compare_add, u64 swap,
+			    u64 compare_add_mask, u64 swap_mask)
+{
+	struct ib_atomic_wr a = {
+		.wr = { .opcode = op, .wr_id = id },
+		.remote_addr = mr->iova + off, .rkey = mr->rkey,
+		.compare_add = compare_add, .swap = swap,
+		.compare_add_mask = compare_add_mask, .swap_mask = swap_mask,
+	};
+
+	qpt_post(test, t, i, &a.wr, sizeof(u64));
+}
+
+/* Expect the atomic @id to complete as @op, having found @orig */
+static void qpt_expect_atomic(struct kunit *test, struct qpt *t,
+			      enum ib_wc_opcode op, u64 id, u64 orig)
+{
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[0], &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.opcode, op);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, id);
+	KUNIT_EXPECT_EQ(test, wc.byte_len, sizeof(u64));
+	KUNIT_EXPECT_EQ(test, *(u64 *)t->buf[0], orig);
+}
+
+/*
+ * RFC 7306 section 5.1 through the kernel verbs, between two kernel QPs:
+ * FetchAdd and CmpSwap, masked and not, each returning the word's
+ * original value in the requester's buffer (host order, as the verbs
+ * want it) and leaving the value the RFC's arithmetic gives; a CmpSwap
+ * that does not match leaves the word alone; a Read between them sees
+ * each result, and the completions come in order with the Reads'.
+ */
+static void qpt_atomics(struct kunit *test)
+{
+	const struct eng_stream_cfg cfg = {
+		.tx = { .crc = true }, .rx = { .crc = true },
+	};
+	struct qpt *t = qpt_up(test, &cfg);
+	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
+					       IB_ACCESS_REMOTE_READ |
+					       IB_ACCESS_REMOTE_ATOMIC);
+	struct ib_rdma_wr rw = {
+		.wr = { .opcode = IB_WR_RDMA_READ, .wr_id = 106 },
+		.remote_addr = mr->iova + 8, .rkey = mr->rkey,
+	};
+	u64 *w = (u64 *)(t->buf[1] + 8);
+
+	*w = 5;
+	qpt_post_atomic(test, t, 0, mr, IB_WR_ATOMIC_FETCH_AND_ADD, 101, 8, 3,
+			0, 0, 0);
+	qpt_expect_atomic(test, t, IB_WC_FETCH_ADD, 101, 5);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(*w), 8);
+	qpt_post_atomic(test, t, 0, mr, IB_WR_ATOMIC_CMP_AND_SWP, 102, 8, 8,
+			100, 0, 0);
+	qpt_expect_atomic(test, t, IB_WC_COMP_SWAP, 102, 8);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(*w), 100);
+	qpt_post_atomic(test, t, 0, mr, IB_WR_ATOMIC_CMP_AND_SWP, 103, 8, 7,
+			1, 0, 0);
+	qpt_expect_atomic(test, t, IB_WC_COMP_SWAP, 103, 100);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(*w), 100);
+	/* two 32-bit fields: the low one's carry is discarded (5.1.1) */
+	*w = 0x00000001ffffffffULL;
+	qpt_post_atomic(test, t, 0, mr, IB_WR_MASKED_ATOMIC_FETCH_AND_ADD,
+			104, 8, 0x0000000100000001ULL, 0,
+			0x8000000080000000ULL, 0);
+	qpt_expect_atomic(test, t, IB_WC_MASKED_FETCH_ADD, 104,
+			  0x00000001ffffffffULL);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(*w), 0x0000000200000000ULL);
+	/* the low 16 bits compared, the high 32 swapped (5.1.2) */
+	qpt_post_atomic(test, t, 0, mr, IB_WR_MASKED_ATOMIC_CMP_AND_SWP, 105,
+			8, 0xffffffff00000000ULL, 0xabcdef0112345678ULL,
+			0xffffULL, 0xffffffff00000000ULL);
+	qpt_expect_atomic(test, t, IB_WC_MASKED_COMP_SWAP, 105,
+			  0x0000000200000000ULL);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(*w), 0xabcdef0100000000ULL);
+	/* Read, FetchAdd, Read: in the ORQ together, answered in order */
+	qpt_post(test, t, 0, &rw.wr, 8);
+	qpt_post_atomic(test, t, 0, mr, IB_WR_ATOMIC_FETCH_AND_ADD, 107, 8, 1,
+			0, 0, 0);
+	rw.wr.wr_id = 108;
+	rw.wr.send_flags = 0;
+	qpt_post(test, t, 0, &rw.wr, 8);
+	qpt_expect_wc(test, t->cq[0], IB_WC_RDMA_READ, 106, 8);
+	qpt_expect_wc(test, t->cq[0], IB_WC_FETCH_ADD, 107, 0);
+	qpt_expect_wc(test, t->cq[0], IB_WC_RDMA_READ, 108, 8);
+	KUNIT_EXPECT_EQ(test, *(u64 *)t->buf[0], 0xabcdef0100000001ULL);
+	KUNIT_EXPECT_EQ(test, qpt_state(t, 0), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, qpt_state(t, 1), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+}
+
+#define QPT_RACE_OPS	1500	/* FetchAdds per requester */
+#define QPT_RACE_BURST	8	/* outstanding per requester */
+
+/* A second connected pair of kernel QPs in @t's PD, on its CQs */
+static void qpt_second_pair(struct kunit *test, struct qpt *t,
+			    struct ib_qp *qp[2])
+{
+	struct ib_qp_init_attr qa = {
+		.cap = { .max_send_wr = 16, .max_recv_wr = 16,
+			 .max_send_sge = 2, .max_recv_sge = 2 },
+		.port_num = 1,
+		.qp_type = IB_QPT_RC,
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+	};
+	const struct eng_stream_cfg cfg = {};
+	struct socket *sock[2];
+	int i;
+
+	swi_kunit_sock_pair(test, &sock[0], &sock[1]);
+	for (i = 0; i < 2; i++) {
+		qa.send_cq = t->cq[i];
+		qa.recv_cq = t->cq[i];
+		qp[i] = ib_create_qp(t->pd, &qa);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp[i]);
+		KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+				qpt_destroy_qp, qp[i]), 0);
+		KUNIT_ASSERT_EQ(test, swi_qp_attach(to_swi_qp(qp[i]), sock[i],
+						    &cfg, NULL), 0);
+		swi_kunit_sock_keep(test, sock[i]);
+	}
+}
+
+/*
+ * RFC 7306 section 5.3: atomic with respect to every other atomic of the
+ * RNIC. Two requesters, each with its own responder QP on the device,
+ * FetchAdd 1 on one word, QPT_RACE_BURST outstanding each, the
+ * responders' transmitters running on whichever CPUs: every value from
+ * 0 to 2 * QPT_RACE_OPS - 1 is found by exactly one FetchAdd, and the
+ * word ends at 2 * QPT_RACE_OPS.
+ */
+static void qpt_atomic_race(struct kunit *test)
+{
+	const struct eng_stream_cfg cfg = {};
+	struct qpt *t = qpt_up(test, &cfg);
+	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
+					       IB_ACCESS_REMOTE_ATOMIC);
+	unsigned long *seen = kunit_kzalloc(test,
+			BITS_TO_LONGS(2 * QPT_RACE_OPS) * sizeof(long),
+			GFP_KERNEL);
+	struct ib_sge sge = { .length = sizeof(u64),
+			      .lkey = t->pd->local_dma_lkey };
+	struct ib_atomic_wr a = {
+		.wr = { .opcode = IB_WR_ATOMIC_FETCH_AND_ADD,
+			.send_flags = IB_SEND_SIGNALED,
+			.sg_list = &sge, .num_sge = 1 },
+		.remote_addr = mr->iova + 64, .rkey = mr->rkey,
+		.compare_add = 1,
+	};
+	u64 *res = (u64 *)t->buf[0];	/* a slot per work request id */
+	struct ib_qp *qp[2], *req[2];
+	int posted[2] = {}, done[2] = {}, i, dup = 0;
+	struct ib_wc wc;
+
+	KUNIT_ASSERT_NOT_NULL(test, seen);
+	qpt_second_pair(test, t, qp);
+	req[0] = t->qp[0];
+	req[1] = qp[0];
+	*(u64 *)(t->buf[1] + 64) = 0;
+	while (done[0] + done[1] < 2 * QPT_RACE_OPS) {
+		for (i = 0; i < 2; i++) {
+			while (posted[i] < QPT_RACE_OPS &&
+			       posted[i] - done[i] < QPT_RACE_BURST) {
+				a.wr.wr_id = i * QPT_RACE_OPS + posted[i];
+				sge.addr = (uintptr_t)&res[a.wr.wr_id];
+				KUNIT_ASSERT_EQ(test, ib_post_send(req[i], &a.wr,
+								   NULL), 0);
+				posted[i]++;
+			}
+		}
+		KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[0], &wc), 1);
+		KUNIT_ASSERT_EQ(test, wc.status, IB_WC_SUCCESS);
+		KUNIT_ASSERT_LT(test, wc.wr_id, 2 * QPT_RACE_OPS);
+		done[wc.wr_id >= QPT_RACE_OPS]++;
+		if (res[wc.wr_id] >= 2 * QPT_RACE_OPS ||
+		    test_and_set_bit(res[wc.wr_id], seen))
+			dup++;
+	}
+	KUNIT_EXPECT_EQ(test, dup, 0);
+	KUNIT_EXPECT_EQ(test, *(u64 *)(t->buf[1] + 64), 2 * QPT_RACE_OPS);
+	KUNIT_EXPECT_EQ(test, bitmap_weight(seen, 2 * QPT_RACE_OPS),
+			2 * QPT_RACE_OPS);
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+}
+
+/* The raw peer reads an Atomic Request and checks its headers */
+static void qpt_raw_expect_atomic_req(struct kunit *test, struct qpt *t,
+				      u32 msn, struct rdmap_atomic_req_info *r)
+{
+	u8 *u = kunit_kzalloc(test, MPA_MULPDU_MAX + 8, GFP_KERNEL);
+	struct ddp_hdr_info h;
+	u16 n;
+
+	KUNIT_ASSERT_NOT_NULL(test, u);
+	n = qpt_raw_read_fpdu(test, t, u);
+	KUNIT_ASSERT_EQ(test, n, DDP_UNTAGGED_HDR_SIZE + RDMAP_ATOMIC_REQ_SIZE);
+	KUNIT_ASSERT_EQ(test, swi_ddp_hdr_parse(u, n, &h),
+			DDP_UNTAGGED_HDR_SIZE);
+	KUNIT_EXPECT_FALSE(test, h.tagged);
+	KUNIT_EXPECT_TRUE(test, h.last);
+	KUNIT_EXPECT_EQ(test, h.rv, RDMAP_VERSION);
+	KUNIT_EXPECT_EQ(test, h.opcode, RDMAP_ATOMIC_REQ);
+	KUNIT_EXPECT_EQ(test, h.qn, RDMAP_QN_READ_REQ);
+	KUNIT_EXPECT_EQ(test, h.msn, msn);
+	KUNIT_EXPECT_EQ(test, h.mo, 0);
+	KUNIT_ASSERT_EQ(test, swi_rdmap_atomic_req_parse(u + n - RDMAP_ATOMIC_REQ_SIZE,
+							 RDMAP_ATOMIC_REQ_SIZE, r),
+			RDMAP_ATOMIC_REQ_SIZE);
+}
+
+/* The raw peer's Atomic Response on queue 3 with @msn */
+static void qpt_raw_atomic_resp(struct kunit *test, struct qpt *t, u32 msn,
+				u32 req_id, u64 orig)
+{
+	const struct rdmap_atomic_resp_info r = { .req_id = req_id,
+						  .orig = orig };
+	struct rdmap_atomic_resp w;
+
+	swi_rdmap_atomic_resp_build(&w, &r);
+	qpt_raw_untagged(test, t, RDMAP_ATOMIC_RESP, RDMAP_QN_ATOMIC_RESP, msn,
+			 0, true, &w, sizeof(w));
+}
+
+/*
+ * What a peer sees of our atomics (RFC 7306 sections 5.2.1 and 5.2.2,
+ * Figures 4 and 6, Appendix A.1): an Atomic Request on queue 1 with the
+ * next MSN there (shared with the Read Requests), its Request Identifier
+ * that MSN, the operands as posted, the unused fields as Figure 4 says;
+ * the Response on queue 3 completes it with its Original Remote Data
+ * Value. A Response that names another Request surfaces an error (rule
+ * 7): the atomic completes with a bad response and the peer gets a
+ * Terminate with the Response's DDP header and no RDMA header (8.1).
+ */
+static void qpt_atomic_on_the_wire(struct kunit *test)
+{
+	const struct eng_stream_cfg cfg = {};
+	const struct eng_stream_cfg *both[2] = { &cfg, NULL };
+	struct qpt *t = qpt_up_pair(test, both, 0);
+	struct ib_mr mr = { .iova = 0x10000, .rkey = 0x4343 };
+	struct rdmap_atomic_req_info r;
+	struct rdmap_term_info ti;
+	struct ib_wc wc;
+
+	qpt_post_atomic(test, t, 0, &mr, IB_WR_ATOMIC_FETCH_AND_ADD, 111, 8,
+			0x1122334455667788ULL, 0, 0, 0);
+	qpt_raw_expect_atomic_req(test, t, DDP_MSN_FIRST, &r);
+	KUNIT_EXPECT_EQ(test, r.aop, RDMAP_ATOMIC_FETCH_ADD);
+	KUNIT_EXPECT_EQ(test, r.req_id, DDP_MSN_FIRST);
+	KUNIT_EXPECT_EQ(test, r.stag, 0x4343);
+	KUNIT_EXPECT_EQ(test, r.to, 0x10008);
+	KUNIT_EXPECT_EQ(test, r.data, 0x1122334455667788ULL);
+	KUNIT_EXPECT_EQ(test, r.data_mask, 0);
+	KUNIT_EXPECT_EQ(test, r.compare, 0);
+	KUNIT_EXPECT_EQ(test, r.compare_mask, U64_MAX);
+	qpt_raw_atomic_resp(test, t, DDP_MSN_FIRST, DDP_MSN_FIRST, 0xfeedULL);
+	qpt_expect_atomic(test, t, IB_WC_FETCH_ADD, 111, 0xfeedULL);
+	qpt_post_atomic(test, t, 0, &mr, IB_WR_MASKED_ATOMIC_CMP_AND_SWP, 112,
+			16, 1, 2, 3, 4);
+	qpt_raw_expect_atomic_req(test, t, DDP_MSN_FIRST + 1, &r);
+	KUNIT_EXPECT_EQ(test, r.aop, RDMAP_ATOMIC_CMP_SWAP);
+	KUNIT_EXPECT_EQ(test, r.req_id, DDP_MSN_FIRST + 1);
+	KUNIT_EXPECT_EQ(test, r.to, 0x10010);
+	KUNIT_EXPECT_EQ(test, r.compare, 1);
+	KUNIT_EXPECT_EQ(test, r.data, 2);
+	KUNIT_EXPECT_EQ(test, r.compare_mask, 3);
+	KUNIT_EXPECT_EQ(test, r.data_mask, 4);
+	qpt_raw_atomic_resp(test, t, DDP_MSN_FIRST + 1, DDP_MSN_FIRST + 7, 9);
+	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[0], &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 112);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_BAD_RESP_ERR);
+	qpt_raw_read_term(test, t, &ti);
+	SWI_EXPECT_TERM_CAUSE(test, ti.cause, TERM_LAYER_RDMAP,
+			      TERM_ETYPE_RDMAP_OPERATION,
+			      TERM_RDMAP_UNSPECIFIED);
+	KUNIT_EXPECT_TRUE(test, ti.has & RDMAP_TERM_HAS_DDP);
+	KUNIT_EXPECT_FALSE(test, ti.has & RDMAP_TERM_HAS_RREQ);
+	KUNIT_EXPECT_EQ(test, ti.ddp.opcode, RDMAP_ATOMIC_RESP);
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 0, IB_QPS_ERR));
+}
+
+/* The raw peer's Atomic Request @r on queue 1 with @msn, @len octets */
+static void qpt_raw_atomic_req(struct kunit *test, struct qpt *t, u32 msn,
+			       const struct rdmap_atomic_req_info *r, u16 len)
+{
+	u8 w[RDMAP_ATOMIC_REQ_SIZE + 8] = {};
+
+	swi_rdmap_atomic_req_build((struct rdmap_atomic_req *)w, r);
+	qpt_raw_untagged(test, t, RDMAP_ATOMIC_REQ, RDMAP_QN_READ_REQ, msn, 0,
+			 true, w, len);
+}
+
+/* The raw peer reads our Atomic Response and checks it */
+static void qpt_raw_expect_atomic_resp(struct kunit *test, struct qpt *t,
+				       u32 msn, u32 req_id, u64 orig)
+{
+	u8 *u = kunit_kzalloc(test, MPA_MULPDU_MAX + 8, GFP_KERNEL);
+	struct rdmap_atomic_resp_info r;
+	struct ddp_hdr_info h;
+	u16 n;
+
+	KUNIT_ASSERT_NOT_NULL(test, u);
+	n = qpt_raw_read_fpdu(test, t, u);
+	KUNIT_ASSERT_EQ(test, n,
+			DDP_UNTAGGED_HDR_SIZE + RDMAP_ATOMIC_RESP_SIZE);
+	KUNIT_ASSERT_EQ(test, swi_ddp_hdr_parse(u, n, &h),
+			DDP_UNTAGGED_HDR_SIZE);
+	KUNIT_EXPECT_FALSE(test, h.tagged);
+	KUNIT_EXPECT_TRUE(test, h.last);
+	KUNIT_EXPECT_EQ(test, h.opcode, RDMAP_ATOMIC_RESP);
+	KUNIT_EXPECT_EQ(test, h.qn, RDMAP_QN_ATOMIC_RESP);
+	KUNIT_EXPECT_EQ(test, h.msn, msn);
+	KUNIT_ASSERT_EQ(test, swi_rdmap_atomic_resp_parse(u + DDP_UNTAGGED_HDR_SIZE,
+							  RDMAP_ATOMIC_RESP_SIZE,
+							  &r),
+			RDMAP_ATOMIC_RESP_SIZE);
+	KUNIT_EXPECT_EQ(test, r.req_id, req_id);
+	KUNIT_EXPECT_EQ(test, r.orig, orig);
+}
+
+/*
+ * The responder (RFC 7306 section 5.2.2 rule 8, section 7): a Read
+ * Request, then an Atomic Request on the same word, then a Read Request
+ * again: the first Read sees the word before the atomic, the Atomic
+ * Response the same value with its Request Identifier, on queue 3 with
+ * its own MSNs, and the second Read the result. Requests are processed in
+ * their order, not when they arrive.
+ */
+static void qpt_atomic_from_peer(struct kunit *test)
+{
+	const struct eng_stream_cfg cfg = {};
+	const struct eng_stream_cfg *both[2] = { NULL, &cfg };
+	struct qpt *t = qpt_up_pair(test, both, 0);
+	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
+					       IB_ACCESS_REMOTE_READ |
+					       IB_ACCESS_REMOTE_ATOMIC);
+	struct rdmap_read_req_info rq = {
+		.sink_stag = 0x99, .size = 8, .src_stag = mr->rkey,
+		.src_to = mr->iova + 24,
+	};
+	struct rdmap_atomic_req_info r = {
+		.aop = RDMAP_ATOMIC_CMP_SWAP, .req_id = 0xabcd,
+		.stag = mr->rkey, .to = mr->iova + 24, .data = 77,
+		.data_mask = U64_MAX, .compare = 42, .compare_mask = U64_MAX,
+	};
+	u8 *u = kunit_kzalloc(test, MPA_MULPDU_MAX + 8, GFP_KERNEL);
+	struct rdmap_read_req rr;
+	u64 *w = (u64 *)(t->buf[1] + 24);
+	u64 v;
+
+	KUNIT_ASSERT_NOT_NULL(test, u);
+	*w = 42;
+	swi_rdmap_read_req_build(&rr, &rq);
+	qpt_raw_untagged(test, t, RDMAP_READ_REQ, RDMAP_QN_READ_REQ,
+			 DDP_MSN_FIRST, 0, true, &rr, sizeof(rr));
+	qpt_raw_atomic_req(test, t, DDP_MSN_FIRST + 1, &r,
+			   RDMAP_ATOMIC_REQ_SIZE);
+	qpt_raw_untagged(test, t, RDMAP_READ_REQ, RDMAP_QN_READ_REQ,
+			 DDP_MSN_FIRST + 2, 0, true, &rr, sizeof(rr));
+	KUNIT_ASSERT_EQ(test, qpt_raw_read_fpdu(test, t, u),
+			DDP_TAGGED_HDR_SIZE + 8);
+	memcpy(&v, u + DDP_TAGGED_HDR_SIZE, sizeof(v));
+	KUNIT_EXPECT_EQ(test, v, 42);
+	qpt_raw_expect_atomic_resp(test, t, DDP_MSN_FIRST, 0xabcd, 42);
+	KUNIT_ASSERT_EQ(test, qpt_raw_read_fpdu(test, t, u),
+			DDP_TAGGED_HDR_SIZE + 8);
+	memcpy(&v, u + DDP_TAGGED_HDR_SIZE, sizeof(v));
+	KUNIT_EXPECT_EQ(test, v, 77);
+	/* the next one's Response takes the next MSN of queue 3 */
+	r.aop = RDMAP_ATOMIC_FETCH_ADD;
+	r.req_id = 1;
+	r.data = 3;
+	r.data_mask = 0;
+	qpt_raw_atomic_req(test, t, DDP_MSN_FIRST + 3, &r,
+			   RDMAP_ATOMIC_REQ_SIZE);
+	qpt_raw_expect_atomic_resp(test, t, DDP_MSN_FIRST + 1, 1, 77);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(*w), 80);
+	KUNIT_EXPECT_EQ(test, qpt_state(t, 1), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+}
+
+/*
+ * An atomic message the responder refuses, and its Terminate: the word
+ * is not touched, and the Terminate carries the message's DDP header
+ * (section 8.1 rule 2) but for one refused for its length before the
+ * header was read
+ */
+struct qpt_atomic_case {
+	const char *name;
+	int access;	/* of the MR besides LOCAL_WRITE */
+	u8 aop;
+	u32 off;	/* of the target in the MR */
+	u32 stag_xor;
+	u16 len;
+	u8 opcode;
+	u32 qn;
+	bool tagged;
+	u8 layer, etype, code;
+	bool ddp_hdr;
+};
+
+#define QPT_AT	IB_ACCESS_REMOTE_ATOMIC
+
+static const struct qpt_atomic_case qpt_atomic_cases[] = {
+	{ "misaligned", QPT_AT, 0, 12, 0, 52, RDMAP_ATOMIC_REQ, 1, false,
+	  0, 2, 0x07, true },
+	{ "invalid STag", QPT_AT, 0, 8, 0x100, 52, RDMAP_ATOMIC_REQ, 1,
+	  false, 0, 1, 0x00, true },
+	{ "no remote atomic right", IB_ACCESS_REMOTE_WRITE, 0, 8, 0, 52,
+	  RDMAP_ATOMIC_REQ, 1, false, 0, 1, 0x02, true },
+	{ "out of bounds", QPT_AT, 0, QPT_BUF, 0, 52, RDMAP_ATOMIC_REQ, 1,
+	  false, 0, 1, 0x01, true },
+	{ "AOpCode 1", QPT_AT, 1, 8, 0, 52, RDMAP_ATOMIC_REQ, 1, false,
+	  0, 2, 0x06, true },
+	{ "51 octets", QPT_AT, 0, 8, 0, 51, RDMAP_ATOMIC_REQ, 1, false,
+	  0, 2, 0xff, false },
+	{ "53 octets", QPT_AT, 0, 8, 0, 53, RDMAP_ATOMIC_REQ, 1, false,
+	  1, 2, 0x05, true },
+	{ "queue 0", QPT_AT, 0, 8, 0, 52, RDMAP_ATOMIC_REQ, 0, false,
+	  1, 2, 0x01, true },
+	{ "tagged", QPT_AT, 0, 8, 0, 52, RDMAP_ATOMIC_REQ, 1, true,
+	  0, 2, 0x06, true },
+	{ "Response unasked", QPT_AT, 0, 8, 0, 12, RDMAP_ATOMIC_RESP, 3,
+	  false, 1, 2, 0x02, true },
+};
+
+static void qpt_atomic_case_desc(const struct qpt_atomic_case *c,
+				 char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(qpt_atomic, qpt_atomic_cases, qpt_atomic_case_desc);
+
+/*
+ * RFC 7306 sections 5.2.1 (the target: STag, rights, bounds), 8.2 (64-bit
+ * alignment: Catastrophic error localized to RDMAP Stream; DDP's fields,
+ * the opcode) and 5.2.1 rule 4 (an AOpCode not implemented): each gets
+ * its Terminate and leaves the word alone
+ */
+static void qpt_atomic_malformed(struct kunit *test)
+{
+	const struct qpt_atomic_case *c = test->param_value;
+	const struct eng_stream_cfg cfg = {};
+	const struct eng_stream_cfg *both[2] = { NULL, &cfg };
+	struct qpt *t = qpt_up_pair(test, both, 0);
+	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
+					       c->access);
+	struct rdmap_atomic_req_info r = {
+		.aop = c->aop, .req_id = 5, .stag = mr->rkey ^ c->stag_xor,
+		.to = mr->iova + c->off, .data = 1,
+	};
+	u8 w[RDMAP_ATOMIC_REQ_SIZE + 8] = {};
+	struct rdmap_term_info ti;
+
+	memset(t->buf[1], 0x11, QPT_BUF);
+	swi_rdmap_atomic_req_build((struct rdmap_atomic_req *)w, &r);
+	if (c->tagged)
+		qpt_raw_tagged(test, t, c->opcode, mr->rkey, mr->iova, c->len,
+			       0, 0);
+	else
+		qpt_raw_untagged(test, t, c->opcode, c->qn, DDP_MSN_FIRST, 0,
+				 true, w, c->len);
+	qpt_raw_read_term(test, t, &ti);
+	SWI_EXPECT_TERM_CAUSE(test, ti.cause, c->layer, c->etype, c->code);
+	KUNIT_EXPECT_EQ(test, !!(ti.has & RDMAP_TERM_HAS_DDP), c->ddp_hdr);
+	KUNIT_EXPECT_FALSE(test, ti.has & RDMAP_TERM_HAS_RREQ);
+	if (c->ddp_hdr)
+		KUNIT_EXPECT_EQ(test, ti.ddp.opcode, c->opcode);
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
+	KUNIT_EXPECT_TRUE(test, qpt_all(t->buf[1], QPT_BUF, 0x11));
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+}
+
+/*
+ * The target goes away between the Atomic Request's delivery and its
+ * turn (invalidated or deregistered): the Terminate goes instead of the
+ * Response, with neither header (section 8.1 rule 1), and the word is
+ * not touched
+ */
+static void qpt_atomic_target_lost(struct kunit *test)
+{
+	const struct eng_stream_cfg cfg = {};
+	const struct eng_stream_cfg *both[2] = { NULL, &cfg };
+	struct qpt *t = qpt_up_pair(test, both, 0);
+	struct ib_mr *mr = qpt_reg(test, t, 1, IB_ACCESS_LOCAL_WRITE |
+					       IB_ACCESS_REMOTE_ATOMIC);
+	struct rdmap_atomic_req_info r = {
+		.aop = RDMAP_ATOMIC_FETCH_ADD, .stag = mr->rkey,
+		.to = mr->iova + 8, .data = 1,
+	};
+	struct rdmap_term_info ti;
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+				qpt_rresp_src_restore, NULL), 0);
+	*(u64 *)(t->buf[1] + 8) = 9;
+	swi_eng_tx_lose_rresp_src(0);
+	qpt_raw_atomic_req(test, t, DDP_MSN_FIRST, &r, RDMAP_ATOMIC_REQ_SIZE);
+	qpt_raw_read_term(test, t, &ti);
+	SWI_EXPECT_TERM_CAUSE(test, ti.cause, TERM_LAYER_RDMAP,
+			      TERM_ETYPE_RDMAP_PROTECTION,
+			      TERM_RDMAP_INVALID_STAG);
+	KUNIT_EXPECT_FALSE(test, ti.has & RDMAP_TERM_HAS_DDP);
+	KUNIT_EXPECT_FALSE(test, ti.has & RDMAP_TERM_HAS_RREQ);
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
+	KUNIT_EXPECT_EQ(test, *(u64 *)(t->buf[1] + 8), 9);
+	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
+}
+
+/*
+ * RFC 7306 switched off (rfc7306=N): atomics are refused at post time,
+ * and a peer's Atomic Request gets Unexpected OpCode, as from a peer
+ * without the extensions (section 1.1)
+ */
+static void qpt_atomic_ext_off(struct kunit *test)
+{
+	static const enum ib_wr_opcode ops[] = {
+		IB_WR_ATOMIC_CMP_AND_SWP, IB_WR_ATOMIC_FETCH_AND_ADD,
+		IB_WR_MASKED_ATOMIC_CMP_AND_SWP,
+		IB_WR_MASKED_ATOMIC_FETCH_AND_ADD,
+	};
+	const struct eng_stream_cfg cfg = {};
+	const struct eng_stream_cfg *both[2] = { NULL, &cfg };
+	struct rdmap_atomic_req_info r = { .stag = 0x100 };
+	const struct ib_send_wr *bad;
+	struct ib_atomic_wr a = {};
+	struct qpt *t;
+	unsigned int i;
+
+	qpt_ext_off = true;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, qpt_ext_on,
+							NULL), 0);
+	t = qpt_up_pair(test, both, 0);
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		a.wr.opcode = ops[i];
+		bad = NULL;
+		KUNIT_EXPECT_EQ(test, ib_post_send(t->qp[1], &a.wr, &bad),
+				-EOPNOTSUPP);
+		KUNIT_EXPECT_PTR_EQ(test, bad, &a.wr);
+	}
+	qpt_raw_atomic_req(test, t, DDP_MSN_FIRST, &r, RDMAP_ATOMIC_REQ_SIZE);
+	qpt_raw_expect_term(test, t, TERM_LAYER_RDMAP,
+			    TERM_ETYPE_RDMAP_OPERATION, TERM_RDMAP_OPCODE);
+	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
+}
+
+/*
+ * An atomic's result buffer must be one 8-octet SGE: another fails
+ * locally with a length error, and no Atomic Request leaves
+ */
+static void qpt_atomic_bad_sge(struct kunit *test)
+{
+	const struct eng_stream_cfg cfg = {};
+	struct qpt *t = qpt_up(test, &cfg);
+	struct ib_atomic_wr a = {
+		.wr = { .opcode = IB_WR_ATOMIC_FETCH_AND_ADD, .wr_id = 121 },
+		.remote_addr = 0x1000, .rkey = 0x4242,
+	};
+	struct ib_wc wc;
+
+	qpt_post(test, t, 0, &a.wr, 4);
+	KUNIT_ASSERT_EQ(test, qpt_wait(t->cq[0], &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, 121);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_LOC_LEN_ERR);
+}
+
 static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_ops_crc),
 	KUNIT_CASE_SLOW(qpt_ops_plain),
@@ -3605,6 +4176,15 @@ static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(qpt_imm_malformed, qpt_imm_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_SLOW(qpt_imm_ext_off),
+	KUNIT_CASE_SLOW(qpt_atomics),
+	KUNIT_CASE_SLOW(qpt_atomic_race),
+	KUNIT_CASE_SLOW(qpt_atomic_on_the_wire),
+	KUNIT_CASE_SLOW(qpt_atomic_from_peer),
+	KUNIT_CASE_PARAM_ATTR(qpt_atomic_malformed, qpt_atomic_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_SLOW(qpt_atomic_target_lost),
+	KUNIT_CASE_SLOW(qpt_atomic_ext_off),
+	KUNIT_CASE_SLOW(qpt_atomic_bad_sge),
 	KUNIT_CASE_SLOW(qpt_drain),
 	KUNIT_CASE_SLOW(qpt_limits),
 	KUNIT_CASE_SLOW(qpt_limits_qp_at),
