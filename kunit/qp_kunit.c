@@ -3682,7 +3682,7 @@ static void qpt_second_pair(struct kunit *test, struct qpt *t,
 	};
 	const struct eng_stream_cfg cfg = {};
 	struct socket *sock[2];
-	int i;
+	int i, err;
 
 	swi_kunit_sock_pair(test, &sock[0], &sock[1]);
 	for (i = 0; i < 2; i++) {
@@ -3690,8 +3690,8 @@ static void qpt_second_pair(struct kunit *test, struct qpt *t,
 		qa.recv_cq = t->cq[i];
 		qp[i] = ib_create_qp(t->pd, &qa);
 		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, qp[i]);
-		KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-				qpt_destroy_qp, qp[i]), 0);
+		err = kunit_add_action_or_reset(test, qpt_destroy_qp, qp[i]);
+		KUNIT_ASSERT_EQ(test, err, 0);
 		KUNIT_ASSERT_EQ(test, swi_qp_attach(to_swi_qp(qp[i]), sock[i],
 						    &cfg, NULL), 0);
 		swi_kunit_sock_keep(test, sock[i]);
@@ -4067,8 +4067,9 @@ static void qpt_atomic_target_lost(struct kunit *test)
 	};
 	struct rdmap_term_info ti;
 
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-				qpt_rresp_src_restore, NULL), 0);
+	int err = kunit_add_action_or_reset(test, qpt_rresp_src_restore, NULL);
+
+	KUNIT_ASSERT_EQ(test, err, 0);
 	*(u64 *)(t->buf[1] + 8) = 9;
 	swi_eng_tx_lose_rresp_src(0);
 	qpt_raw_atomic_req(test, t, DDP_MSN_FIRST, &r, RDMAP_ATOMIC_REQ_SIZE);
