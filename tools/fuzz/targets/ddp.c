@@ -16,8 +16,10 @@
  * every check that refuses sets a Terminate cause RFC 5040 or 5041 names
  * (swi_rdmap_term_name() knows it); swi_ddp_region_check() lets through only a
  * range inside the region, without wrap, with the access asked for; an
- * opcode of 0x8 to 0xF passes only Immediate Data, on a stream that
- * accepts RFC 7306; the Immediate Data, Atomic Request and Atomic
+ * opcode of 0x8 to 0xF passes only as one of RFC 7306's messages (0x8
+ * to 0xB), untagged, on its queue (0 Immediate Data, 1 Atomic Request,
+ * 3 Atomic Response), on a stream that accepts RFC 7306; the Immediate
+ * Data, Atomic Request and Atomic
  * Response parsers take exactly what their builders write back, and an
  * Atomic Request passes its checks only for an aligned target inside
  * the region with remote atomic access.
@@ -37,6 +39,16 @@ static void fail(const char *why)
 static u32 be32(const u8 *p)
 {
 	return (u32)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
+}
+
+/* The queue of an RFC 7306 opcode (section 4.1, Figure 2) */
+static u32 ext_queue(u8 opcode)
+{
+	if (opcode == RDMAP_ATOMIC_REQ)
+		return RDMAP_QN_READ_REQ;
+	if (opcode == RDMAP_ATOMIC_RESP)
+		return RDMAP_QN_ATOMIC_RESP;
+	return RDMAP_QN_SEND;
 }
 
 static bool named(const struct rdmap_term_cause *c)
@@ -172,8 +184,8 @@ int fuzz_one(const u8 *d, size_t n)
 		if (!named(&cause))
 			fail("an RDMAP check refused with a cause no RFC names");
 	} else if (h.opcode >= RDMAP_IMM &&
-		   (h.tagged || h.qn != RDMAP_QN_SEND || !rx.ulp_ext ||
-		    h.opcode > RDMAP_IMM_SE)) {
+		   (h.tagged || !rx.ulp_ext || h.opcode > RDMAP_ATOMIC_RESP ||
+		    h.qn != ext_queue(h.opcode))) {
 		fail("an RFC 7306 opcode passed where it is not accepted");
 	}
 	if (!h.tagged)
