@@ -130,7 +130,10 @@ static void swi_fill_device_attr(struct swi_device *dev,
 	/*
 	 * RFC 7306 atomics, for kernel QPs: atomic with respect to every
 	 * other atomic of the device (section 5.3), which is IB_ATOMIC_HCA.
-	 * They share the ORD and IRD with the Reads (max_qp_rd_atom).
+	 * They share the ORD and IRD with the Reads (max_qp_rd_atom). The
+	 * core reads these attributes once, at registration, and user space
+	 * sees them too (the core's own query and uverbs' cannot be told
+	 * apart), although libsiw refuses to post an atomic.
 	 */
 	if (swi_qp_rfc7306()) {
 		a->atomic_cap = IB_ATOMIC_HCA;
@@ -178,11 +181,6 @@ static int swi_query_device(struct ib_device *ibdev,
 	if (udata && (udata->inlen || udata->outlen))
 		return -EINVAL;
 	swi_fill_device_attr(to_swi_dev(ibdev), attr);
-	/* user space has no atomics: libsiw's ABI cannot post them */
-	if (udata) {
-		attr->atomic_cap = IB_ATOMIC_NONE;
-		attr->masked_atomic_cap = IB_ATOMIC_NONE;
-	}
 	return 0;
 }
 

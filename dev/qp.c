@@ -1118,6 +1118,8 @@ static int swi_sqe_atomic(const struct swi_qp *qp, const struct ib_send_wr *wr,
 		sqe->opcode = SIW_OP_FETCH_AND_ADD;
 		ext->data = a->compare_add;
 		ext->data_mask = masked ? a->compare_add_mask : 0;
+		/* unused: zero and all ones on transmit (section 5.2.1) */
+		ext->compare_mask = U64_MAX;
 	} else {
 		sqe->opcode = SIW_OP_COMP_AND_SWAP;
 		ext->data = a->swap;
