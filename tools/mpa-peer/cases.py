@@ -45,6 +45,7 @@ class Case:
         self.client = client     # responder role: expected consumer result
         self.requires = None     # 'closer': needs --closer-cmd
         self.default = True      # False: a known module defect, not in --all
+        self.kernel = False      # needs a kernel QP (ext_cases.py): --kernel
 
 
 CASES = []
