@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * hostile-user: what its cases share (hostile-user.c: the options, the
- * output, the connection helpers; random.c: verbs-random).
+ * output, the connection helpers, the sink server, main; the cases by
+ * area: mem.c, ring.c, owner.c, teardown.c, random.c).
  */
 #ifndef HOSTILE_USER_H
 #define HOSTILE_USER_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -98,8 +100,53 @@ int post_rdma(struct conn *c, enum ibv_wr_opcode op, uint64_t id,
 	      void *addr, uint32_t len, uint32_t lkey, uint64_t raddr,
 	      uint32_t rkey);
 
+/* one connection manager event, its private data copied */
+struct cm_ev {
+	enum rdma_cm_event_type type;
+	int status;
+	struct rdma_cm_id *id;
+	struct rdma_cm_id *listen_id;
+	struct pdata pd;
+	bool has_pd;
+};
+
+extern atomic_int terminated;	/* set by SIGTERM, SIGINT */
+
+void sleep_s(double s);
+const char *evname(int e);
+int cm_next(struct rdma_event_channel *ec, struct cm_ev *ev, double secs);
+int cm_wait(struct rdma_event_channel *ec, enum rdma_cm_event_type want,
+	    struct cm_ev *ev, double secs);
+int resolve(struct rdma_cm_id *id, struct rdma_event_channel *ec,
+	    const char *addr, const char *port);
+int cm_listen(struct rdma_event_channel **ecp, struct rdma_cm_id **idp,
+	      const char *addr, const char *port);
+void *page_alloc(size_t len);
+int conn_res(struct conn *c, const struct qp_want *w);
+struct pdata conn_pdata(struct conn *c);
+void conn_free(struct conn *c);
+int poll_one(struct ibv_cq *cq, struct ibv_wc *wc, double secs);
+int poll_kind(struct ibv_cq *cq, unsigned int kind, struct ibv_wc *wc,
+	      double secs, int *other);
+bool status_valid(enum ibv_wc_status s);
+void on_term(int sig);
+
 int uverbs_cmd(int fd, uint32_t command, void *cmd, size_t len,
 	       size_t out_len);
+
+/* the cases: mem.c, ring.c, owner.c, teardown.c, random.c */
+int dereg_reuse_read(void);
+int dereg_reuse_send(void);
+int odd_sge(void);
+int mr_not_mine(void);
+int sqe_rewrite(void);
+int sq_refill_error(void);
+int cq_not_mine(void);
+int foreign_qpn(void);
+int kernel_qpn(void);
+int destroy_under_traffic(void);
+int mar_client(void);
+int mar_server(void);
 int verbs_random(void);
 
 #endif /* HOSTILE_USER_H */
