@@ -239,68 +239,8 @@ pt_figure() {
 	rec "$metric" "$drv" "$val" "$unit" "logs/$n.client.log"
 }
 
-# SAMPLER_PY PORT EVERY FILE: every EVERY seconds, the time and the
-# established TCP connections (IPv4) of this namespace to PORT with the
-# bytes_acked and bytes_received of their tcp_info, into FILE, in the
-# format of `ss -tinH` (what FAIR_PY reads): "# time T", a line "RECV-Q
-# SEND-Q LOCAL PEER" and a line of tcp_info fields per connection, "#
-# end". It asks the kernel as ss does (sock_diag netlink, INET_DIAG_INFO),
-# from one process: ss started every time (from the 9p root, results
-# on 9p) was seen to take up to 2.6 s under load, leaving gaps of seconds.
-SAMPLER_PY='
-import ipaddress, socket, struct, sys, time
-
-port, every, out = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
-# inet_diag_req_v2: AF_INET, TCP, INET_DIAG_INFO, TCP_ESTABLISHED, any id
-REQ = struct.pack("=BBBBI", socket.AF_INET, socket.IPPROTO_TCP,
-                  1 << (2 - 1), 0, 1 << 1) + bytes(48)
-# nlmsghdr: SOCK_DIAG_BY_FAMILY, NLM_F_REQUEST | NLM_F_DUMP
-MSG = struct.pack("=IHHII", 16 + len(REQ), 20, 0x301, 1, 0) + REQ
-
-
-def sample(nl):
-    nl.send(MSG)
-    got = []
-    while True:
-        buf = nl.recv(1 << 16)
-        off = 0
-        while off + 16 <= len(buf):
-            ln, typ = struct.unpack_from("=IH", buf, off)
-            if typ in (2, 3) or ln < 16:        # NLMSG_ERROR, NLMSG_DONE
-                return got
-            # inet_diag_msg after the header: family, state, timer,
-            # retrans, id (sport, dport, src[4], dst[4], if, cookie[2]),
-            # expires, rqueue, wqueue, uid, inode: 72 octets; attributes
-            sport, dport = struct.unpack_from("!HH", buf, off + 20)
-            if dport == port:
-                src = ipaddress.IPv4Address(buf[off + 24:off + 28])
-                dst = ipaddress.IPv4Address(buf[off + 40:off + 44])
-                acked = received = 0
-                a = off + 16 + 72
-                while a + 4 <= off + ln:
-                    al, at = struct.unpack_from("=HH", buf, a)
-                    if al < 4:
-                        break
-                    # INET_DIAG_INFO: struct tcp_info, tcpi_bytes_acked
-                    # and tcpi_bytes_received at 120 and 128
-                    if at == 2 and al >= 4 + 136:
-                        acked, received = struct.unpack_from(
-                            "=QQ", buf, a + 4 + 120)
-                    a += (al + 3) & ~3
-                got.append("0 0 %s:%d %s:%d\n\t bytes_acked:%d "
-                           "bytes_received:%d\n"
-                           % (src, sport, dst, dport, acked, received))
-            off += (ln + 3) & ~3
-
-
-nl = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 4)  # SOCK_DIAG
-with open(out, "w") as f:
-    while True:
-        t = time.time()
-        f.write("# time %.6f\n%s# end\n" % (t, "".join(sample(nl))))
-        f.flush()
-        time.sleep(max(0.0, t + every - time.time()))
-'
+# SAMPLER_PY: tools/guest/tcp-sampler.py (its docstring says what it does)
+SAMPLER_PY=$(dirname "$0")/tcp-sampler.py
 
 # sampler NAME NS PORT: SAMPLER_PY in NS every SAMPLE seconds, in the
 # background ($smpid), into a tmpfs ($TMPDIR) until sampler_stop moves
@@ -313,7 +253,7 @@ sampler() {
 	smpn=$1 smpf=${TMPDIR:-/tmp}/bench-scale-$1.ss
 	rm -f "$smpf"
 	timeout 900 ip netns exec "$2" chrt -f 10 \
-		python3 -c "$SAMPLER_PY" "$3" "$SAMPLE" "$smpf" \
+		python3 "$SAMPLER_PY" "$3" "$SAMPLE" "$smpf" \
 		> "$L/$1.sampler.log" 2>&1 &
 	smpid=$!
 	for _ in $(seq 200); do
@@ -334,103 +274,15 @@ sampler_stop() {	# the sampler, if one runs; its samples to $L
 	smpid=''
 }
 
-# FAIR_PY FIELD N SAMPLES [JSON]: the spread over N data connections of
-# FIELD's growth (bytes_acked, bytes_received) in the middle half of the
-# run, from the sampler's SAMPLES. The run: from the start of the first
-# interval between two samples in which a connection moved 64 KiB or
-# more (one message; setting up, perftest's exchanges and tearing down
-# move less) to the end of the last; its middle half: the samples inside
-# it nearest to 1/4 and 3/4 of it. Data connections: those not in the
-# first sample; with iperf3's JSON, its streams (not its control
-# connection); else (perftest: one connection more than QPs, its rdma_cm
-# exchange of parameters, idle while the run goes on) all but the one
-# that moved least in all (a QP moves 64 KiB messages). Ends with
-# "fairness min/max M jain J", else "no figure: WHY".
-FAIR_PY='
-import json, re, sys
-
-field, n = sys.argv[1], int(sys.argv[2])
-ports = None
-if len(sys.argv) > 4:
-    d = json.load(open(sys.argv[4]))
-    ports = {c["local_port"] for c in d["start"]["connected"]}
-
-
-def fail(why):
-    print("no figure: " + why)
-    sys.exit(1)
-
-
-samples, t, cur, key = [], None, {}, None
-for line in open(sys.argv[3]):
-    if line.startswith("# time "):
-        t, cur, key = float(line.split()[2]), {}, None
-    elif line.startswith("# end"):
-        samples.append((t, cur))
-    elif line.strip() and not line[0].isspace():
-        w = line.split()
-        key = (w[-2], w[-1])
-        cur[key] = 0
-    elif key is not None:
-        m = re.search(r"\b" + field + r":(\d+)", line)
-        if m:
-            cur[key] = int(m.group(1))
-if len(samples) < 4:
-    fail("%d samples" % len(samples))
-stale = set(samples[0][1])
-ts = [x - samples[0][0] for x, _ in samples]
-busy, most = [], 0
-for i in range(1, len(samples)):
-    p, c = samples[i - 1][1], samples[i][1]
-    g = [c[k] - p[k] for k in c if k in p and k not in stale]
-    if g and max(g) >= 65536:
-        busy.append(i)
-        most = max(most, sum(g) / max(ts[i] - ts[i - 1], 1e-6))
-if not busy:
-    fail("no connection moved 64 KiB between two samples")
-ia, ie = busy[0] - 1, busy[-1]
-a, e = ts[ia], ts[ie]
-i1 = min(range(ia + 1, ie), key=lambda i: abs(ts[i] - a - (e - a) / 4),
-         default=None)
-i2 = min(range(ia + 1, ie), key=lambda i: abs(ts[i] - a - 3 * (e - a) / 4),
-         default=None)
-print("%d samples; the run from %.2f to %.2f s (%.2f MiB/s at most)"
-      % (len(samples), a, e, most / 2**20))
-if i1 is None or i2 <= i1:
-    fail("no two samples inside the run")
-(t1, s1), (t2, s2) = samples[i1], samples[i2]
-dt = t2 - t1
-print("window: samples %d and %d, %.2f to %.2f s" % (i1, i2, ts[i1], ts[i2]))
-conns = [k for k in s2 if k in s1 and k not in stale]
-if ports is not None:
-    conns = [k for k in conns if int(k[0].rsplit(":", 1)[1]) in ports]
-if ports is None and len(conns) == n + 1:
-    k = min(conns, key=lambda k: (s2[k], k))
-    conns.remove(k)
-    print("left out, perftest own (its rdma_cm exchange): %s -> %s "
-          "(%d octets in the window, %d in all)"
-          % (k[0], k[1], s2[k] - s1[k], s2[k]))
-got = sorted((s2[k] - s1[k], k) for k in conns)
-for v, k in got:
-    print("%s -> %s: %d octets, %.2f MiB/s (%d in all)"
-          % (k[0], k[1], v, v / dt / 2**20, s2[k]))
-if len(got) != n:
-    fail("%d connections, not %d" % (len(got), n))
-x = [v for v, _ in got]
-if x[-1] <= 0:
-    fail("no octets moved in the window")
-print("%d connections, %.2f s: %.2f MiB/s in all, %.2f to %.2f each"
-      % (n, dt, sum(x) / dt / 2**20, x[0] / dt / 2**20, x[-1] / dt / 2**20))
-print("fairness min/max %.3f jain %.3f"
-      % (x[0] / x[-1], sum(x) ** 2 / (n * sum(v * v for v in x))))
-'
+# FAIR_PY: tools/guest/fairness.py (its docstring says what it does)
+FAIR_PY=$(dirname "$0")/fairness.py
 
 # fairness NAME FIELD N [JSON]: FAIR_PY over NAME's samples, its output
 # in $L/NAME.fair.log; sets fval to min/max and returns 0, else notes why
 # not and returns 1
 fairness() {
 	local f=$L/$1.fair.log
-	python3 -c "$FAIR_PY" "$2" "$3" "$L/$1.ss" ${4:+"$4"} > "$f" 2>&1
+	python3 "$FAIR_PY" "$2" "$3" "$L/$1.ss" ${4:+"$4"} > "$f" 2>&1
 	fval=$(awk '$1 == "fairness" && $2 == "min/max" { print $3 }' "$f")
 	[ -n "$fval" ] && return 0
 	note "$1: no fairness: $(tail -n 1 "$f")"
@@ -550,14 +402,8 @@ maxqp() {	# DRIVER: the device's max_qp
 		"logs/$1-devinfo.txt"
 }
 
-# iperf3's receiver total in MiB/s (perftest's MB/sec are MiB/s too)
-IPERF_PY='
-import json, sys
-d = json.load(open(sys.argv[1]))
-if "error" in d:
-    sys.exit("iperf3: " + d["error"])
-print("%.2f" % (d["end"]["sum_received"]["bits_per_second"] / 8 / 1048576))
-'
+# IPERF_PY: tools/guest/iperf-mibs.py (its docstring says what it does)
+IPERF_PY=$(dirname "$0")/iperf-mibs.py
 
 # iperf P: iperf3 -P P over the softiwarp veth, MiB/s, and with P > 1
 # the fairness across its streams: "iperf3 P=P fairness"
@@ -574,7 +420,7 @@ iperf() {
 		2> "$L/$name.client.log" || crc=$?
 	sampler_stop
 	if server_end "$name" "$crc" "$spid" 10; then
-		v=$(python3 -c "$IPERF_PY" "$L/$name.json") ||
+		v=$(python3 "$IPERF_PY" "$L/$name.json") ||
 			note "$name: no figure"
 	fi
 	rec "iperf3 P=$1" tcp "$v" MiB/s "logs/$name.json"
