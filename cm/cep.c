@@ -125,6 +125,7 @@ void swi_cep_put(struct swi_cep *cep)
 {
 	kref_put(&cep->ref, swi_cep_free);
 }
+EXPORT_SYMBOL_IF_KUNIT(swi_cep_put);
 
 /**
  * swi_cep_alloc() - a new endpoint, with the device's startup policy
@@ -151,6 +152,7 @@ struct swi_cep *swi_cep_alloc(struct swi_device *dev, bool initiator)
 	swi_cm_policy(&dev->knobs, initiator, &cep->pol);
 	return cep;
 }
+EXPORT_SYMBOL_IF_KUNIT(swi_cep_alloc);
 
 /**
  * swi_cm_upcall() - deliver an event to an iw_cm_id's consumer
@@ -313,6 +315,51 @@ void swi_cm_unhook(struct swi_cep *cep)
 	cep->hooked = false;
 	cancel_delayed_work(&cep->work);
 }
+
+/**
+ * swi_cm_kick() - queue the first run of an endpoint's work item
+ * @cep: the endpoint, with a reference its caller took before it hooked
+ *	the socket (swi_cm_hook()), which this puts
+ *
+ * Once the socket is hooked, its callbacks may run the work item before
+ * this queues it, even to the startup's end (swi_cm_work_end()), after
+ * which a run queued here would find the endpoint's reference gone, or
+ * the endpoint freed. So the run is queued under @cep->lock, only while
+ * the work item is not done, and the caller's reference keeps the
+ * endpoint until then; a run queued while the work item runs is withdrawn
+ * by the swi_cm_unhook() with which that run ends.
+ *
+ * Context: process context; takes @cep->lock; may free @cep.
+ * Return: nothing.
+ */
+void swi_cm_kick(struct swi_cep *cep)
+{
+	mutex_lock(&cep->lock);
+	if (!cep->work_done)
+		queue_delayed_work(swi_cm_wq, &cep->work, 0);
+	mutex_unlock(&cep->lock);
+	swi_cep_put(cep);
+}
+EXPORT_SYMBOL_IF_KUNIT(swi_cm_kick);
+
+/**
+ * swi_cm_work_end() - the work item ends the startup
+ * @cep: the endpoint
+ *
+ * The socket's callbacks are TCP's again and a run queued meanwhile is
+ * withdrawn (swi_cm_unhook()); nothing queues the work item any more
+ * (swi_cm_kick()). Its reference is the caller's to put.
+ *
+ * Context: process context, under @cep->lock.
+ * Return: nothing.
+ */
+void swi_cm_work_end(struct swi_cep *cep)
+{
+	lockdep_assert_held(&cep->lock);
+	swi_cm_unhook(cep);
+	cep->work_done = true;
+}
+EXPORT_SYMBOL_IF_KUNIT(swi_cm_work_end);
 
 /**
  * swi_cm_wait() - a step of the endpoint's work item waits

@@ -80,6 +80,9 @@ struct swi_cm_rpc {
  * @tcp_err: what starting the TCP connect in swi_cm_connect() returned:
  *	SWI_CM_WAIT while the handshake is under way, else its outcome
  * @hooked: swi_cm_sk_event() is the socket's data_ready and state_change
+ * @work_done: the work item has ended the startup (or the listener's
+ *	teardown ended it) and given up its reference: nothing queues it
+ *	again (swi_cm_kick()); under @lock
  * @end: the deadline of the current wait (jiffies)
  * @got: octets of the peer's frame in @frame
  * @saved_data_ready: the socket's data_ready before ours
@@ -127,6 +130,7 @@ struct swi_cep {
 	u8 step;
 	int tcp_err;
 	bool hooked;
+	bool work_done;
 	unsigned long end;
 	size_t got;
 	void (*saved_data_ready)(struct sock *sk);
@@ -198,6 +202,8 @@ void swi_cm_trace_outcome(const struct swi_cep *cep, int err,
 void swi_cm_hook(struct swi_cep *cep);
 void swi_cm_unhook(struct swi_cep *cep);
 void swi_cm_wait(struct swi_cep *cep);
+void swi_cm_kick(struct swi_cep *cep);
+void swi_cm_work_end(struct swi_cep *cep);
 void swi_cm_count_failed(struct swi_cep *cep);
 void swi_cm_announce(struct swi_cep *cep, enum iw_cm_event_type type);
 

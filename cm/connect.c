@@ -197,7 +197,7 @@ static void swi_cm_connect_work(struct work_struct *work)
 		mutex_unlock(&cep->lock);
 		return;
 	}
-	swi_cm_unhook(cep);
+	swi_cm_work_end(cep);
 	if (!err)
 		err = swi_cm_connect_finish(cep);
 	swi_cm_trace_outcome(cep, err, cep->res.rejected);
@@ -334,11 +334,12 @@ int swi_cm_connect(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 	 * reach the listener in that order (the work items run in any
 	 * order); what it comes to, the work item reports.
 	 */
+	kref_get(&cep->ref);	/* until the first run is queued */
 	mutex_lock(&cep->lock);
 	cep->step = SWI_CEP_STEP_TCP;
 	cep->tcp_err = swi_cm_tcp_start(cep);
 	mutex_unlock(&cep->lock);
-	queue_delayed_work(swi_cm_wq, &cep->work, 0);
+	swi_cm_kick(cep);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(swi_cm_connect);

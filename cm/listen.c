@@ -52,8 +52,9 @@ static void swi_cm_accept_one(struct swi_listener *lst, struct socket *ns)
 	mutex_lock(&lst->order_lock);
 	list_add_tail(&cep->order_entry, &lst->order);
 	mutex_unlock(&lst->order_lock);
+	kref_get(&cep->ref);	/* until the first run is queued */
 	swi_cm_hook(cep);	/* the Request may be there: look at once */
-	queue_delayed_work(swi_cm_wq, &cep->work, 0);
+	swi_cm_kick(cep);
 }
 
 static void swi_cm_listen_work(struct work_struct *work)
@@ -279,7 +280,7 @@ static void swi_cm_reap(struct swi_listener *lst, struct swi_cep *cep)
 	mutex_lock(&cep->lock);
 	waiting = cep->state == SWI_CEP_NEW && !cep->ready;
 	if (waiting) {
-		swi_cm_unhook(cep);
+		swi_cm_work_end(cep);
 		swi_cm_passive_failed(cep, -ECONNABORTED, false);
 	}
 	mutex_unlock(&cep->lock);

@@ -175,7 +175,7 @@ void swi_cm_passive_work(struct work_struct *work)
 		mutex_unlock(&cep->lock);
 		return;
 	}
-	swi_cm_unhook(cep);
+	swi_cm_work_end(cep);
 	if (!err)
 		err = swi_cm_negotiate(cep);
 	refuse = err == -EPROTO &&

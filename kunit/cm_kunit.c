@@ -69,6 +69,7 @@
 #include <rdma/iw_cm.h>
 #include <rdma/rdma_cm.h>
 
+#include "cm/cep.h"
 #include "cm/cm.h"
 #include "dev/softiwarp.h"
 #include "kunit/helpers.h"
@@ -1470,6 +1471,48 @@ static void cm_qp_destroyed_tcp_connecting(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cmt_refs_settle(&t->act), 0);
 }
 
+static atomic_t cmt_kick_runs;
+
+static void cmt_kick_work(struct work_struct *work)
+{
+	atomic_inc(&cmt_kick_runs);
+}
+
+/*
+ * An endpoint's first run is queued after its socket is hooked, and the
+ * socket's callbacks may have run the work item to its end before. Found
+ * by verbs-random on the debug kernel: a responder's callback run read
+ * the Request and delivered its CONNECT_REQUEST, then the listener's own
+ * queueing ran the work item once more, which put the reference of the
+ * iw_cm_id, and the consumer's accept found the endpoint freed (KASAN).
+ * swi_cm_kick() queues no run once the work item has ended, one while it
+ * has not, and gives the caller's reference back either way.
+ */
+static void cm_kick_after_work_end(struct kunit *test)
+{
+	struct cmt *t = cmt_up(test, CMT_PORT_BASE + 50);
+	struct swi_cep *cep;
+	int i;
+
+	atomic_set(&cmt_kick_runs, 0);
+	for (i = 0; i < 2; i++) {
+		cep = swi_cep_alloc(to_swi_dev(t->dev), false);
+		KUNIT_ASSERT_NOT_NULL(test, cep);
+		INIT_DELAYED_WORK(&cep->work, cmt_kick_work);
+		if (!i) {
+			mutex_lock(&cep->lock);
+			swi_cm_work_end(cep);
+			mutex_unlock(&cep->lock);
+		}
+		kref_get(&cep->ref);
+		swi_cm_kick(cep);
+		flush_delayed_work(&cep->work);
+		KUNIT_EXPECT_EQ(test, atomic_read(&cmt_kick_runs), i);
+		KUNIT_EXPECT_EQ(test, kref_read(&cep->ref), 1);
+		swi_cep_put(cep);
+	}
+}
+
 static struct kunit_case cm_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(cm_close_by_initiator, cmt_rev_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
@@ -1490,6 +1533,7 @@ static struct kunit_case cm_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(cm_passive_dropped, cmt_passive_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_SLOW(cm_passive_trickle),
+	KUNIT_CASE_SLOW(cm_kick_after_work_end),
 	KUNIT_CASE_SLOW(cm_many_silent),
 	KUNIT_CASE_SLOW(cm_requests_in_order),
 	KUNIT_CASE_PARAM_ATTR(cm_active_failed, cmt_active_gen_params,
