@@ -13,7 +13,8 @@
 # the tests named in E2E_DEBUG_TESTS: by default those whose paths a
 # memory or locking bug would hide in (E2E_DEBUG_DEFAULT: the data path
 # with Markers and CRC variants, faults under traffic, removal under load,
-# the hostile peer, allocation faults, the hostile user, containers;
+# the hostile peer, allocation faults, the hostile user, containers,
+# RFC 7306 against a kernel QP;
 # about 19 minutes with the boot), "all" for every one-guest test (about
 # 50 minutes); then the two-guest tests E2E_DEBUG_PAIRS names (none by
 # default; make check-full: 05-rnbd), each guest with 2 GiB.
@@ -39,12 +40,12 @@ set -uo pipefail
 
 E2E_DEBUG_DEFAULT="01-module-load 03-netns-rping 12-faults
 	13-remove-under-load 14-mpa-peer 17-setup-alloc-faults 19-hostile-user
-	20-containers"
+	20-containers 22-rfc7306-kernel-peer"
 name=e2e
 vmopts=()
 E2E_DEBIAN_DEFAULT="01-module-load 02-rdma-link 03-netns-rping
 	04-netns-perftest 14-mpa-peer 19-hostile-user 20-containers
-	21-rdma-cgroup"
+	21-rdma-cgroup 22-rfc7306-kernel-peer"
 E2E_DEBIAN_PAIRS="03-nvmeof 04-nfs-rdma"
 if [ "${KFLAVOUR:-test}" = debug ]; then
 	name=e2e-debug
