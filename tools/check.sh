@@ -72,14 +72,16 @@ if [ "${CHECK_TIER:-}" = full ]; then
 	nvme7=all nfs7="4.0 4.2 4.2+netem"
 else
 	t612="01-module-load 02-rdma-link 03-netns-rping 04-netns-perftest
-		21-rdma-cgroup"
+		21-rdma-cgroup 22-rfc7306-kernel-peer"
 	t7="01-module-load 03-netns-rping 21-rdma-cgroup"
 	nvme612="sw-sw-ipv4 sw-sw-ipv6 sw-sw-netem" nfs612="4.2"
 	nvme7="sw-sw-exclusive sw-sw-link-down" nfs7="4.2+netem"
 	# the hostile peer on the test kernel (under KASAN it takes three
-	# times as long: make check-full runs it there), and the FPDU sizes
-	# and alignment in a capture (conformance rows of RFC 5044 4.5, 5.1)
-	tsiw="14-mpa-peer 18-markers-alignment"
+	# times as long: make check-full runs it there), the FPDU sizes
+	# and alignment in a capture (conformance rows of RFC 5044 4.5, 5.1),
+	# and RFC 7306 against a kernel QP (on 6.12's image and under KASAN
+	# too)
+	tsiw="14-mpa-peer 18-markers-alignment 22-rfc7306-kernel-peer"
 	# siw interop; rnbd over RTRS (RFC 7306 Write with Immediate), whose
 	# modules only the test kernel has
 	psiw="02-siw-interop 05-rnbd"
@@ -87,7 +89,8 @@ else
 	# (03-netns-rping's variants) there, under KASAN, kmemleak and
 	# lockdep (on 6.12's image too in make check-full only: it took 7
 	# minutes here in session 28); the hostile user runs here only
-	tdebug="01-module-load 19-hostile-user 20-containers"
+	tdebug="01-module-load 19-hostile-user 20-containers
+		22-rfc7306-kernel-peer"
 	# rnbd on the debug kernel takes minutes more: make check-full only
 	pdebug=""
 	cdkms=newest
