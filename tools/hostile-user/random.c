@@ -7,7 +7,10 @@
  * device's limits and outside them, while each process keeps a
  * connection to the sink (rdma_cm) with SENDs, RDMA Writes and Reads
  * going, its QP now and then modified at random too, torn down and made
- * again at random.
+ * again at random. A reconnect the sink refuses or does not answer is
+ * tried again a second later; a process ends early only after
+ * VR_LOST_MAX failed in a row (the first hour on the debug kernel lasted
+ * 12 minutes: each process ended at its first failed reconnect).
  *
  * What it checks itself: every call returns within tmo(5) s, no process
  * dies of a signal, every process ends by itself within its time. What
@@ -56,6 +59,7 @@
 #define VR_QP		8
 #define VR_BUF		(256 * 1024)
 #define VR_DEAD		8	/* CQs or SRQs libsiw failed to destroy */
+#define VR_LOST_MAX	10	/* reconnects failed in a row: the sink is gone */
 
 enum vr_op {
 	VR_CTX_OP, VR_PD_OP, VR_MR_OP, VR_CQ_OP, VR_SRQ_OP, VR_QP_OP,
@@ -92,6 +96,7 @@ struct vr {
 	struct ibv_device_attr attr;
 	struct conn c;
 	bool connected;
+	int lost;	/* reconnects failed in a row */
 	char *buf;		/* what the MRs cover */
 	unsigned long calls[VR_NOPS], ok[VR_NOPS];
 	double slowest;
@@ -597,6 +602,10 @@ static void vr_reconnect(struct vr *v)
 	if (v->connected) {
 		v->c.established = true;
 		v->ok[VR_RECONNECT]++;
+		v->lost = 0;
+	} else {
+		v->lost++;
+		sleep_s(1);	/* the sink may be busy: try again */
 	}
 }
 
@@ -718,8 +727,9 @@ static int vr_worker(uint64_t seed, double end)
 			v->slowest_op = op;
 		}
 		n++;
-		if (!v->connected && op == VR_RECONNECT)
-			break;	/* the device is gone: nothing more to do */
+		/* the device or the sink gone: nothing more to do */
+		if (!v->connected && op == VR_RECONNECT && v->lost >= VR_LOST_MAX)
+			break;
 	}
 	vr_teardown(v);
 	if (v->slowest > tmo(5) && v->slowest_op != VR_RECONNECT) {
