@@ -97,7 +97,6 @@ PORT2=7291                  # foreign-qpn: process B's listener
 DEVK=swk IPK=10.78.0.1      # kernel-qpn: NVMe-oF's device and address
 PORTK=7292                  # kernel-qpn: the attacker's listener
 NQN=nqn.2026-11.org.softiwarp:hostile
-NVMET=/sys/kernel/config/nvmet
 HU=$(dirname "$0")/../../build/tools/hostile-user
 KNOB=/sys/kernel/debug/softiwarp/stag_index_max
 STAG_MAX=64                 # STag indexes 1..64 while the reuse cases run
@@ -325,68 +324,15 @@ fi
 # device of their own there (swk on a veth), target and host on one
 # address. The attacker, as nobody in the same namespace, names the QP
 # numbers the kernel's QPs get while the host connects.
-kq_target() {
-	# the test kernels have them built in, Debian's as modules
-	[ -b /dev/ram0 ] || modprobe brd rd_nr=1 rd_size=65536
-	[ -e /dev/nvme-fabrics ] || modprobe nvme-rdma
-	mountpoint -q /sys/kernel/config ||
-		mount -t configfs none /sys/kernel/config
-	[ -d "$NVMET" ] || modprobe -a nvmet nvmet-rdma
-	mkdir "$NVMET/subsystems/$NQN"
-	echo 1 > "$NVMET/subsystems/$NQN/attr_allow_any_host"
-	mkdir "$NVMET/subsystems/$NQN/namespaces/1"
-	echo /dev/ram0 > "$NVMET/subsystems/$NQN/namespaces/1/device_path"
-	echo 1 > "$NVMET/subsystems/$NQN/namespaces/1/enable"
-	mkdir "$NVMET/ports/1"
-	echo rdma > "$NVMET/ports/1/addr_trtype"
-	echo ipv4 > "$NVMET/ports/1/addr_adrfam"
-	echo "$IPK" > "$NVMET/ports/1/addr_traddr"
-	echo 4420 > "$NVMET/ports/1/addr_trsvcid"
-	ln -s "$NVMET/subsystems/$NQN" "$NVMET/ports/1/subsystems/$NQN"
-}
-
-kq_target_remove() {
-	rm -f "$NVMET/ports/1/subsystems/$NQN"
-	rmdir "$NVMET/ports/1" || true
-	echo 0 > "$NVMET/subsystems/$NQN/namespaces/1/enable" || true
-	rmdir "$NVMET/subsystems/$NQN/namespaces/1" "$NVMET/subsystems/$NQN" ||
-		true
-}
-
-# kq_host ROUND: connect, 4 MiB written and read back equal, disconnect
-kq_host() {
-	local ctl="" d i src=$RESULTS/$T-kq.src out=$RESULTS/$T-kq.out
-	echo "transport=rdma,traddr=$IPK,trsvcid=4420,nqn=$NQN,nr_io_queues=2" \
-		> /dev/nvme-fabrics || { echo "kernel-qpn: connect $1 failed"; return 1; }
-	for i in $(seq 100); do
-		for d in /sys/class/nvme-fabrics/ctl/nvme*; do
-			[ "$(cat "$d/subsysnqn" 2>/dev/null)" = "$NQN" ] &&
-				ctl=${d##*/}
-		done
-		[ -n "$ctl" ] && [ -b "/dev/${ctl}n1" ] && break
-		sleep 0.2
-	done
-	[ -n "$ctl" ] && [ -b "/dev/${ctl}n1" ] ||
-		{ echo "kernel-qpn: no namespace in round $1"; return 1; }
-	head -c $((4 << 20)) /dev/urandom > "$src"
-	dd if="$src" of="/dev/${ctl}n1" bs=64k oflag=direct status=none &&
-	dd if="/dev/${ctl}n1" of="$out" bs=64k count=64 iflag=direct \
-		status=none &&
-	cmp "$src" "$out" || { echo "kernel-qpn: I/O in round $1"; return 1; }
-	echo 1 > "/sys/class/nvme-fabrics/ctl/$ctl/delete_controller"
-	rm -f "$src" "$out"
-	echo "kernel-qpn: round $1: connected ($ctl), 4 MiB written and read back"
-}
-
 kernel_qpn() {
-	local c=kernel-qpn rc=0 crc=0 cpid r
+	local c=kernel-qpn rc=0 crc=0 cpid
 	local clog="$RESULTS/$T-$c-client.log"
 	ip link add swk0 type veth peer name swk1
 	ip link set swk1 up
 	ip addr add "$IPK/24" dev swk0
 	ip link set swk0 up
 	rdma link add "$DEVK" type softiwarp netdev swk0
-	kq_target
+	nvmet_rdma_target "$IPK" 1 "$NQN"
 	command timeout "$(e2e_scale_time 120)" "${AS_NOBODY[@]}" \
 		"$HU" "$c" -c -a "$IPK" -p "$PORTK" -t 100 > "$clog" 2>&1 &
 	cpid=$!
@@ -396,8 +342,8 @@ kernel_qpn() {
 		sleep 0.1
 	done
 	grep -q "note: own QP" "$clog" || rc=1
-	for r in 1 2; do
-		kq_host "$r" || rc=1
+	for _ in 1 2; do
+		nvme_rdma_rw "$IPK" "$NQN" 2 4 || rc=1
 	done
 	kill -TERM "$cpid"
 	wait "$cpid" || crc=$?
@@ -406,7 +352,7 @@ kernel_qpn() {
 	echo "$c: attacker $crc"
 	[ "$crc" -eq 0 ] || rc=1
 	log_ok "$c" "$clog" || rc=1
-	kq_target_remove
+	nvmet_rdma_target_remove 1 "$NQN"
 	rdma link delete "$DEVK"
 	ip link del swk0
 	case_end "$c" "$rc"

@@ -29,68 +29,17 @@ NS0=swns0 NS1=swns1         # NS0 unused: the target is in the initial one
 DEV0=swk DEV1=swi1          # DEV1 unused: the peer is plain TCP
 IPK=10.78.0.1 IPP=10.78.0.2
 NQN=nqn.2026-12.org.softiwarp:rfc7306
-NVMET=/sys/kernel/config/nvmet
 PEER=$(cd "$(dirname "$0")/../mpa-peer" && pwd)/mpa-peer
 . "$(dirname "$0")/netns-lib.sh"
 
-kt_target() {
-	[ -b /dev/ram0 ] || modprobe brd rd_nr=1 rd_size=65536
-	[ -e /dev/nvme-fabrics ] || modprobe nvme-rdma
-	mountpoint -q /sys/kernel/config ||
-		mount -t configfs none /sys/kernel/config
-	[ -d "$NVMET" ] || modprobe -a nvmet nvmet-rdma
-	mkdir "$NVMET/subsystems/$NQN"
-	echo 1 > "$NVMET/subsystems/$NQN/attr_allow_any_host"
-	mkdir "$NVMET/subsystems/$NQN/namespaces/1"
-	echo /dev/ram0 > "$NVMET/subsystems/$NQN/namespaces/1/device_path"
-	echo 1 > "$NVMET/subsystems/$NQN/namespaces/1/enable"
-	mkdir "$NVMET/ports/7"
-	echo rdma > "$NVMET/ports/7/addr_trtype"
-	echo ipv4 > "$NVMET/ports/7/addr_adrfam"
-	echo "$IPK" > "$NVMET/ports/7/addr_traddr"
-	echo 4420 > "$NVMET/ports/7/addr_trsvcid"
-	ln -s "$NVMET/subsystems/$NQN" "$NVMET/ports/7/subsystems/$NQN"
-}
-
-kt_target_remove() {
-	rm -f "$NVMET/ports/7/subsystems/$NQN"
-	rmdir "$NVMET/ports/7" 2>/dev/null || true
-	echo 0 > "$NVMET/subsystems/$NQN/namespaces/1/enable" 2>/dev/null ||
-		true
-	rmdir "$NVMET/subsystems/$NQN/namespaces/1" "$NVMET/subsystems/$NQN" \
-		2>/dev/null || true
-}
-
-# a kernel host on the same address: connect, 1 MiB both ways, disconnect
-kt_host() {
-	local ctl="" d src=$RESULTS/$T.src out=$RESULTS/$T.out
-	echo "transport=rdma,traddr=$IPK,trsvcid=4420,nqn=$NQN,nr_io_queues=1" \
-		> /dev/nvme-fabrics || return 1
-	for _ in $(seq 100); do
-		for d in /sys/class/nvme-fabrics/ctl/nvme*; do
-			[ "$(cat "$d/subsysnqn" 2>/dev/null)" = "$NQN" ] &&
-				ctl=${d##*/}
-		done
-		[ -n "$ctl" ] && [ -b "/dev/${ctl}n1" ] && break
-		sleep 0.2
-	done
-	[ -n "$ctl" ] && [ -b "/dev/${ctl}n1" ] || return 1
-	head -c $((1 << 20)) /dev/urandom > "$src"
-	dd if="$src" of="/dev/${ctl}n1" bs=64k oflag=direct status=none &&
-	dd if="/dev/${ctl}n1" of="$out" bs=64k count=16 iflag=direct \
-		status=none &&
-	cmp "$src" "$out" || return 1
-	echo 1 > "/sys/class/nvme-fabrics/ctl/$ctl/delete_controller"
-	rm -f "$src" "$out"
-}
-
 kt_cleanup() {
+	local ctl
+
 	set +e
-	for d in /sys/class/nvme-fabrics/ctl/nvme*; do
-		[ "$(cat "$d/subsysnqn" 2>/dev/null)" = "$NQN" ] &&
-			echo 1 > "$d/delete_controller"
+	for ctl in $(nvme_rdma_ctl "$NQN"); do
+		echo 1 > "/sys/class/nvme-fabrics/ctl/$ctl/delete_controller"
 	done
-	kt_target_remove
+	nvmet_rdma_target_remove 7 "$NQN"
 	ip link del swk0 2>/dev/null
 }
 trap 'rc=$?; kt_cleanup; (exit $rc); cleanup' EXIT
@@ -112,7 +61,7 @@ for _ in $(seq 50); do
 	sleep 0.2
 done
 port_active "$DEV0" || fail "$DEV0 port not ACTIVE"
-kt_target
+nvmet_rdma_target "$IPK" 7 "$NQN"
 for _ in $(seq 50); do
 	ss -ltn | grep -q "$IPK:4420" && break
 	sleep 0.2
@@ -130,8 +79,8 @@ np=$(grep -c '^pass ' "$plog" || true)
 [ "$np" -eq "$n" ] || fail "$np of the $n kernel cases passed (see $plog)"
 
 # the target still serves a kernel host
-kt_host || fail "nvme-rdma host: no connection or bad data after the cases"
-kt_target_remove
+nvme_rdma_rw "$IPK" "$NQN" 1 1 || fail "nvme-rdma host after the cases"
+nvmet_rdma_target_remove 7 "$NQN"
 rdma link delete "$DEV0"
 ip link del swk0
 for _ in $(seq 20); do

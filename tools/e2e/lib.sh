@@ -88,3 +88,74 @@ if [ "$E2E_SLOW" -gt 1 ]; then
 		command timeout "${opts[@]}" "$@"
 	}
 fi
+
+# --- NVMe-oF over RDMA: the kernel's consumers as a target and a host ----------
+# Debian's kernels have nvmet, nvmet-rdma and nvme-rdma as modules, the test
+# kernels built in. The target is a RAM disk (brd, loaded when missing).
+NVMET=/sys/kernel/config/nvmet
+
+# nvmet_rdma_target IP PORTID NQN: subsystem NQN (any host) on /dev/ram0,
+# offered on IP:4420 through nvmet's port PORTID
+nvmet_rdma_target() {
+	local ip=$1 p=$NVMET/ports/$2 s=$NVMET/subsystems/$3
+	[ -b /dev/ram0 ] || modprobe brd rd_nr=1 rd_size=65536
+	[ -e /dev/nvme-fabrics ] || modprobe nvme-rdma
+	mountpoint -q /sys/kernel/config ||
+		mount -t configfs none /sys/kernel/config
+	[ -d "$NVMET" ] || modprobe -a nvmet nvmet-rdma
+	mkdir "$s"
+	echo 1 > "$s/attr_allow_any_host"
+	mkdir "$s/namespaces/1"
+	echo /dev/ram0 > "$s/namespaces/1/device_path"
+	echo 1 > "$s/namespaces/1/enable"
+	mkdir "$p"
+	echo rdma > "$p/addr_trtype"
+	echo ipv4 > "$p/addr_adrfam"
+	echo "$ip" > "$p/addr_traddr"
+	echo 4420 > "$p/addr_trsvcid"
+	ln -s "$s" "$p/subsystems/$3"
+}
+
+# nvmet_rdma_target_remove PORTID NQN: what nvmet_rdma_target made, gone
+# (whatever of it is there; never fails)
+nvmet_rdma_target_remove() {
+	local p=$NVMET/ports/$1 s=$NVMET/subsystems/$2
+	rm -f "$p/subsystems/$2"
+	rmdir "$p" 2>/dev/null || true
+	echo 0 > "$s/namespaces/1/enable" 2>/dev/null || true
+	rmdir "$s/namespaces/1" "$s" 2>/dev/null || true
+}
+
+# nvme_rdma_ctl NQN: the name of the host's controller of NQN, if any
+nvme_rdma_ctl() {
+	local d
+	for d in /sys/class/nvme-fabrics/ctl/nvme*; do
+		[ "$(cat "$d/subsysnqn" 2>/dev/null)" = "$1" ] && echo "${d##*/}"
+	done
+	return 0
+}
+
+# nvme_rdma_rw IP NQN QUEUES MIB: nvme-rdma connects to NQN on IP:4420
+# with QUEUES I/O queues, MIB MiB of random data are written and read back
+# equal, the controller is deleted; on failure says which step and
+# returns 1
+nvme_rdma_rw() {
+	local ctl="" src=$RESULTS/nvme-rdma.src out=$RESULTS/nvme-rdma.out
+	echo "transport=rdma,traddr=$1,trsvcid=4420,nqn=$2,nr_io_queues=$3" \
+		> /dev/nvme-fabrics || { echo "nvme-rdma: connect failed"; return 1; }
+	for _ in $(seq 100); do
+		ctl=$(nvme_rdma_ctl "$2")
+		[ -n "$ctl" ] && [ -b "/dev/${ctl}n1" ] && break
+		sleep 0.2
+	done
+	[ -n "$ctl" ] && [ -b "/dev/${ctl}n1" ] ||
+		{ echo "nvme-rdma: no namespace"; return 1; }
+	head -c $(($4 << 20)) /dev/urandom > "$src"
+	dd if="$src" of="/dev/${ctl}n1" bs=64k oflag=direct status=none &&
+	dd if="/dev/${ctl}n1" of="$out" bs=64k count=$(($4 * 16)) \
+		iflag=direct status=none &&
+	cmp "$src" "$out" || { echo "nvme-rdma: I/O on $ctl"; return 1; }
+	echo 1 > "/sys/class/nvme-fabrics/ctl/$ctl/delete_controller"
+	rm -f "$src" "$out"
+	echo "nvme-rdma: $ctl connected, $4 MiB written and read back"
+}
