@@ -20,6 +20,17 @@
 #include <kunit/visibility.h>
 
 /*
+ * KUnit's static stubs (a function a test case may replace) came in 6.3;
+ * before, the redirection is compiled out as it is without CONFIG_KUNIT
+ * (the project's KUnit suites run on its 6.12 kernels)
+ */
+#if KERNEL_VERSION(6, 3, 0) <= LINUX_VERSION_CODE
+#include <kunit/static_stub.h>
+#else
+#define KUNIT_STATIC_STUB_REDIRECT(real_fn_name, args...) do {} while (0)
+#endif
+
+/*
  * iov_iter directions got their own names in 6.2; the values are the old
  * READ (destination) and WRITE (source).
  */

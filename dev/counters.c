@@ -174,7 +174,7 @@ struct rdma_hw_stats *swi_alloc_hw_port_stats(struct ib_device *ibdev,
 					      u32 port)
 {
 	/* KUnit: inside the registration, where the device is not pinnable */
-	swi_device_kunit_hook(to_swi_dev(ibdev)->netdev, false);
+	swi_newlink_step(to_swi_dev(ibdev)->netdev, false);
 	return rdma_alloc_hw_stats_struct(swi_stat_descs, SWI_CNT_MAX,
 					  RDMA_HW_STATS_DEFAULT_LIFESPAN);
 }

@@ -479,29 +479,27 @@ static void swi_newlink_finish(struct swi_device *dev)
 			    IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR);
 }
 
-#if IS_ENABLED(CONFIG_KUNIT)
-static swi_newlink_hook_fn swi_newlink_hook;
-
 /**
- * swi_device_kunit_hook() - run the KUnit newlink hook, if one is set
+ * swi_newlink_step() - a point of newlink where a KUnit case may act
  * @netdev: the device's netdev
  * @registered: false from inside ib_register_device() (the port counters'
  *	allocation, after the core's port queries, while the device cannot
  *	be pinned yet), true once it returned
  *
- * KUnit only (swi_device_set_newlink_hook()).
+ * Does nothing. A KUnit case replaces it (kunit_activate_static_stub(),
+ * the kernel's static stubs: without CONFIG_KUNIT the redirection is
+ * compiled out) to act while the device cannot be pinned yet, and in the
+ * window between registration and the device's debugfs files and first
+ * port event.
  *
  * Context: process context.
  * Return: nothing.
  */
-void swi_device_kunit_hook(struct net_device *netdev, bool registered)
+void swi_newlink_step(struct net_device *netdev, bool registered)
 {
-	swi_newlink_hook_fn hook = READ_ONCE(swi_newlink_hook);
-
-	if (hook)
-		hook(netdev, registered);
+	KUNIT_STATIC_STUB_REDIRECT(swi_newlink_step, netdev, registered);
 }
-#endif
+EXPORT_SYMBOL_IF_KUNIT(swi_newlink_step);
 
 static void swi_netdev_unregister(struct swi_device *dev);
 
@@ -565,7 +563,7 @@ static int swi_newlink(const char *name, struct net_device *netdev)
 	if (swi_netdev_left(dev, net))
 		err = -ENODEV;
 	put_net(net);
-	swi_device_kunit_hook(netdev, true);
+	swi_newlink_step(netdev, true);
 	if (ib_device_try_get(&dev->ibdev)) {
 		if (err) {
 			/* as the missed NETDEV_UNREGISTER would have */
@@ -692,25 +690,6 @@ static struct pernet_operations swi_net_ops = {
 };
 
 #if IS_ENABLED(CONFIG_KUNIT)
-/**
- * swi_device_set_newlink_hook() - run @hook inside each later newlink
- * @hook: called with the netdev and false from inside the device's
- *	registration (swi_device_kunit_hook()), with true right after it;
- *	NULL for none
- *
- * KUnit only: lets a test act while the device cannot be pinned yet, and
- * in the window between registration and the device's debugfs files and
- * first port event.
- *
- * Context: process context.
- * Return: nothing.
- */
-void swi_device_set_newlink_hook(swi_newlink_hook_fn hook)
-{
-	WRITE_ONCE(swi_newlink_hook, hook);
-}
-EXPORT_SYMBOL_IF_KUNIT(swi_device_set_newlink_hook);
-
 /**
  * swi_device_netdev_gone() - what NETDEV_UNREGISTER of @netdev does
  * @netdev: the netdev

@@ -530,18 +530,7 @@ static inline struct swi_mr *to_swi_mr(struct ib_mr *mr)
 int swi_device_init(void);
 void swi_device_exit(void);
 struct ib_device *swi_device_add(const char *name, struct net_device *netdev);
-/* KUnit: called with the netdev during (false) and after (true) registering */
-typedef void (*swi_newlink_hook_fn)(struct net_device *netdev,
-				    bool registered);
-void swi_device_set_newlink_hook(swi_newlink_hook_fn hook);
-#if IS_ENABLED(CONFIG_KUNIT)
-void swi_device_kunit_hook(struct net_device *netdev, bool registered);
-#else
-static inline void swi_device_kunit_hook(struct net_device *netdev,
-					 bool registered)
-{
-}
-#endif
+void swi_newlink_step(struct net_device *netdev, bool registered);
 bool swi_device_netdev_gone(struct net_device *netdev);
 void swi_device_flush_unreg(void);
 void swi_device_net_exit(struct net *net);

@@ -37,6 +37,7 @@
  * not be kept by it (qpt_netdev_gone_before_register). MRs registered in
  * a row get STags that are hard to predict (qpt_stags_unpredictable).
  */
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/completion.h>
 #include <linux/debugfs.h>
@@ -3067,9 +3068,10 @@ static void qpt_netdev_gone_in_newlink(struct kunit *test)
 	lo = dev_get_by_name(&init_net, "lo");
 	KUNIT_ASSERT_NOT_NULL(test, lo);
 	atomic_set(&qpt_gone_queued, 0);
-	swi_device_set_newlink_hook(qpt_netdev_gone_hook);
+	kunit_activate_static_stub(test, swi_newlink_step,
+				   qpt_netdev_gone_hook);
 	ibdev = swi_device_add("swkgone0", lo);
-	swi_device_set_newlink_hook(NULL);
+	kunit_deactivate_static_stub(test, swi_newlink_step);
 	if (!IS_ERR(ibdev))
 		ib_device_put(ibdev);	/* the queued unregistration's */
 	swi_device_flush_unreg();
@@ -3171,9 +3173,10 @@ static void qpt_netdev_gone_before_register(struct kunit *test)
 	atomic_set(&qpt_unreg.started, 0);
 	INIT_WORK(&qpt_unreg.work, qpt_unreg_fn);
 	init_completion(&qpt_unreg.done);
-	swi_device_set_newlink_hook(qpt_unreg_before_hook);
+	kunit_activate_static_stub(test, swi_newlink_step,
+				   qpt_unreg_before_hook);
 	ibdev = swi_device_add("swkgone1", nd);
-	swi_device_set_newlink_hook(NULL);
+	kunit_deactivate_static_stub(test, swi_newlink_step);
 	KUNIT_EXPECT_EQ(test, atomic_read(&qpt_unreg.started), 2);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(ibdev), -ENODEV);
 	if (!IS_ERR(ibdev))
