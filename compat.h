@@ -27,7 +27,7 @@
 #if KERNEL_VERSION(6, 3, 0) <= LINUX_VERSION_CODE
 #include <kunit/static_stub.h>
 #else
-#define KUNIT_STATIC_STUB_REDIRECT(real_fn_name, args...) do {} while (0)
+#define KUNIT_STATIC_STUB_REDIRECT(real_fn_name, args...) ((void)(real_fn_name))
 #endif
 
 /*
