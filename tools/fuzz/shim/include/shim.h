@@ -63,6 +63,8 @@ typedef unsigned int gfp_t;
 #define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
 #define IS_ENABLED(x)		0
 #define EXPORT_SYMBOL_IF_KUNIT(s)
+/* compat.h includes <kunit/static_stub.h>; no fuzzed file redirects */
+#define KUNIT_STATIC_STUB_REDIRECT(real_fn_name, args...) ((void)0)
 #define EXPORT_SYMBOL(s)
 #define EXPORT_SYMBOL_GPL(s)
 #define KERNEL_VERSION(a, b, c)	(((a) << 16) + ((b) << 8) + ((c) > 255 ? 255 : (c)))

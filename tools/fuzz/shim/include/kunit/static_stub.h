@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* tools/fuzz: see shim.h */
+#include "../shim.h"
