@@ -11,7 +11,8 @@
  * unless permissive. The same knobs
  * exist per device in sysfs (/sys/class/infiniband/DEV/mpa_*): a value
  * written there overrides the module default for new connections of that
- * device; -1 returns to the default.
+ * device; -1 returns to the default. The device's group also holds
+ * rfc7306 (dev/device.c), RFC 7306's switch, which is not an MPA policy.
  */
 #include <linux/device.h>
 #include <linux/kernel.h>
@@ -200,6 +201,7 @@ static struct attribute *swi_cm_attrs[] = {
 	&dev_attr_mpa_rev.attr,
 	&dev_attr_mpa_p2p.attr,
 	&dev_attr_mpa_permissive.attr,
+	&swi_dev_attr_rfc7306.attr,	/* dev/device.c: RFC 7306 */
 	NULL
 };
 

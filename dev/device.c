@@ -29,6 +29,7 @@
 #include <linux/mutex.h>
 #include <linux/rtnetlink.h>
 #include <linux/seq_file.h>
+#include <linux/sysfs.h>
 #include <linux/vmalloc.h>
 #include <net/addrconf.h>
 #include <net/net_namespace.h>
@@ -131,11 +132,12 @@ static void swi_fill_device_attr(struct swi_device *dev,
 	 * RFC 7306 atomics, for kernel QPs: atomic with respect to every
 	 * other atomic of the device (section 5.3), which is IB_ATOMIC_HCA.
 	 * They share the ORD and IRD with the Reads (max_qp_rd_atom). The
-	 * core reads these attributes once, at registration, and user space
-	 * sees them too (the core's own query and uverbs' cannot be told
-	 * apart), although libsiw refuses to post an atomic.
+	 * core reads these attributes once, at registration (then
+	 * swi_dev_set_ext() keeps its copy true), and user space sees them
+	 * too (the core's own query and uverbs' cannot be told apart),
+	 * although libsiw refuses to post an atomic.
 	 */
-	if (swi_qp_rfc7306()) {
+	if (READ_ONCE(dev->ext)) {
 		a->atomic_cap = IB_ATOMIC_HCA;
 		a->masked_atomic_cap = IB_ATOMIC_HCA;
 	}
@@ -173,6 +175,57 @@ static int swi_limits_show(struct seq_file *m, void *unused)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(swi_limits);
+
+/**
+ * swi_dev_set_ext() - switch RFC 7306's extensions of a device
+ * @dev: the device
+ * @on: the new value of its switch
+ *
+ * For the kernel QPs created from now on (a QP keeps what it was created
+ * with) and for the attributes: the core's copy of atomic_cap and
+ * masked_atomic_cap, which it took at registration and ULPs and uverbs
+ * read, changes with it, so that the device never advertises what its
+ * new QPs refuse. A ULP that read them before keeps what it read; its
+ * QPs created after the switch refuse atomics at post time (-EOPNOTSUPP).
+ *
+ * Context: process context (sysfs store, KUnit).
+ * Return: nothing.
+ */
+void swi_dev_set_ext(struct swi_device *dev, bool on)
+{
+	enum ib_atomic_cap cap = on ? IB_ATOMIC_HCA : IB_ATOMIC_NONE;
+
+	WRITE_ONCE(dev->ext, on);
+	WRITE_ONCE(dev->ibdev.attrs.atomic_cap, cap);
+	WRITE_ONCE(dev->ibdev.attrs.masked_atomic_cap, cap);
+}
+EXPORT_SYMBOL_IF_KUNIT(swi_dev_set_ext);
+
+static ssize_t rfc7306_show(struct device *d, struct device_attribute *a,
+			    char *buf)
+{
+	struct swi_device *dev =
+		rdma_device_to_drv_device(d, struct swi_device, ibdev);
+
+	return sysfs_emit(buf, "%d\n", READ_ONCE(dev->ext));
+}
+
+static ssize_t rfc7306_store(struct device *d, struct device_attribute *a,
+			     const char *buf, size_t len)
+{
+	struct swi_device *dev =
+		rdma_device_to_drv_device(d, struct swi_device, ibdev);
+	bool on;
+	int err = kstrtobool(buf, &on);
+
+	if (err)
+		return err;
+	swi_dev_set_ext(dev, on);
+	return len;
+}
+
+/* sysfs rfc7306 of a device, in the device's group (cm/policy.c) */
+struct device_attribute swi_dev_attr_rfc7306 = __ATTR_RW(rfc7306);
 
 static int swi_query_device(struct ib_device *ibdev,
 			    struct ib_device_attr *attr,
@@ -402,6 +455,7 @@ static struct swi_device *swi_dev_alloc(struct net_device *netdev)
 	netdev_hold(netdev, &dev->netdev_tracker, GFP_KERNEL);
 	swi_rdmap_mem_table_init(&dev->mem);
 	swi_cm_knobs_init(&dev->knobs);
+	dev->ext = swi_qp_rfc7306();
 	xa_init_flags(&dev->qp_xa, XA_FLAGS_ALLOC1);
 	ib_set_device_ops(ibdev, &swi_device_ops);
 	ibdev->node_type = RDMA_NODE_RNIC;

@@ -38,10 +38,13 @@ MODULE_PARM_DESC(close_timeout_ms,
 static bool rfc7306 = true;
 module_param(rfc7306, bool, 0644);
 MODULE_PARM_DESC(rfc7306,
-		 "RFC 7306 extensions for kernel QPs created from now on: RDMA Write with Immediate Data, FetchAdd and CmpSwap (masked too) sent, Immediate Data and Atomic Requests answered; devices added from now on report atomic_cap (default Y; N: refused and answered with a Terminate, as by siw)");
+		 "RFC 7306 extensions for the kernel QPs of devices added from now on: RDMA Write with Immediate Data, FetchAdd and CmpSwap (masked too) sent, Immediate Data and Atomic Requests answered, atomic_cap reported (default Y; N: refused and answered with a Terminate, as by siw). Per device: /sys/class/infiniband/DEV/rfc7306");
 
 /**
- * swi_qp_rfc7306() - are RFC 7306's extensions on for what is created now?
+ * swi_qp_rfc7306() - are RFC 7306's extensions on for a device added now?
+ *
+ * A device takes this as the first value of its own switch (&struct
+ * swi_device, @ext), which sysfs changes (swi_dev_set_ext()).
  *
  * Context: any context.
  * Return: the module parameter rfc7306.
@@ -126,7 +129,7 @@ static void swi_qp_init_fields(struct swi_qp *qp, struct ib_qp_init_attr *a,
 	qp->recv_sge = a->srq ? 0 : max(a->cap.max_recv_sge, 1U);
 	qp->sig_all = a->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->user = user;
-	qp->ext = !user && swi_qp_rfc7306();
+	qp->ext = !user && READ_ONCE(qp->dev->ext);
 	qp->owner = user ? get_pid(task_tgid(current)) : NULL;
 }
 

@@ -188,6 +188,10 @@ struct swi_counters {
  * @num_mr: MRs, against SWI_MAX_MR
  * @num_srq: SRQs, against SWI_MAX_SRQ
  * @knobs: per-device MPA startup policy (sysfs), see cm/policy.c
+ * @ext: RFC 7306's extensions for the kernel QPs created from now on,
+ *	and atomic_cap reported: the module parameter rfc7306 when the
+ *	device was added, then sysfs rfc7306 (swi_dev_set_ext()); read
+ *	with READ_ONCE()
  * @debugfs: the device's debugfs directory (cm/debugfs.c)
  * @counters: the statistics, per CPU (swi_count(), dev/counters.c)
  *
@@ -211,6 +215,7 @@ struct swi_device {
 	atomic_t num_mr;
 	atomic_t num_srq;
 	struct swi_cm_knobs knobs;
+	bool ext;
 	struct dentry *debugfs;
 	struct swi_counters __percpu *counters;
 };
@@ -345,8 +350,8 @@ struct swi_mr {
  * @recv_sge: SGEs per receive WR, as granted (0 with an SRQ)
  * @sig_all: every send WR completes (IB_SIGNAL_ALL_WR)
  * @user: the rings are mapped by user space (libsiw)
- * @ext: RFC 7306's Immediate Data is sent and accepted (a kernel QP
- *	created while the module parameter rfc7306 was on); fixed
+ * @ext: RFC 7306's extensions are sent and accepted (a kernel QP
+ *	created while its device's @ext was on); fixed
  * @owner: the thread group that created a user QP (NULL for a kernel
  *	QP): connect and accept find a user QP by number for it only
  * @conn: the connection endpoint (cm/), NULL while IDLE
@@ -621,6 +626,8 @@ int swi_qp_event(struct swi_qp *qp, enum rdmap_qp_event event,
 void swi_qp_err_work(struct work_struct *work);
 unsigned int swi_qp_set_close_timeout_ms(unsigned int ms);
 bool swi_qp_rfc7306(void);
+void swi_dev_set_ext(struct swi_device *dev, bool on);
+extern struct device_attribute swi_dev_attr_rfc7306;
 int swi_qp_init(void);
 void swi_qp_exit(void);
 void swi_qp_set_rd_limits(struct swi_qp *qp, u32 ird, u32 ord);

@@ -51,7 +51,9 @@
  * waits for its Reply: the connect fails at once (not after the MPA
  * timeout) and the destroy completes; cm_qp_destroyed_tcp_connecting: the
  * same while our SYN goes unanswered (a listener whose accept queue is
- * full drops it). iw_cm
+ * full drops it). cm_atomics_over_mpa: RFC 7306's atomics between the
+ * kernel QPs of a connection set up with MPA revision 2 (the case that
+ * tools/e2e/23-rfc7306-capture.sh captures). iw_cm
  * itself cannot destroy an iw_cm_id whose connect is under way: it waits
  * for CONNECT_REPLY, which the cases above show always comes.
  */
@@ -61,6 +63,7 @@
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/netdevice.h>
+#include <linux/scatterlist.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
@@ -77,7 +80,7 @@
 #define CMT_EVENTS	8
 #define CMT_WAIT	(10 * HZ)
 /*
- * The cases use 27101 to 27150: below the ephemeral ports (32768-60999),
+ * The cases use 27101 to 27151: below the ephemeral ports (32768-60999),
  * so that no connection an earlier case left closing holds one
  */
 #define CMT_PORT_BASE	27100
@@ -645,6 +648,148 @@ static void cm_error_resets_peer(struct kunit *test)
 	cmt_expect(test, &t->pas, 2, IW_CM_EVENT_CLOSE, -ECONNRESET);
 	KUNIT_EXPECT_EQ(test, cmt_qp_state(t->qp[1]), IB_QPS_ERR);
 	cmt_all_refs_back(test, t);
+}
+
+/*
+ * RFC 7306 section 5 over a connection the connection manager set up:
+ * MPA revision 2 negotiated, IRD and ORD 1 each way. The initiator's
+ * FetchAdd and CmpSwap, masked and not, on a word of the responder's MR
+ * (REMOTE_ATOMIC) complete with the word's original value and leave the
+ * result section 5.1 gives. tools/e2e/23-rfc7306-capture.sh runs this
+ * case under tcpdump and has tshark decode the Atomic Requests and
+ * Responses it puts on the wire: CMT_AT_* are the values it looks for.
+ */
+#define CMT_AT_PORT	(CMT_PORT_BASE + 51)
+#define CMT_AT_KEY	0x7e
+#define CMT_AT_OFF	64	/* the word's offset in the MR */
+
+static void cmt_mr_dereg(void *mr)
+{
+	ib_dereg_mr(mr);
+}
+
+/* The next completion of @t's CQ, waiting for it (bounded): 1, or 0 */
+static int cmt_poll(struct cmt *t, struct ib_wc *wc)
+{
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		if (ib_poll_cq(t->cq, 1, wc) == 1)
+			return 1;
+		msleep(20);
+	}
+	return 0;
+}
+
+/* @buf (a page) fast-registered on the responder's QP for @access */
+static struct ib_mr *cmt_reg(struct kunit *test, struct cmt *t, void *buf,
+			     int access)
+{
+	struct ib_reg_wr wr = {
+		.wr = { .opcode = IB_WR_REG_MR, .wr_id = 70,
+			.send_flags = IB_SEND_SIGNALED },
+		.access = access,
+	};
+	struct scatterlist sg;
+	struct ib_mr *mr;
+	struct ib_wc wc;
+
+	mr = ib_alloc_mr(t->pd, IB_MR_TYPE_MEM_REG, 1);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mr);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, cmt_mr_dereg,
+							mr), 0);
+	sg_init_one(&sg, buf, PAGE_SIZE);
+	KUNIT_ASSERT_EQ(test, ib_dma_map_sg(t->dev, &sg, 1,
+					    DMA_BIDIRECTIONAL), 1);
+	KUNIT_ASSERT_EQ(test, ib_map_mr_sg(mr, &sg, 1, NULL, PAGE_SIZE), 1);
+	ib_update_fast_reg_key(mr, CMT_AT_KEY);
+	wr.mr = mr;
+	wr.key = mr->rkey;
+	KUNIT_ASSERT_EQ(test, ib_post_send(t->qp[1], &wr.wr, NULL), 0);
+	KUNIT_ASSERT_EQ(test, cmt_poll(t, &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.opcode, IB_WC_REG_MR);
+	return mr;
+}
+
+/* One atomic of the initiator on the word, and what it must give */
+struct cmt_atomic {
+	enum ib_wr_opcode op;
+	u64 compare_add, swap, compare_add_mask, swap_mask;
+	enum ib_wc_opcode wc;
+	u64 orig;	/* the word before, returned */
+	u64 after;	/* the word after */
+};
+
+/* Each starts from the word the one before left (tools/e2e/23 too) */
+static const struct cmt_atomic cmt_atomics[] = {
+	{ IB_WR_ATOMIC_FETCH_AND_ADD, 0x0101010101010101ULL, 0, 0, 0,
+	  IB_WC_FETCH_ADD, 0x1122334455667788ULL, 0x1223344556677889ULL },
+	{ IB_WR_ATOMIC_CMP_AND_SWP, 0x1223344556677889ULL,
+	  0xcafef00dcafef00dULL, 0, 0,
+	  IB_WC_COMP_SWAP, 0x1223344556677889ULL, 0xcafef00dcafef00dULL },
+	/* the low 32 bits compared, the high 32 swapped (5.1.2) */
+	{ IB_WR_MASKED_ATOMIC_CMP_AND_SWP, 0xcafef00dULL,
+	  0x600dbeef00000000ULL, 0xffffffffULL, 0xffffffff00000000ULL,
+	  IB_WC_MASKED_COMP_SWAP, 0xcafef00dcafef00dULL,
+	  0x600dbeefcafef00dULL },
+};
+
+/* Post @c on the initiator's QP to @mr's word; check its completion */
+static void cmt_atomic(struct kunit *test, struct cmt *t, struct ib_mr *mr,
+		       u64 *res, const struct cmt_atomic *c, u64 id)
+{
+	struct ib_sge sge = {
+		.addr = (uintptr_t)res, .length = sizeof(*res),
+		.lkey = t->pd->local_dma_lkey,
+	};
+	struct ib_atomic_wr w = {
+		.wr = { .opcode = c->op, .wr_id = id, .sg_list = &sge,
+			.num_sge = 1, .send_flags = IB_SEND_SIGNALED },
+		.remote_addr = mr->iova + CMT_AT_OFF, .rkey = mr->rkey,
+		.compare_add = c->compare_add, .swap = c->swap,
+		.compare_add_mask = c->compare_add_mask,
+		.swap_mask = c->swap_mask,
+	};
+	struct ib_wc wc;
+	u64 got;
+
+	*res = 0;
+	KUNIT_ASSERT_EQ(test, ib_post_send(t->qp[0], &w.wr, NULL), 0);
+	KUNIT_ASSERT_EQ(test, cmt_poll(t, &wc), 1);
+	KUNIT_EXPECT_EQ(test, wc.status, IB_WC_SUCCESS);
+	KUNIT_EXPECT_EQ(test, wc.opcode, c->wc);
+	KUNIT_EXPECT_EQ(test, wc.wr_id, id);
+	got = READ_ONCE(*res);
+	KUNIT_EXPECT_EQ_MSG(test, got, c->orig, "original %llx, want %llx",
+			    got, c->orig);
+}
+
+static void cm_atomics_over_mpa(struct kunit *test)
+{
+	struct cmt *t = cmt_established(test, CMT_AT_PORT, 2);
+	u64 *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	u64 *res = kunit_kzalloc(test, sizeof(*res), GFP_KERNEL);
+	u64 *word = buf + CMT_AT_OFF / sizeof(u64);
+	struct ib_mr *mr;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, res);
+	mr = cmt_reg(test, t, buf, IB_ACCESS_LOCAL_WRITE |
+				   IB_ACCESS_REMOTE_ATOMIC);
+	*word = cmt_atomics[0].orig;
+	for (i = 0; i < ARRAY_SIZE(cmt_atomics); i++) {
+		u64 now;
+
+		cmt_atomic(test, t, mr, res, &cmt_atomics[i], 71 + i);
+		now = READ_ONCE(*word);
+		KUNIT_EXPECT_EQ_MSG(test, now, cmt_atomics[i].after,
+				    "word %llx, want %llx", now,
+				    cmt_atomics[i].after);
+	}
+	KUNIT_EXPECT_EQ(test, cmt_qp_state(t->qp[0]), IB_QPS_RTS);
+	KUNIT_EXPECT_EQ(test, cmt_qp_state(t->qp[1]), IB_QPS_RTS);
 }
 
 /*
@@ -1530,6 +1675,7 @@ static struct kunit_case cm_cases[] = {
 	KUNIT_CASE_SLOW(cm_qp_kind),
 	KUNIT_CASE_SLOW(cm_destroy_qp_established),
 	KUNIT_CASE_SLOW(cm_error_resets_peer),
+	KUNIT_CASE_SLOW(cm_atomics_over_mpa),
 	KUNIT_CASE_PARAM_ATTR(cm_passive_dropped, cmt_passive_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_SLOW(cm_passive_trickle),

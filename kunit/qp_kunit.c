@@ -70,7 +70,7 @@
 #define QPT_WAIT_MS	5000
 #define QPT_RW_CTXS	4
 
-/* qpt_up_pair() turns RFC 7306 off on its QPs (qpt_imm_ext_off()) */
+/* qpt_up_pair() turns RFC 7306 off on its device (qpt_imm_ext_off()) */
 static bool qpt_ext_off;
 
 struct qpt {
@@ -137,6 +137,9 @@ static struct qpt *qpt_up_pair(struct kunit *test,
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t->dev);
 	t->pd = ib_alloc_pd(t->dev, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t->pd);
+	/* as sysfs rfc7306 (or the module parameter rfc7306=N) makes it */
+	if (qpt_ext_off)
+		swi_dev_set_ext(to_swi_dev(t->dev), false);
 	for (i = 0; i < 2; i++) {
 		/* polled by the test; ib_drain_qp() polls it itself */
 		t->cq[i] = ib_alloc_cq(t->dev, NULL, 64, 0, IB_POLL_DIRECT);
@@ -149,9 +152,6 @@ static struct qpt *qpt_up_pair(struct kunit *test,
 		KUNIT_ASSERT_NOT_NULL(test, t->buf[i]);
 		if (rd)
 			swi_qp_set_rd_limits(to_swi_qp(t->qp[i]), rd, rd);
-		/* as the module parameter rfc7306=N would have made it */
-		if (qpt_ext_off)
-			to_swi_qp(t->qp[i])->ext = false;
 	}
 	swi_kunit_sock_pair(test, &sock[0], &sock[1]);
 	for (i = 0; i < 2; i++) {
@@ -4087,6 +4087,20 @@ static void qpt_atomic_target_lost(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ib_dereg_mr(mr), 0);
 }
 
+/* @t's device reports @cap, in the core's copy and its own query */
+static void qpt_expect_atomic_cap(struct kunit *test, struct qpt *t,
+				  enum ib_atomic_cap cap)
+{
+	struct ib_device_attr *q = kunit_kzalloc(test, sizeof(*q), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, q);
+	KUNIT_EXPECT_EQ(test, t->dev->attrs.atomic_cap, cap);
+	KUNIT_EXPECT_EQ(test, t->dev->attrs.masked_atomic_cap, cap);
+	KUNIT_EXPECT_EQ(test, t->dev->ops.query_device(t->dev, q, NULL), 0);
+	KUNIT_EXPECT_EQ(test, q->atomic_cap, cap);
+	KUNIT_EXPECT_EQ(test, q->masked_atomic_cap, cap);
+}
+
 /*
  * RFC 7306 switched off (rfc7306=N): atomics are refused at post time,
  * and a peer's Atomic Request gets Unexpected OpCode, as from a peer
@@ -4111,6 +4125,7 @@ static void qpt_atomic_ext_off(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, qpt_ext_on,
 							NULL), 0);
 	t = qpt_up_pair(test, both, 0);
+	qpt_expect_atomic_cap(test, t, IB_ATOMIC_NONE);
 	for (i = 0; i < ARRAY_SIZE(ops); i++) {
 		a.wr.opcode = ops[i];
 		bad = NULL;
@@ -4122,6 +4137,42 @@ static void qpt_atomic_ext_off(struct kunit *test)
 	qpt_raw_expect_term(test, t, TERM_LAYER_RDMAP,
 			    TERM_ETYPE_RDMAP_OPERATION, TERM_RDMAP_OPCODE);
 	KUNIT_EXPECT_TRUE(test, qpt_wait_state(t, 1, IB_QPS_ERR));
+}
+
+/*
+ * A device's RFC 7306 switch (sysfs rfc7306): the QPs created after it
+ * follow it, those created before keep theirs; the attributes, the core's
+ * copy that ULPs and uverbs read and the device's own query, follow it
+ */
+static void qpt_ext_switch(struct kunit *test)
+{
+	const struct eng_stream_cfg cfg = {};
+	struct qpt *t = qpt_up(test, &cfg);
+	struct swi_device *dev = to_swi_dev(t->dev);
+	struct ib_qp_init_attr qa = {
+		.send_cq = t->cq[0], .recv_cq = t->cq[0],
+		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.qp_type = IB_QPT_RC,
+	};
+	struct ib_qp *off, *on;
+
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(dev->ext));
+	qpt_expect_atomic_cap(test, t, IB_ATOMIC_HCA);
+	swi_dev_set_ext(dev, false);
+	qpt_expect_atomic_cap(test, t, IB_ATOMIC_NONE);
+	off = ib_create_qp(t->pd, &qa);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, off);
+	KUNIT_EXPECT_FALSE(test, to_swi_qp(off)->ext);
+	KUNIT_EXPECT_TRUE(test, to_swi_qp(t->qp[0])->ext);
+	swi_dev_set_ext(dev, true);
+	qpt_expect_atomic_cap(test, t, IB_ATOMIC_HCA);
+	on = ib_create_qp(t->pd, &qa);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, on);
+	KUNIT_EXPECT_TRUE(test, to_swi_qp(on)->ext);
+	KUNIT_EXPECT_FALSE(test, to_swi_qp(off)->ext);
+	ib_destroy_qp(on);
+	ib_destroy_qp(off);
 }
 
 /*
@@ -4188,6 +4239,7 @@ static struct kunit_case qp_loopback_cases[] = {
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_SLOW(qpt_atomic_target_lost),
 	KUNIT_CASE_SLOW(qpt_atomic_ext_off),
+	KUNIT_CASE_SLOW(qpt_ext_switch),
 	KUNIT_CASE_SLOW(qpt_atomic_bad_sge),
 	KUNIT_CASE_SLOW(qpt_drain),
 	KUNIT_CASE_SLOW(qpt_limits),

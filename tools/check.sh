@@ -81,7 +81,8 @@ else
 	# and alignment in a capture (conformance rows of RFC 5044 4.5, 5.1),
 	# and RFC 7306 against a kernel QP (on 6.12's image and under KASAN
 	# too)
-	tsiw="14-mpa-peer 18-markers-alignment 22-rfc7306-kernel-peer"
+	tsiw="14-mpa-peer 18-markers-alignment 22-rfc7306-kernel-peer
+		23-rfc7306-capture"
 	# siw interop; rnbd over RTRS (RFC 7306 Write with Immediate), whose
 	# modules only the test kernel has
 	psiw="02-siw-interop 05-rnbd"
