@@ -147,6 +147,7 @@ struct swi_cep *swi_cep_alloc(struct swi_device *dev, bool initiator)
 	kref_init(&cep->ref);
 	mutex_init(&cep->lock);
 	INIT_LIST_HEAD(&cep->order_entry);
+	INIT_LIST_HEAD(&cep->pend_entry);
 	cep->dev = dev;
 	cep->initiator = initiator;
 	swi_cm_policy(&dev->knobs, initiator, &cep->pol);

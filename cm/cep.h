@@ -107,6 +107,10 @@ struct swi_cm_rpc {
  * @order_entry: a responder's place in its listener's &swi_listener.order
  *	from accept until its CONNECT_REQUEST is delivered or it fails
  *	(under &swi_listener.order_lock; the entry holds a reference)
+ * @pend_entry: from its CONNECT_REQUEST until accept or reject, on its
+ *	listener's &swi_listener.pending, or on the orphans once the
+ *	listener is destroyed (under swi_cm_pend_lock; no reference: the
+ *	iw_cm_id's keeps it, see swi_cm_orphans_release())
  * @ready_at: when its Request was negotiated (jiffies; responder)
  * @ready: its Request is negotiated, its CONNECT_REQUEST not yet sent
  *	(written under @lock, read under the listener's order_lock)
@@ -148,6 +152,7 @@ struct swi_cep {
 	u8 *pdata;
 	u16 pdata_len;
 	struct list_head order_entry;
+	struct list_head pend_entry;
 	unsigned long ready_at;
 	bool ready;
 	bool reaped;
@@ -171,6 +176,8 @@ struct swi_cep {
  * @order_work: delivers again when a Request's hold ends; holds a
  *	reference while queued
  * @dying: destroy_listen ran; no more CONNECT_REQUESTs
+ * @pending: its endpoints whose CONNECT_REQUEST went to iw_cm and that
+ *	were neither accepted nor rejected yet (swi_cm_pend_lock)
  */
 struct swi_listener {
 	struct kref ref;
@@ -184,6 +191,7 @@ struct swi_listener {
 	struct list_head order;
 	struct delayed_work order_work;
 	bool dying;
+	struct list_head pending;
 };
 
 /* cm/cep.c */
@@ -225,6 +233,7 @@ struct swi_qp *swi_cm_qp_find(struct swi_device *dev,
 /* cm/passive.c */
 void swi_cm_passive_failed(struct swi_cep *cep, int err, bool refuse);
 void swi_cm_order_run(struct swi_listener *lst);
+void swi_cm_orphan_pending(struct swi_listener *lst);
 void swi_cm_order_work(struct work_struct *work);
 void swi_cm_order_drop(struct swi_listener *lst, struct swi_cep *cep);
 void swi_cm_passive_work(struct work_struct *work);

@@ -37,6 +37,7 @@ int swi_cm_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p);
 int swi_cm_reject(struct iw_cm_id *id, const void *pdata, u8 len);
 int swi_cm_create_listen(struct iw_cm_id *id, int backlog);
 int swi_cm_destroy_listen(struct iw_cm_id *id);
+void swi_cm_orphans_release(struct swi_device *dev);
 bool swi_cm_qp_changed(struct swi_cep *cep, enum rdmap_qps old,
 		       enum rdmap_qps new);
 void swi_cm_debugfs_add(struct swi_device *dev);

@@ -247,6 +247,7 @@ int swi_cm_create_listen(struct iw_cm_id *id, int backlog)
 	INIT_WORK(&lst->work, swi_cm_listen_work);
 	mutex_init(&lst->order_lock);
 	INIT_LIST_HEAD(&lst->order);
+	INIT_LIST_HEAD(&lst->pending);
 	INIT_DELAYED_WORK(&lst->order_work, swi_cm_order_work);
 	id->add_ref(id);
 	if (addr.ss_family == AF_INET6 && !sin6->sin6_scope_id &&
@@ -314,7 +315,9 @@ static struct swi_cep *swi_cm_next_reap(struct swi_listener *lst)
  * startup ends now, before destroy_listen returns, so that none outlives
  * the device (the core frees it once its listens and connections are
  * gone) or its namespace. Endpoints whose CONNECT_REQUEST was delivered
- * belong to iw_cm, which rejects them when it destroys their ids.
+ * belong to iw_cm, which rejects them when it destroys their ids, but for
+ * those whose event it drops: swi_cm_orphan_pending() keeps them until
+ * their device goes (cm/passive.c).
  */
 static void swi_cm_listen_reap(struct swi_listener *lst)
 {
@@ -349,6 +352,7 @@ int swi_cm_destroy_listen(struct iw_cm_id *id)
 	id->provider_data = NULL;
 	swi_cm_listen_close(lst);
 	swi_cm_listen_reap(lst);
+	swi_cm_orphan_pending(lst);
 	kref_put(&lst->ref, swi_lst_free);
 	return 0;
 }

@@ -39,6 +39,87 @@ void swi_cm_passive_failed(struct swi_cep *cep, int err, bool refuse)
 }
 
 /* Send @cep's CONNECT_REQUEST, or refuse it once the listen has ended */
+/*
+ * Endpoints whose CONNECT_REQUEST went to iw_cm and that wait for accept
+ * or reject: on their listener's pending list, then, once the listener
+ * is destroyed, on the orphans. iw_cm drops the events still queued for a
+ * listener it destroys (IWCM_F_DROP_EVENTS) and rejects nothing for
+ * them, so an endpoint whose event it dropped is never answered; one
+ * whose event it processed is, by its new iw_cm_id (which the core
+ * destroys, rejecting, at the latest when the device goes). Which is
+ * which cannot be told, so the orphans stay until their device is
+ * unregistered: then only dropped ones are left, and
+ * swi_cm_orphans_release() closes and frees them. Lock order: a
+ * listener's order_lock, an endpoint's lock, then swi_cm_pend_lock.
+ */
+static DEFINE_MUTEX(swi_cm_pend_lock);
+static LIST_HEAD(swi_cm_orphans);
+
+static void swi_cm_pend(struct swi_listener *lst, struct swi_cep *cep)
+{
+	lockdep_assert_held(&cep->lock);
+	mutex_lock(&swi_cm_pend_lock);
+	list_add_tail(&cep->pend_entry, &lst->pending);
+	mutex_unlock(&swi_cm_pend_lock);
+}
+
+/* @cep is answered (accept or reject): off the pending or orphan list */
+static void swi_cm_unpend(struct swi_cep *cep)
+{
+	lockdep_assert_held(&cep->lock);
+	mutex_lock(&swi_cm_pend_lock);
+	list_del_init(&cep->pend_entry);
+	mutex_unlock(&swi_cm_pend_lock);
+}
+
+/**
+ * swi_cm_orphan_pending() - a destroyed listener's unanswered endpoints
+ * @lst: the listener, in destroy_listen
+ *
+ * Moves them to the orphans (see above).
+ *
+ * Context: process context.
+ * Return: nothing.
+ */
+void swi_cm_orphan_pending(struct swi_listener *lst)
+{
+	mutex_lock(&swi_cm_pend_lock);
+	list_splice_tail_init(&lst->pending, &swi_cm_orphans);
+	mutex_unlock(&swi_cm_pend_lock);
+}
+
+/**
+ * swi_cm_orphans_release() - close and free a device's orphans
+ * @dev: the device, unregistered: none of its iw_cm_ids is left
+ *
+ * Each is closed as a reject without private data would close it, and
+ * the iw_cm_id's reference, which nothing will put now, is put.
+ *
+ * Context: process context (dealloc_driver).
+ * Return: nothing.
+ */
+void swi_cm_orphans_release(struct swi_device *dev)
+{
+	struct swi_cep *cep, *next;
+	LIST_HEAD(mine);
+
+	mutex_lock(&swi_cm_pend_lock);
+	list_for_each_entry_safe(cep, next, &swi_cm_orphans, pend_entry)
+		if (cep->dev == dev)
+			list_move_tail(&cep->pend_entry, &mine);
+	mutex_unlock(&swi_cm_pend_lock);
+	list_for_each_entry_safe(cep, next, &mine, pend_entry) {
+		list_del_init(&cep->pend_entry);
+		mutex_lock(&cep->lock);
+		if (cep->state == SWI_CEP_AWAIT_ACCEPT && cep->sock) {
+			cep->state = SWI_CEP_DEAD;
+			kernel_sock_shutdown(cep->sock, SHUT_RDWR);
+		}
+		mutex_unlock(&cep->lock);
+		swi_cep_put(cep);	/* the dropped iw_cm_id's */
+	}
+}
+
 static void swi_cm_deliver(struct swi_listener *lst, struct swi_cep *cep)
 {
 	int err = -ECONNREFUSED;
@@ -53,6 +134,8 @@ static void swi_cm_deliver(struct swi_listener *lst, struct swi_cep *cep)
 				    cep, true);
 		if (err)
 			swi_cep_put(cep);
+		else
+			swi_cm_pend(lst, cep);
 	}
 	if (err)
 		swi_cm_passive_failed(cep, err, false);
@@ -239,6 +322,7 @@ int swi_cm_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 		mutex_unlock(&cep->lock);
 		return -EINVAL;
 	}
+	swi_cm_unpend(cep);
 	id->add_ref(id);
 	cep->cm_id = id;
 	cep->qp = qp;
@@ -297,6 +381,7 @@ int swi_cm_reject(struct iw_cm_id *id, const void *pdata, u8 len)
 
 	if (!cep)
 		return -EINVAL;
+	swi_cm_unpend(cep);
 	err = swi_cm_send_reply(cep, true, pdata, len);
 	swi_cm_count_failed(cep);
 	swi_cm_trace_outcome(cep, err, true);

@@ -359,6 +359,7 @@ static void swi_dealloc_driver(struct ib_device *ibdev)
 
 	debugfs_remove(dev->debugfs);
 	dev->debugfs = NULL;
+	swi_cm_orphans_release(dev);	/* unregistered: no iw_cm_id is left */
 	mutex_lock(&swi_dev_mutex);
 	list_del_init(&dev->list);
 	mutex_unlock(&swi_dev_mutex);

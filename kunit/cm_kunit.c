@@ -53,7 +53,9 @@
  * same while our SYN goes unanswered (a listener whose accept queue is
  * full drops it). cm_atomics_over_mpa: RFC 7306's atomics between the
  * kernel QPs of a connection set up with MPA revision 2 (the case that
- * tools/e2e/23-rfc7306-capture.sh captures). iw_cm
+ * tools/e2e/23-rfc7306-capture.sh captures). cm_dropped_request_released:
+ * a CONNECT_REQUEST never answered (iw_cm dropped it with its listener)
+ * is released with its device. iw_cm
  * itself cannot destroy an iw_cm_id whose connect is under way: it waits
  * for CONNECT_REPLY, which the cases above show always comes.
  */
@@ -80,7 +82,7 @@
 #define CMT_EVENTS	8
 #define CMT_WAIT	(10 * HZ)
 /*
- * The cases use 27101 to 27151: below the ephemeral ports (32768-60999),
+ * The cases use 27101 to 27152: below the ephemeral ports (32768-60999),
  * so that no connection an earlier case left closing holds one
  */
 #define CMT_PORT_BASE	27100
@@ -648,6 +650,38 @@ static void cm_error_resets_peer(struct kunit *test)
 	cmt_expect(test, &t->pas, 2, IW_CM_EVENT_CLOSE, -ECONNRESET);
 	KUNIT_EXPECT_EQ(test, cmt_qp_state(t->qp[1]), IB_QPS_ERR);
 	cmt_all_refs_back(test, t);
+}
+
+/*
+ * iw_cm drops the events still queued for a listener it destroys
+ * (IWCM_F_DROP_EVENTS) and rejects nothing for them: the endpoint of a
+ * CONNECT_REQUEST dropped so is kept until its device goes, then closed
+ * and freed, and with it the listener and the listener's iw_cm_id
+ * reference. The test drops the event as iw_cm would: it never answers
+ * it. (Before, the endpoint and its listener leaked: kmemleak found them
+ * after verbs-random on the debug kernel.)
+ */
+static void cm_dropped_request_released(struct kunit *test)
+{
+	struct cmt *t = cmt_up(test, CMT_PORT_BASE + 52);
+	int i;
+
+	cmt_request(test, t);
+	KUNIT_ASSERT_EQ(test, swi_cm_destroy_listen(&t->lst.id), 0);
+	/* the endpoint holds the listener, which holds its iw_cm_id */
+	KUNIT_EXPECT_GT(test, cmt_refs(&t->lst), 0);
+	for (i = 0; i < 2; i++) {
+		ib_destroy_qp(t->qp[i]);
+		t->qp[i] = NULL;
+	}
+	ib_free_cq(t->cq);
+	t->cq = NULL;
+	ib_dealloc_pd(t->pd);
+	t->pd = NULL;
+	ib_unregister_device_and_put(t->dev);
+	t->dev = NULL;
+	KUNIT_EXPECT_EQ(test, cmt_refs_settle(&t->lst), 0);
+	KUNIT_EXPECT_EQ(test, cmt_refs_settle(&t->act), 0);
 }
 
 /*
@@ -1676,6 +1710,7 @@ static struct kunit_case cm_cases[] = {
 	KUNIT_CASE_SLOW(cm_destroy_qp_established),
 	KUNIT_CASE_SLOW(cm_error_resets_peer),
 	KUNIT_CASE_SLOW(cm_atomics_over_mpa),
+	KUNIT_CASE_SLOW(cm_dropped_request_released),
 	KUNIT_CASE_PARAM_ATTR(cm_passive_dropped, cmt_passive_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_SLOW(cm_passive_trickle),
