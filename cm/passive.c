@@ -38,7 +38,6 @@ void swi_cm_passive_failed(struct swi_cep *cep, int err, bool refuse)
 	cep->state = SWI_CEP_DEAD;
 }
 
-/* Send @cep's CONNECT_REQUEST, or refuse it once the listen has ended */
 /*
  * Endpoints whose CONNECT_REQUEST went to iw_cm and that wait for accept
  * or reject: on their listener's pending list, then, once the listener
@@ -120,6 +119,7 @@ void swi_cm_orphans_release(struct swi_device *dev)
 	}
 }
 
+/* Send @cep's CONNECT_REQUEST, or refuse it once the listen has ended */
 static void swi_cm_deliver(struct swi_listener *lst, struct swi_cep *cep)
 {
 	int err = -ECONNREFUSED;
