@@ -221,9 +221,11 @@ run_case() {
 	local clog="$RESULTS/$T-$c-client.log" slog="$RESULTS/$T-$c-server.log"
 	[ "$c" != verbs-random ] || lim=$((240 + 2 * VR_SECS))
 	server_start "$c" "$lim"
+	[ "$c" != verbs-random ] || kmemleak_watch "$RESULTS/$T-$c"
 	timeout "$lim" ip netns exec "$NS1" "${AS_NOBODY[@]}" \
 		"$HU" "$c" -c -a "$IP0" -p "$PORT" "$@" \
 		> "$clog" 2>&1 || crc=$?
+	kmemleak_unwatch
 	# the sink runs until TERM; modify-accept-race's server ends by itself
 	if [ "$c" = modify-accept-race ]; then
 		server_stop "$c" 40

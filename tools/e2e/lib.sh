@@ -29,6 +29,39 @@ dmesg_clean() {
 	! grep -E 'WARNING:|BUG:|Oops|general protection|KASAN|UBSAN|kmemleak|Call Trace' "$1"
 }
 
+# kmemleak_watch PREFIX: in the background while a long case runs, keep
+# what kmemleak holds each time its periodic scan reports new suspects, as
+# PREFIX.kmemleak-SECONDS (the objects may be freed before the case ends,
+# and the kernel log names none of them); its pid in $kmemleak_pid. A no-op
+# (pid empty) without kmemleak. Stop it with kmemleak_unwatch; a test
+# with netns-lib.sh's cleanup also adds it to bg_pids.
+kmemleak_pid=
+kmemleak_watch() {
+	kmemleak_pid=
+	[ -r /sys/kernel/debug/kmemleak ] || return 0
+	(
+		seen=0
+		while sleep 10; do
+			n=$(dmesg | grep -c 'kmemleak: .* suspected' || true)
+			if [ "$n" -gt "$seen" ]; then
+				cat /sys/kernel/debug/kmemleak \
+					> "$1.kmemleak-$SECONDS" 2>&1
+				seen=$n
+			fi
+		done
+	) &
+	kmemleak_pid=$!
+	bg_pids+=("$kmemleak_pid")
+}
+
+# kmemleak_unwatch: stop kmemleak_watch's loop
+kmemleak_unwatch() {
+	[ -z "${kmemleak_pid:-}" ] && return 0
+	kill "$kmemleak_pid" 2>/dev/null || true
+	wait "$kmemleak_pid" 2>/dev/null || true
+	kmemleak_pid=
+}
+
 # tool_log_clean LOG...: no error line from an rdma-core or perftest tool.
 # The tools do not always turn an error into their exit status (perftest
 # reports a failed rdma_disconnect() and exits 0), so the logs are read
