@@ -6,7 +6,7 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 TOOLS := $(CURDIR)/tools
 
-.PHONY: all modules kdir-exists install clean help kernel compat deb lint kunit e2e check check-full demo bench bench-scale trace soak
+.PHONY: all modules kdir-exists install clean help kernel compat deb lint kunit e2e check check-full demo bench bench-scale trace soak upstream
 
 all: modules
 
@@ -68,6 +68,9 @@ trace:
 soak:
 	$(TOOLS)/soak.sh
 
+upstream:
+	$(TOOLS)/upstream/check-series.sh
+
 help:
 	@echo "make [KDIR=...]     build softiwarp.ko against KDIR (default: running kernel)"
 	@echo "make install        install it into /lib/modules and run depmod"
@@ -82,6 +85,7 @@ help:
 	@echo "make kernel         build (or reuse) the cached test kernel"
 	@echo "make compat         W=1 and DKMS builds against Debian's kernels, 6.1 to 7.3"
 	@echo "make deb            Debian package softiwarp-dkms in build/deb/: lintian, install, purge"
+	@echo "make upstream       the kernel patch series (tools/upstream/mkseries.py) for 6.12 and 7.3, applied and checked patch by patch"
 	@echo "make lint           checkpatch --strict, kernel-doc -Wall, layers, doc names, sparse"
 	@echo "make kunit          KUnit suites in the VM"
 	@echo "make e2e            end-to-end tests in the VM"
