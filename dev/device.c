@@ -80,7 +80,7 @@ static bool swi_port_active(struct net_device *netdev)
 /* Device-level verbs */
 
 /*
- * SWI_VERSION ("MAJOR.MINOR.PATCH", from the VERSION file via Kbuild) as
+ * SWI_VERSION (the release, "MAJOR.MINOR.PATCH") as
  * the raw firmware version libsiw prints: 16 bits each, from bit 32 down.
  */
 static u64 swi_fw_ver(void)

@@ -16,7 +16,7 @@
  *
  * When the implementation chosen is the library's code behind a crypto API
  * descriptor (crc32c-generic, the table-driven __crc32c_le(); on kernels
- * whose crypto API has only crc32c-lib, the library's crc32c(); compat.h),
+ * whose crypto API has only crc32c-lib, the library's crc32c()),
  * the module calls the library itself and keeps the CRC register in
  * struct mpa_crc:
  * the same computation without two indirect calls per update. With Markers

@@ -67,6 +67,9 @@ deb7=trixie-backports
 # images: each runs once in make check.
 if [ "${CHECK_TIER:-}" = full ]; then
 	t612=all t7=all tsiw=all psiw=all tdebug=all cdkms=all fsecs=300
+	# the kernel patch series (make upstream): about 12 minutes, which
+	# make check's 45 do not have room for
+	upstream=upstream
 	pdebug=05-rnbd
 	nvme612=all nfs612="4.0 4.2 4.2+netem"
 	nvme7=all nfs7="4.0 4.2 4.2+netem"
@@ -95,12 +98,13 @@ else
 	# rnbd on the debug kernel takes minutes more: make check-full only
 	pdebug=""
 	cdkms=newest
+	upstream=
 	# a short run of every parser target (make fuzz: 300 s each)
 	fsecs=20
 fi
 
 "$top/tools/install-deps.sh" || tally fail check:install-deps
-for stage in lint compat deb kunit fuzz e2e-6.12 e2e-7.x e2e kunit-debug e2e-debug; do
+for stage in lint compat deb kunit fuzz e2e-6.12 e2e-7.x e2e kunit-debug e2e-debug $upstream; do
 	echo "=== make $stage"
 	t0=$(date +%s)
 	case $stage in
@@ -115,6 +119,7 @@ for stage in lint compat deb kunit fuzz e2e-6.12 e2e-7.x e2e kunit-debug e2e-deb
 			E2E_DEBUG_PAIRS=$pdebug "$top/tools/e2e.sh" ;;
 	compat)		COMPAT_DKMS=$cdkms "$top/tools/compat.sh" ;;
 	fuzz)		FUZZ_SECS=$fsecs "$top/tools/fuzz.sh" ;;
+	upstream)	"$top/tools/upstream/check-series.sh" ;;
 	*)		"$top/tools/$stage.sh" ;;
 	esac || tally fail "check:$stage"
 	echo "=== make $stage: $(( $(date +%s) - t0 ))s"
