@@ -167,8 +167,10 @@ case_end() {
 		rc=1
 	fi
 	dmesg > "$RESULTS/$T-$c.dmesg"
-	# dmesg_clean, and the stall and lockup reports it does not name
-	if ! dmesg_clean "$RESULTS/$T-$c.dmesg" ||
+	# dmesg_clean (with what kmemleak_watch kept), and the stall and
+	# lockup reports it does not name
+	if ! dmesg_clean "$RESULTS/$T-$c.dmesg" \
+		$(compgen -G "$RESULTS/$T-$c.kmemleak-*") ||
 	   grep -E 'soft lockup|rcu.*stall|blocked for more than' \
 		"$RESULTS/$T-$c.dmesg"; then
 		echo "$c: kernel report (see $T-$c.dmesg)"

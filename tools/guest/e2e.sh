@@ -44,20 +44,16 @@ done
 # On the debug kernel: what kmemleak finds once every test has removed
 # the module and its devices (two scans: a new object is only reported
 # when it was already unreferenced at the previous one). A report counts
-# against us when its allocation backtrace runs through softiwarp or
-# through code of a module no longer loaded (printed as a bare address,
-# 0xffffffffa... or 0xffffffffc... as the kernel places modules, with or
-# without the "[<...>]" older kernels print before it);
-# the kernel's own, from a netns or the 9p root, are kept in the file but
-# do not fail the run.
+# against us when its allocation backtrace runs through softiwarp, the
+# RDMA core or code of a module no longer loaded
+# (tools/e2e/kmemleak-ours.awk); the kernel's own, from a netns or the 9p
+# root, are kept in the file but do not fail the run.
 if [ -e $leaks ]; then
 	echo scan > $leaks
 	sleep 6
 	echo scan > $leaks
 	cat $leaks > "$RESULTS/kmemleak"
-	ours=$(awk '/^unreferenced object/ { n++ }
-		/softiwarp|^ +(\[<[0-9a-f]+>\] )?0xffffffff[0-9a-f]+$/ && !seen[n]++ { c++ }
-		END { print c + 0 }' "$RESULTS/kmemleak")
+	ours=$(awk -f "$dir/kmemleak-ours.awk" "$RESULTS/kmemleak")
 	echo "kmemleak: $(grep -c '^unreferenced object' "$RESULTS/kmemleak") reports, $ours traced to modules"
 	if [ "$ours" -gt 0 ]; then
 		echo "fail e2e:kmemleak" >> "$RESULTS/e2e.tally"

@@ -79,6 +79,33 @@ LAYERS = [
      'edge cases, randomized round trips with fixed seeds, and loopback\n'
      'tests of kernel QPs and of the connection manager.'),
 ]
+COVER = """\
+softiwarp turns any Ethernet device into an iWARP RDMA device by running
+the whole iWARP stack in software over kernel TCP sockets: RDMAP (RFC
+5040), DDP (RFC 5041), MPA (RFC 5044) with Markers and CRC32c, MPA
+revision 2 (RFC 6581) and the extensions of RFC 7306 (atomics, immediate
+data, invalidate). It registers one ib_device per netdev ("rdma link add
+NAME type softiwarp netdev DEV") with the siw user ABI, so that
+rdma-core's libsiw drives it unchanged, and the kernel's RDMA consumers
+(nvme-rdma, nvmet-rdma, xprtrdma, svcrdma, rtrs) run over it.
+
+The driver is layered, one folder per layer, each including only what is
+below it: mpa/, ddp/ and rdmap/ are protocol logic with no state of a
+connection or device (mpa/ and ddp/ include nothing of <rdma/...>);
+engine/ moves a QP's messages over its socket; dev/ is the ib_device and
+its verbs; cm/ the connection manager behind iw_cm. Every non-static
+symbol carries the swi_ prefix. One patch per layer, bottom up; the last
+adds the driver to the build (Kconfig, Makefile hook), a .kunitconfig and
+Documentation/infiniband/softiwarp.rst. Before it, each patch's objects
+compile with W=1 and sparse; the module is whole with patch 6.
+
+Tested with the KUnit suites of patch 7 (tools/testing/kunit/kunit.py
+run --kunitconfig=drivers/infiniband/sw/softiwarp), and out of tree with
+rdma-core's tools, perftest, NVMe-oF and NFS over RDMA, interoperability
+with siw, a hostile MPA peer, a hostile verbs user on a KASAN, lockdep and
+kmemleak kernel, and libFuzzer on the wire parsers.
+"""
+
 BUILD_SUBJECT = 'add softiwarp to the build, its Kconfig and documentation'
 BUILD_BODY = (
     'Kconfig entries RDMA_SOFTIWARP and RDMA_SOFTIWARP_KUNIT_TEST, the\n'
@@ -145,6 +172,10 @@ def macros(keys, ver):
                          ('ib_umem_get_va(d, a, l, x)' if keys['UMEM_GET_VA']
                           else 'ib_umem_get(d, a, l, x)')),
     }
+    if keys['WQ_PERCPU']:
+        m['SWI_WQ_PERCPU'] = (None, 'WQ_PERCPU')
+    else:
+        m['SWI_WQ_PERCPU'] = (None, '0')
     if ver >= (6, 11):
         m['SWI_CREATE_CQ_ARG'] = (None, 'struct uverbs_attr_bundle')
         m['swi_cq_udata'] = (['a'], 'a ? &a->driver_udata : NULL')
@@ -185,6 +216,9 @@ def simple(arg):
 
 def expand(text, table):
     """TEXT with every use of TABLE's macros replaced."""
+    # a flag that is 0 on the tree goes with its "|"
+    if table.get('SWI_WQ_PERCPU', (None, ''))[1] == '0':
+        text = re.sub(r'\s*\|\s*SWI_WQ_PERCPU\b', '', text)
     for name, (params, repl) in table.items():
         if params is None:
             text = re.sub(r'\b%s\b' % name, repl, text)
@@ -314,6 +348,16 @@ def transform(files, keys, ver):
         for p in files[layer][0]:
             with open(os.path.join(TOP, p)) as f:
                 raw[p] = f.read()
+    # what the compat headers define must all be resolved below
+    compat = set()
+    for h in ('compat.h', 'dev/verbs_compat.h'):
+        with open(os.path.join(TOP, h)) as f:
+            compat |= set(re.findall(r'^#define\s+(\w+)', f.read(), re.M))
+        compat |= set(re.findall(r'^static inline [^(]*\b(\w+)\(',
+                                 open(os.path.join(TOP, h)).read(), re.M))
+    compat -= {'SOFTIWARP_COMPAT_H', 'SOFTIWARP_VERBS_COMPAT_H',
+               'ITER_SOURCE', 'ITER_DEST', 'KUNIT_STATIC_STUB_REDIRECT',
+               'nth_page'} - set(table)
     out = {}
     for p, text in raw.items():
         users = [t for q, t in raw.items()
@@ -329,6 +373,11 @@ def transform(files, keys, ver):
                 '#define SOFTIWARP_H\n',
                 '#define SOFTIWARP_H\n\n/* the release (MAJOR.MINOR.PATCH) */'
                 '\n#define SWI_VERSION\t"%s"\n' % version, 1)
+        left = sorted(n for n in compat - {'SOFTIWARP_COMPAT_H',
+                                            'SOFTIWARP_VERBS_COMPAT_H'}
+                      if re.search(r'\b%s\b' % n, text))
+        if left:
+            sys.exit('mkseries: %s still uses %s' % (p, ', '.join(left)))
         out[p] = text
     return out
 
@@ -553,7 +602,7 @@ def main():
         with open(cl) as f:
             c = f.read()
         c = c.replace('*** SUBJECT HERE ***', 'RDMA/softiwarp: ' + cover)
-        c = c.replace('*** BLURB HERE ***', __doc__.split('Usage:')[0])
+        c = c.replace('*** BLURB HERE ***', COVER)
         with open(cl, 'w') as f:
             f.write(c)
         with open(os.path.join(out, 'series'), 'w') as f:
