@@ -258,7 +258,7 @@ static struct cmt *cmt_up(struct kunit *test, u16 port)
 	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, cmt_down, t), 0);
-	lo = dev_get_by_name(&init_net, "lo");
+	lo = swi_kunit_lo(test);
 	KUNIT_ASSERT_NOT_NULL(test, lo);
 	t->dev = swi_device_add("swkcm0", lo);
 	dev_put(lo);

@@ -6,9 +6,14 @@
  * suite, and single sockets for the connection manager's suite to play a
  * peer with: every socket is released by a KUnit deferred action, so that a
  * failed assertion leaks nothing; a socket handed over to the code under
- * test is taken out of the test's care with swi_kunit_sock_keep().
+ * test is taken out of the test's care with swi_kunit_sock_keep(). The
+ * loopback device is brought up first where it is down: when the suites
+ * are built in, tools/testing/kunit/kunit.py runs them at boot, before
+ * any user space could.
  */
 #include <linux/in.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
 #include <net/net_namespace.h>
 #include <net/sock.h>
 
@@ -36,6 +41,28 @@ void swi_kunit_sock_adopt(struct kunit *test, struct socket *sock)
 }
 
 /**
+ * swi_kunit_lo() - init_net's loopback device, up
+ * @test: the test case
+ *
+ * Context: process context (a KUnit case), takes the RTNL. Fails the
+ * test with an assertion when the device cannot be brought up.
+ * Return: the device, with a reference the caller puts (dev_put()).
+ */
+struct net_device *swi_kunit_lo(struct kunit *test)
+{
+	struct net_device *lo = init_net.loopback_dev;
+	int err = 0;
+
+	rtnl_lock();
+	if (!(lo->flags & IFF_UP))
+		err = dev_change_flags(lo, lo->flags | IFF_UP, NULL);
+	rtnl_unlock();
+	KUNIT_ASSERT_EQ(test, err, 0);
+	dev_hold(lo);
+	return lo;
+}
+
+/**
  * swi_kunit_sock() - a new IPv4 TCP socket, released when the test ends
  * @test: the test case
  *
@@ -47,6 +74,7 @@ struct socket *swi_kunit_sock(struct kunit *test)
 {
 	struct socket *sock;
 
+	dev_put(swi_kunit_lo(test));
 	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, PF_INET, SOCK_STREAM,
 					       IPPROTO_TCP, &sock), 0);
 	swi_kunit_sock_adopt(test, sock);

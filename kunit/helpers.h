@@ -2,20 +2,23 @@
 /*
  * DOC: helpers shared by the KUnit suites
  *
- * TCP sockets, and a loopback TCP connection, that the test releases by
- * itself when it ends, however it ends (an assertion included); and the
- * expectation of a Terminate cause (struct rdmap_term_cause), which on
- * failure reports the layer, error type and code found and expected, each
- * triple with its name from swi_rdmap_term_name().
+ * The loopback device, up; TCP sockets, and a loopback TCP connection, that
+ * the test releases by itself when it ends, however it ends (an assertion
+ * included); and the expectation of a Terminate cause (struct
+ * rdmap_term_cause), which on failure reports the layer, error type and
+ * code found and expected, each triple with its name from
+ * swi_rdmap_term_name().
  */
 #ifndef SOFTIWARP_KUNIT_HELPERS_H
 #define SOFTIWARP_KUNIT_HELPERS_H
 
 #include <kunit/test.h>
 #include <linux/net.h>
+#include <linux/netdevice.h>
 
 #include "rdmap/terminate.h"
 
+struct net_device *swi_kunit_lo(struct kunit *test);
 struct socket *swi_kunit_sock(struct kunit *test);
 void swi_kunit_sock_adopt(struct kunit *test, struct socket *sock);
 void swi_kunit_sock_pair(struct kunit *test, struct socket **cli,

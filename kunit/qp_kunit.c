@@ -130,7 +130,7 @@ static struct qpt *qpt_up_pair(struct kunit *test,
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, qpt_down_action,
 							t), 0);
-	lo = dev_get_by_name(&init_net, "lo");
+	lo = swi_kunit_lo(test);
 	KUNIT_ASSERT_NOT_NULL(test, lo);
 	t->dev = swi_device_add("swkunit0", lo);
 	dev_put(lo);
@@ -3065,7 +3065,7 @@ static void qpt_netdev_gone_in_newlink(struct kunit *test)
 	struct net_device *lo;
 	struct ib_device *ibdev;
 
-	lo = dev_get_by_name(&init_net, "lo");
+	lo = swi_kunit_lo(test);
 	KUNIT_ASSERT_NOT_NULL(test, lo);
 	atomic_set(&qpt_gone_queued, 0);
 	kunit_activate_static_stub(test, swi_newlink_step,
@@ -3196,7 +3196,7 @@ static void qpt_netdev_gone_before_register(struct kunit *test)
  */
 static void qpt_net_exit_waits(struct kunit *test)
 {
-	struct net_device *lo = dev_get_by_name(&init_net, "lo");
+	struct net_device *lo = swi_kunit_lo(test);
 	struct ib_device *ibdev;
 
 	KUNIT_ASSERT_NOT_NULL(test, lo);

@@ -61,8 +61,9 @@ kernel_locks="sk_callback_lock rcu_read_lock rtnl_lock mmap_lock"
 # kernel's) mpa_crc_required; MPA_PEER_CONNS, an environment variable of
 # tools/mpa-peer.
 other_names="mpa_crc_required MPA_PEER_CONNS"
-# Paths that name the kernel's tree, not ours (the test kernel's kunit.py).
-kernel_paths="tools/testing/"
+# Paths that name the kernel's tree, not ours (the test kernel's kunit.py,
+# the files the upstream series adds to a tree).
+kernel_paths="tools/testing/ Documentation/infiniband/ drivers/infiniband/"
 
 # alternation of $prefixes for the regular expressions
 pre_re() {

@@ -69,7 +69,9 @@ LAYERS = [
     ('dev', 'the ib_device, its verbs and the siw user ABI',
      'One ib_device per netdev ("rdma link add NAME type softiwarp netdev\n'
      'DEV"), the verbs for PDs, CQs, SRQs, MRs and QPs, and the siw user\n'
-     'ABI, so that rdma-core\'s libsiw drives the device unchanged.'),
+     'ABI, so that rdma-core\'s libsiw drives the device unchanged. With it\n'
+     'comes cm/cm.h, the connection manager\'s calls that the device wires\n'
+     'to iw_cm.'),
     ('cm', 'the connection manager',
      'Connection setup behind iw_cm over kernel sockets, IPv4 and IPv6,\n'
      'with the MPA exchange, the listener, RFC 8797 private data and the\n'
@@ -105,6 +107,11 @@ rdma-core's tools, perftest, NVMe-oF and NFS over RDMA, interoperability
 with siw, a hostile MPA peer, a hostile verbs user on a KASAN, lockdep and
 kmemleak kernel, and libFuzzer on the wire parsers.
 """
+
+# Headers that come with an earlier layer's patch: dev/ includes cm/'s
+# door (device.c, qp.c and main.c wire the iw_cm callbacks), so that its
+# objects compile before cm/ lands
+EARLY = {'cm/cm.h': 'dev'}
 
 BUILD_SUBJECT = 'add softiwarp to the build, its Kconfig and documentation'
 BUILD_BODY = (
@@ -335,6 +342,9 @@ def module_files():
                       if n.endswith('.h') and n != 'verbs_compat.h')
         files[layer] = (hdrs + srcs, [o + '.o' for o in objs
                                       if o.startswith(layer + '/')])
+    for h, layer in EARLY.items():
+        files[h.split('/')[0]][0].remove(h)
+        files[layer][0].insert(0, h)
     return files
 
 
