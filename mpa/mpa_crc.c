@@ -285,7 +285,7 @@ EXPORT_SYMBOL_IF_KUNIT(swi_mpa_crc_update_shash);
 void swi_mpa_crc_update_page(struct mpa_crc *crc, struct page *page,
 			     unsigned int off, unsigned int len)
 {
-	/* nth_page(): struct pages need not be contiguous in the memmap */
+	/* by the page frame number: the memmap need not be contiguous */
 	page = nth_page(page, off / PAGE_SIZE);
 	off %= PAGE_SIZE;
 	while (len) {
