@@ -24,7 +24,9 @@ The sources are the repository's own, made fit for the tree:
   or dropped, and "compat.h" gives way to the kernel headers it provided;
 * includes from the module's top folder ("mpa/mpa.h", through -I$(src) out
   of tree) become relative ("../mpa/mpa.h");
-* SWI_VERSION (Kbuild reads it from VERSION) is defined in dev/softiwarp.h.
+* SWI_VERSION (Kbuild reads it from VERSION) is defined in dev/softiwarp.h;
+* on a tree with the typed allocators (kmalloc_obj()), the allocations of one
+  object use them, as that tree's checkpatch asks.
 
 Usage: mkseries.py --tree KSRC --out DIR
   KSRC  a kernel source tree (Debian's linux-source-6.12, a 7.x tree)
@@ -149,6 +151,7 @@ def probe(tree):
         'WQ_PERCPU': has('linux/workqueue.h', r'^\s*WQ_PERCPU\s*='),
         'REG_USER_MR_DMAH': bool(m and 'ib_dmah' in m.group(1)),
         'NTH_PAGE': has('linux/mm.h', r'define nth_page\(|\bnth_page\('),
+        'ALLOC_OBJ': has('linux/slab.h', r'define kmalloc_obj\('),
     }
     with open(os.path.join(tree, 'Makefile')) as f:
         mk = f.read()
@@ -247,6 +250,15 @@ def expand(text, table):
             pos = end
         text = out + text[pos:]
     return text
+
+
+def alloc_obj(text):
+    """On a tree with the typed allocators (kmalloc_obj() and its kin,
+    which its checkpatch asks for): "k[vmz]alloc(sizeof(*p), gfp)" as
+    "k[vmz]alloc_obj(*p, gfp)"."""
+    return re.sub(r'\b(kv|k)([mz])alloc\(\s*sizeof\s*\(([^()]*)\)\s*,',
+                  lambda m: '%s%salloc_obj(%s,' % (m.group(1), m.group(2),
+                                                  m.group(3).strip()), text)
 
 
 def resolve_ifdefs(text, keys):
@@ -374,6 +386,8 @@ def transform(files, keys, ver):
                  if re.search(r'#include "%s"' % re.escape(p), t)]
         text = resolve_ifdefs(text, keys)
         text = expand(text, table)
+        if keys['ALLOC_OBJ']:
+            text = alloc_obj(text)
         text = fix_includes(text, p, [expand(u, table) for u in users])
         text = sort_includes(text)
         # what was dropped may leave two blank lines in a row
