@@ -29,15 +29,17 @@
 #                  modpost clean
 #   builtin        6.12: the same =y: vmlinux links with softiwarp in
 #
-#   kunit.py       7.3: tools/testing/kunit/kunit.py run --arch=x86_64
+#   kunit.py       tools/testing/kunit/kunit.py run --arch=x86_64
 #                  --kunitconfig=drivers/infiniband/sw/softiwarp, the
 #                  kernel's own runner: it builds a kernel with the suites
 #                  built in and runs them at boot under QEMU; every case
-#                  passes (UPSTREAM_KUNIT=0 leaves it out)
+#                  passes. 7.3: on its tree; 6.12: on Debian's
+#                  linux-source-6.12 unpacked as it comes with the series
+#                  applied (the test kernel's tree is built in place,
+#                  which kunit.py's O= build refuses). UPSTREAM_KUNIT=0
+#                  leaves both out.
 #
-# Not yet: kunit.py on 6.12 (its tree here is built in place, which
-# kunit.py's O= build refuses). The
-# out-of-tree build of the same sources is make lint's and make compat's.
+# The out-of-tree build of the same sources is make lint's and make compat's.
 # The trees live in build/upstream/ (6.12's overlay, 1.5 GiB for 7.3;
 # removed at the end unless UPSTREAM_KEEP=1); linux-source-7.3's package is kept in
 # ~/.cache/softiwarp/linux-source/.
@@ -168,6 +170,24 @@ check_612() {
 		tail -n 20 "$log"
 		tally fail upstream:6.12:builtin
 	fi
+	[ "${UPSTREAM_KUNIT:-1}" = 0 ] || kunit_612
+}
+
+# kunit_612: kunit.py on Debian's linux-source-6.12 as it comes (the test
+# kernel's tree is built in place, which kunit.py's O= build refuses)
+# with the whole series applied
+kunit_612() {
+	local tree=$out/6.12/clean/linux-source-6.12 p
+	rm -rf "$out/6.12/clean"
+	mkdir -p "$out/6.12/clean"
+	echo "upstream: unpacking /usr/src/linux-source-6.12.tar.xz"
+	tar -xJf /usr/src/linux-source-6.12.tar.xz -C "$out/6.12/clean" ||
+		{ tally fail upstream:6.12:unpack; return; }
+	while read -r p; do
+		patch -d "$tree" -p1 -s < "$out/6.12/series/$p" ||
+			{ tally fail "upstream:6.12:clean-apply ($p)"; return; }
+	done < "$out/6.12/series/series"
+	kunit_run 6.12 "$tree"
 }
 
 # source_73: Debian's linux-source-7.3 tarball (downloaded once); its path
