@@ -2442,8 +2442,9 @@ static void qpt_raw_fill_reads(struct kunit *test, struct qpt *t,
  * out before the FIN); once the first Response is there, the peer sends
  * a Send QP 1 has no buffer for (waiting for that Response makes the
  * error one of CLOSING with work owed, however the transmitter is
- * scheduled: kunit.py's kernel had not sent one before the Send came). Reading on, the peer finds the Terminate, 1/2/0x02, and
- * then the FIN, and no RST. Before, the QP went to ERROR and aborted:
+ * scheduled: kunit.py's kernel had not sent one before the Send came).
+ * Reading on, the peer finds the Terminate, 1/2/0x02, and then the FIN,
+ * and no RST. Before, the QP went to ERROR and aborted:
  * the Terminate, if the transmitter took it before the stop, then an RST.
  */
 static void qpt_closing_error_terminates_before_fin(struct kunit *test)
