@@ -6,7 +6,7 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 TOOLS := $(CURDIR)/tools
 
-.PHONY: all modules kdir-exists install clean help kernel compat deb lint kunit e2e check check-full demo bench bench-scale trace soak upstream
+.PHONY: all modules kdir-exists install clean help kernel compat deb lint kunit e2e check check-full demo bench bench-scale trace trace-cm soak upstream
 
 all: modules
 
@@ -65,6 +65,9 @@ bench-scale:
 trace:
 	$(TOOLS)/trace.sh
 
+trace-cm:
+	$(TOOLS)/trace.sh cm
+
 soak:
 	$(TOOLS)/soak.sh
 
@@ -82,6 +85,7 @@ help:
 	@echo "make bench-scale    the same at scale: 1-64 QPs, latency under load, 1000 connects, memory per connection (~20 min)"
 	@echo "make soak           SOAK_MINUTES (10) of verified rping/rstream load, 132 QPs, in the VM"
 	@echo "make trace          ib_send_lat under ftrace, softiwarp and siw: who waits how long"
+	@echo "make trace-cm       cmtime 1-1000 connections under ftrace, softiwarp and siw: where setup and teardown spend their time"
 	@echo "make kernel         build (or reuse) the cached test kernel"
 	@echo "make compat         W=1 and DKMS builds against Debian's kernels, 6.1 to 7.3"
 	@echo "make deb            Debian package softiwarp-dkms in build/deb/: lintian, install, purge"
