@@ -1040,7 +1040,12 @@ int swi_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
  * @udata: user data (unused)
  *
  * Moves the QP to ERROR (flushing its work), tears the stream down and
- * waits until no reference is left (iw_cm's, the work items').
+ * waits until no reference is left (iw_cm's, the work items'). A stream
+ * asked to close in order (rdma_disconnect(): SQD, or the peer's FIN) is
+ * shut down with a FIN, as the close under way would have ended, not
+ * reset: a consumer that destroys its QP right after rdma_disconnect()
+ * (cmtime does) must not turn the orderly close into an abort. One in
+ * RTS was reset by the move to ERROR already.
  *
  * Context: process context, sleeps.
  * Return: 0.
@@ -1056,7 +1061,8 @@ int swi_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	/* the rings go below: no sweep may be armed from here on */
 	qp->sweep_off = true;
 	if (qp->stream)
-		swi_eng_stream_stop(qp->stream, true);
+		swi_eng_stream_stop(qp->stream,
+				    !swi_eng_stream_closing(qp->stream));
 	mutex_unlock(&qp->state_lock);
 	flush_work(&qp->err_work);
 	/* ERROR arms no timer: once cancelled it stays so */

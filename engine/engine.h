@@ -239,6 +239,7 @@ struct eng_stream *swi_eng_stream_create(const struct eng_qp_link *link,
 void swi_eng_stream_start(struct eng_stream *s);
 void swi_eng_stream_close(struct eng_stream *s);
 bool swi_eng_stream_fin_due(struct eng_stream *s);
+bool swi_eng_stream_closing(struct eng_stream *s);
 void swi_eng_stream_stop(struct eng_stream *s, bool abort);
 void swi_eng_stream_free(struct eng_stream *s);
 void swi_eng_stream_abandon(struct eng_stream *s);

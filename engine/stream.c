@@ -271,6 +271,20 @@ bool swi_eng_stream_fin_due(struct eng_stream *s)
 	return !test_bit(ENG_TX_FIN_OUT, &s->flags) || READ_ONCE(s->term_sent);
 }
 
+/**
+ * swi_eng_stream_closing() - was the stream asked to close in order?
+ * @s: the stream
+ *
+ * Context: any context; a snapshot.
+ * Return: true once swi_eng_stream_close() was called (its FIN out or
+ * still due), else false.
+ */
+bool swi_eng_stream_closing(struct eng_stream *s)
+{
+	return test_bit(ENG_TX_CLOSE, &s->flags) ||
+	       test_bit(ENG_TX_FIN_OUT, &s->flags);
+}
+
 /* How long an abort waits for the peer to acknowledge the socket's data */
 #define ENG_ABORT_LINGER_MS	1000
 

@@ -848,6 +848,39 @@ static void qpt_post_in_closing_flushed(struct kunit *test)
 }
 
 /*
+ * RFC 5040 section 6.2 (cm.rst, "Teardown"): a consumer that destroys its
+ * QP right after rdma_disconnect() (SQD, CLOSING; cmtime does) still ends
+ * the close in order: the peer reads our FIN, and no RST follows. QP 0
+ * closes towards a raw peer that does not close, so it is still CLOSING
+ * when destroyed. Before, destroy_qp reset the stream in any state.
+ */
+static void qpt_destroy_in_closing_sends_fin(struct kunit *test)
+{
+	const struct eng_stream_cfg cfg = {};
+	const struct eng_stream_cfg *both[2] = { &cfg, NULL };
+	struct qpt *t = qpt_up_pair(test, both, 0);
+	struct ib_qp_attr *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	struct msghdr msg = {};
+	struct kvec kv;
+	int err;
+	u8 c;
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	t->raw->sk->sk_rcvtimeo = msecs_to_jiffies(QPT_WAIT_MS);
+	a->qp_state = IB_QPS_SQD;
+	KUNIT_ASSERT_EQ(test, ib_modify_qp(t->qp[0], a, IB_QP_STATE), 0);
+	KUNIT_ASSERT_EQ(test, ib_destroy_qp(t->qp[0]), 0);
+	t->qp[0] = NULL;
+	kv = (struct kvec){ .iov_base = &c, .iov_len = 1 };
+	KUNIT_EXPECT_EQ_MSG(test, kernel_recvmsg(t->raw, &msg, &kv, 1, 1, 0),
+			    0, "no FIN from the destroyed QP");
+	msleep(200);	/* an RST would follow the FIN at once */
+	err = READ_ONCE(t->raw->sk->sk_err);
+	KUNIT_EXPECT_EQ_MSG(test, err, 0, "the stream was reset, state %u",
+			    READ_ONCE(t->raw->sk->sk_state));
+}
+
+/*
  * swi_qp_take_sqe() checks its hold on the copy it hands out, never on a
  * second read of the slot: with the transmitter held, an RDMA Read stays
  * on the SQ under ENG_SQ_HOLD_READ (-EAGAIN, the copy showing the Read),
@@ -4221,6 +4254,7 @@ static struct kunit_case qp_loopback_cases[] = {
 	KUNIT_CASE_SLOW(qpt_close_answers_read),
 	KUNIT_CASE_SLOW(qpt_close_with_queued_send_aborts),
 	KUNIT_CASE_SLOW(qpt_post_in_closing_flushed),
+	KUNIT_CASE_SLOW(qpt_destroy_in_closing_sends_fin),
 	KUNIT_CASE_SLOW(qpt_take_sqe_hold),
 	KUNIT_CASE_SLOW(qpt_read_ird_one),
 	KUNIT_CASE_SLOW(qpt_read_with_ord_0_refused),
